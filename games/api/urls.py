@@ -1,0 +1,23 @@
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from games.api import views
+
+urlpatterns = [
+    path("accounts/", include("accounts.urls")),
+    path("kinds/", views.KindsView.as_view(), name="kinds"),
+    path("kinds/<str:kind>/", views.KindView.as_view(), name="kind"),
+    path("games/", views.GamesView.as_view(), name="games"),
+    path("games/<str:game_id>/", views.GameView.as_view(), name="game"),
+    path("games/<str:game_id>/join/", views.JoinView.as_view(), name="game-join"),
+    path("games/<str:game_id>/leave/", views.LeaveView.as_view(), name="game-leave"),
+    path("games/<str:game_id>/start/", views.StartView.as_view(), name="game-start"),
+    path("games/<str:game_id>/legal-moves/", views.LegalMovesView.as_view(), name="game-legal-moves"),
+    path("games/<str:game_id>/moves/", views.MovesView.as_view(), name="game-moves"),
+    path("games/<str:game_id>/events/", views.EventsView.as_view(), name="game-events"),
+    path("games/<str:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
+    path("games/<str:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+]

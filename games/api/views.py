@@ -1,0 +1,206 @@
+"""HTTP <-> services. Each view parses input, calls one service or selector, shapes the output."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from django.db.models import Q
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import access, live, selectors, services
+from games.api import serializers as s
+from games.errors import Invalid, NotFound
+from games.kinds import all_kinds, get_engine
+from games.models import Game
+from games.options import schema_for
+
+ERRORS = {code: OpenApiResponse(s.ErrorOut, description=text) for code, text in {
+    400: "invalid / illegal_move / unavailable_move / malformed", 401: "not_authenticated",
+    403: "not_a_player / forbidden", 404: "not_found",
+    409: "version_conflict / not_your_turn / game_not_active / game_not_open / game_full",
+    422: "idempotency_mismatch", 429: "throttled"}.items()}
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+
+
+def parse(serializer_class, data):
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def int_param(request, name: str, default: int, low: int, high: int | None = None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Invalid(f"{name} must be a whole number") from None
+    if value < low or (high is not None and value > high):
+        raise Invalid(f"{name} must be from {low} to {high}" if high is not None else f"{name} must be at least {low}")
+    return value
+
+
+def kind_info(kind: str) -> dict:
+    engine = get_engine(kind)
+    return {"kind": kind, "title": engine.title, "min_players": engine.min_players,
+            "max_players": engine.max_players, "options_schema": schema_for(engine),
+            "move_schema": engine.move_schema()}
+
+
+class KindsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.KindOut(many=True), summary="The games this server plays")
+    def get(self, request):
+        return Response([kind_info(kind) for kind in all_kinds()])
+
+
+class KindView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.KindOut, 404: ERRORS[404]})
+    def get(self, request, kind):
+        if kind not in all_kinds():
+            raise NotFound(f"no game kind '{kind}'")
+        return Response(kind_info(kind))
+
+
+class GamesView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
+                    OpenApiParameter("kind", str), OpenApiParameter("mine", bool),
+                    OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+        responses=s.GameOut(many=True), summary="List games")
+    def get(self, request):
+        games = Game.objects.select_related("creator").order_by("-created_at")
+        params = request.query_params
+        if params.get("status"):
+            if params["status"] not in Game.Status.values:
+                raise Invalid(f"status must be one of {', '.join(Game.Status.values)}")
+            games = games.filter(status=params["status"])
+        if params.get("kind"):
+            games = games.filter(kind=params["kind"])
+        if params.get("mine", "").lower() in {"1", "true", "yes"}:
+            games = games.filter(seat_set__user=request.user)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(games, request, view=self)
+        seats = dict(request.user.seats.filter(game__in=page).values_list("game_id", "number"))
+        return paginator.get_paginated_response(
+            [selectors.summary(game, seats.get(game.pk)) for game in page])
+
+    @extend_schema(request=s.CreateGameIn, responses={201: s.GameDetailOut, **ERRORS},
+                   summary="Create a game; you take seat 0")
+    def post(self, request):
+        data = parse(s.CreateGameIn, request.data)
+        game = services.create_game(request.user, data["kind"], data["options"], data["seats"])
+        return Response(selectors.detail(game, request.user), status=status.HTTP_201_CREATED)
+
+
+def etag_for(game: Game, seat) -> str:
+    material = json.dumps([str(game.pk), game.version, game.status, seat, game.clocks], default=str)
+    return 'W/"%s"' % hashlib.sha256(material.encode()).hexdigest()[:32]
+
+
+class GameView(APIView):
+    @extend_schema(responses={200: s.GameDetailOut, 304: None, 404: ERRORS[404]},
+                   parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
+                   summary="The game, with its state as you may see it")
+    def get(self, request, game_id):
+        game = access.get_game(game_id)
+        etag = etag_for(game, access.seat_of(game, request.user))
+        if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        return Response(selectors.detail(game, request.user), headers={"ETag": etag})
+
+
+class LobbyAction(APIView):
+    action_name = ""
+
+    @extend_schema(request=None, responses={200: s.GameDetailOut, **ERRORS})
+    def post(self, request, game_id):
+        action = {"join": services.join_game, "leave": services.leave_game,
+                  "start": services.start_game}[self.action_name]
+        game = action(game_id, request.user)
+        return Response(selectors.detail(game, request.user))
+
+
+class JoinView(LobbyAction):
+    action_name = "join"
+
+
+class LeaveView(LobbyAction):
+    action_name = "leave"
+
+
+class StartView(LobbyAction):
+    action_name = "start"
+
+
+class LegalMovesView(APIView):
+    @extend_schema(responses={200: s.LegalMovesOut, **ERRORS}, summary="Your legal moves now")
+    def get(self, request, game_id):
+        return Response(selectors.legal_moves(access.get_game(game_id), request.user))
+
+
+class MovesView(APIView):
+    @extend_schema(request=s.MoveIn, responses={201: s.MoveOut, **ERRORS},
+                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+                                                description="retry-safe: same key, same answer")],
+                   summary="Make a move")
+    def post(self, request, game_id):
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not IDEMPOTENCY_KEY.match(key):
+            raise Invalid("Idempotency-Key must be 1 to 128 printable ASCII characters")
+        data = parse(s.MoveIn, request.data)
+        result = services.submit_move(game_id, request.user, data["move"],
+                                      data["expected_version"], key)
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
+        return Response({"version": result.version, "state": result.state},
+                        status=status.HTTP_201_CREATED, headers=headers)
+
+
+class EventsView(APIView):
+    @extend_schema(parameters=[OpenApiParameter("after", int), OpenApiParameter("wait", int,
+                               description="seconds (max 30) to wait for an event after `after`"),
+                               OpenApiParameter("limit", int)],
+                   responses={200: s.EventsOut, **ERRORS}, summary="The log as you may see it")
+    def get(self, request, game_id):
+        game = access.get_game(game_id)
+        after = int_param(request, "after", 0, 0)
+        wait = int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
+        limit = int_param(request, "limit", 200, 1, 1000)
+        if wait and game.version <= after:
+            live.wait_for_version(game.pk, after, wait)
+            game.refresh_from_db()
+        return Response(selectors.log(game, request.user, after, limit))
+
+
+class StateAtView(APIView):
+    @extend_schema(parameters=[OpenApiParameter("at", int, required=True)],
+                   responses={200: s.StateAtOut, **ERRORS}, summary="Your view after event N")
+    def get(self, request, game_id):
+        game = access.get_game(game_id)
+        at = int_param(request, "at", game.version, 0, game.version)
+        return Response(selectors.view_at(game, request.user, at))
+
+
+class DisputesView(APIView):
+    @extend_schema(request=s.DisputeIn, responses={201: s.DisputeOut, **ERRORS},
+                   summary="Dispute an event; staff review it")
+    def post(self, request, game_id):
+        data = parse(s.DisputeIn, request.data)
+        dispute = services.open_dispute(game_id, request.user, data["seq"], data["reason"])
+        return Response(s.DisputeOut(dispute).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: s.DisputeOut(many=True), **ERRORS})
+    def get(self, request, game_id):
+        game = access.get_game(game_id)
+        access.require_player(game, request.user)
+        return Response(s.DisputeOut(game.disputes.all(), many=True).data)

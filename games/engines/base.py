@@ -1,0 +1,263 @@
+"""The engine protocol: what every game's rules look like to the server.
+
+Engines are pure: no Django, no I/O, no clock. State is plain JSON data (dicts, lists, str, int,
+bool, None) so it can be snapshotted, hashed and compared; an engine never mutates its input.
+
+The server runs every move through `Engine.play`, which checks, in order (as boardgame.io does):
+game over -> inactive seat -> unavailable move type -> the engine's own legality (`step`). Each
+check has its own error code, so a client can tell "the game ended" from "not now" from "not that".
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar, Iterable, Mapping
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+# Top-level state keys owned by the server, not by any engine. Engines keep them as they are
+# (they copy the state they are given) and never show them in a view.
+RESERVED_KEYS = ("_seed", "_forfeited")
+# An engine that draws randomness after setup keeps the seed as state["_seed"] (see `rng`); views
+# and descriptions must never contain it (the server publishes it only when the game is over).
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors: one type per pipeline stage, each with a stable code the API maps to HTTP.
+# ---------------------------------------------------------------------------------------------
+class EngineError(Exception):
+    code = "engine_error"
+
+    def __init__(self, detail: str, code: str | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        if code:
+            self.code = code
+
+
+class GameOver(EngineError):
+    code = "game_over"
+
+
+class NotYourTurn(EngineError):
+    code = "not_your_turn"
+
+
+class UnavailableMove(EngineError):
+    """The move type exists in this game but cannot be made in the current phase."""
+
+    code = "unavailable_move"
+
+
+class IllegalMove(EngineError):
+    """The move is of an available type but breaks a rule (or is malformed)."""
+
+    code = "illegal_move"
+
+
+# ---------------------------------------------------------------------------------------------
+# Value objects
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    """What one accepted move did.
+
+    `event_type` names what happened in the past tense (`CardsGiven`, `FilmWound`): it becomes the
+    event's type in the log. `record` holds the facts the move caused (cards revealed, played,
+    points scored) so the log can be read and audited without replaying; replay never reads it.
+    `describe` decides who may see which part of it.
+    """
+
+    state: State
+    event_type: str
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A timer the state wants: at `at`, the server applies `move` as the system (actor None)."""
+
+    at: datetime
+    kind: str
+    move: Move
+    seat: int | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers engines share
+# ---------------------------------------------------------------------------------------------
+def rng(seed: str, *label: Any) -> random.Random:
+    """A deterministic random stream for one purpose (`rng(seed, "reshuffle", 3)`).
+
+    Deriving a fresh stream per purpose, instead of keeping a Random object in the state, keeps the
+    state plain JSON and makes every draw reproducible from the seed and the label alone.
+    """
+    material = ":".join([seed, *map(str, label)]).encode()
+    return random.Random(int.from_bytes(hashlib.sha256(material).digest(), "big"))
+
+
+def places(keys: Mapping[int, Any]) -> dict[int, int]:
+    """Competition ranking ("1224") of seats by a sort key, larger is better; equal keys share."""
+    ordered = sorted(keys.items(), key=lambda kv: kv[1], reverse=True)
+    result: dict[int, int] = {}
+    for index, (seat, key) in enumerate(ordered):
+        if index and key == ordered[index - 1][1]:
+            result[seat] = result[ordered[index - 1][0]]
+        else:
+            result[seat] = index + 1
+    return result
+
+
+def make_result(scores: Mapping[int, int], keys: Mapping[int, Any] | None = None,
+                breakdown: Mapping[int, Any] | None = None, tie_break: str | None = None,
+                **extra: Any) -> dict[str, Any]:
+    """The shape every engine's `result` returns.
+
+    `keys` are the full sort keys (score first, then the rulebook's tie-breaks); by default the
+    score alone. Seats that tie on the whole key share the place and, at place 1, the victory.
+    """
+    keys = dict(keys) if keys is not None else {s: (v,) for s, v in scores.items()}
+    seat_places = places(keys)
+    seats = sorted(scores)
+    return {
+        "scores": [scores[s] for s in seats],
+        "places": [seat_places[s] for s in seats],
+        "winners": [s for s in seats if seat_places[s] == 1],
+        "breakdown": [breakdown[s] for s in seats] if breakdown is not None else None,
+        "tie_break": tie_break,
+        **extra,
+    }
+
+
+def require(condition: bool, detail: str, error: type[EngineError] = IllegalMove) -> None:
+    if not condition:
+        raise error(detail)
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol
+# ---------------------------------------------------------------------------------------------
+class Engine:
+    """Base class of every game. Subclasses implement the abstract members; the pipeline is here.
+
+    Seats are 0..n-1. `viewer` None is a spectator. `actor` None is the system (timers, admin).
+    """
+
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    # -- identity and options -----------------------------------------------------------------
+    def options_schema(self) -> dict[str, Any]:
+        """JSON Schema (an object) of the options, every property with a default."""
+        return {"type": "object", "properties": {}, "additionalProperties": False}
+
+    def move_schema(self) -> dict[str, Any]:
+        """JSON Schema of a move (usually a oneOf over move types), for the OpenAPI document."""
+        return {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}}}
+
+    # -- the rules ----------------------------------------------------------------------------
+    def setup(self, players: int, options: Mapping[str, Any], seed: str) -> State:
+        raise NotImplementedError
+
+    def active_players(self, state: State) -> set[int]:
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        raise NotImplementedError
+
+    def move_types(self, state: State, seat: int | None) -> set[str]:
+        """Move types available to `seat` now. Override when legal_moves is costly to list."""
+        if seat is None:
+            return set()
+        return {m["type"] for m in self.legal_moves(state, seat)}
+
+    def step(self, state: State, actor: int | None, move: Move, at: datetime) -> Step:
+        """Validate `move` in full and apply it. Called only after the pipeline checks passed.
+
+        Must not mutate `state`; raises IllegalMove for anything wrong with the move."""
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def describe(self, event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+        """One log entry as `viewer` may see it.
+
+        `event` has `seq`, `type`, `actor` and `data` = {"move": ..., "record": ...}. The default
+        shows nothing but the type and actor: engines override it to show what is public.
+        """
+        return {"seq": event["seq"], "type": event["type"], "actor": event["actor"]}
+
+    def deadlines(self, state: State) -> list[Deadline]:
+        return []
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    # -- forfeits (concrete): the same for every game -------------------------------------------
+    # A forfeited seat stays in the game so the others can play on (the server plays its turns
+    # for it: see games.clocks); it ranks below every seat still in. When one seat is left, the
+    # game ends and that seat wins whatever the score.
+    def forfeited(self, state: State) -> list[int]:
+        return list(state.get("_forfeited", []))
+
+    def forfeit(self, state: State, seat: int) -> State:
+        new = clone(state)
+        new["_forfeited"] = sorted({*self.forfeited(state), seat})
+        return new
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        """`result`, adjusted for forfeits. The server uses this, never `result` directly."""
+        out = self.forfeited(state)
+        if not out:
+            return self.result(state)
+        remaining = [s for s in range(state["players"]) if s not in out]
+        base = self.result(state)
+        if base is None and len(remaining) > 1:
+            return None
+        scores = dict(enumerate(base["scores"])) if base else {s: 0 for s in range(state["players"])}
+        keys = {s: (s not in out, -(base["places"][s]) if base else 0) for s in scores}
+        return make_result(scores, keys, breakdown=dict(enumerate(base["breakdown"]))
+                           if base and base.get("breakdown") else None,
+                           tie_break="forfeit", forfeited=out)
+
+    # -- the pipeline (concrete) ----------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        return self.outcome(state) is not None
+
+    def play(self, state: State, actor: int | None, move: Any, at: datetime) -> Step:
+        if self.is_over(state):
+            raise GameOver("the game is over")
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove('a move is an object with a string "type"')
+        if actor is not None:
+            if actor not in self.active_players(state):
+                raise NotYourTurn(f"seat {actor} has nothing to do now")
+            available = self.move_types(state, actor)
+            if move["type"] not in available:
+                raise UnavailableMove(
+                    f"'{move['type']}' is not available now; available: {sorted(available)}")
+        return self.step(state, actor, move, at)
+
+    def apply(self, state: State, actor: int | None, move: Any, at: datetime) -> State:
+        return self.play(state, actor, move, at).state
+
+
+def clone(state: State) -> State:
+    """A deep copy to change freely: engines never mutate the state they were given."""
+    return copy.deepcopy(state)
+
+
+def public_keys(state: State) -> dict[str, Any]:
+    """The state without the server's reserved keys (never part of any view)."""
+    return {k: v for k, v in state.items() if k not in RESERVED_KEYS}
+
+
+def seats(state: State) -> Iterable[int]:
+    return range(state["players"])

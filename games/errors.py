@@ -1,0 +1,77 @@
+"""Typed errors with stable codes. Services raise them; one handler (games.api.errors) maps them to
+HTTP, so every client sees `{"code", "detail"}` with the same status for the same cause."""
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    status = 400
+    code = "invalid"
+
+    def __init__(self, detail: str, **extra):
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class Invalid(DomainError):
+    status, code = 400, "invalid"
+
+
+class IllegalMove(DomainError):
+    status, code = 400, "illegal_move"
+
+
+class UnavailableMove(DomainError):
+    status, code = 400, "unavailable_move"
+
+
+class NotAPlayer(DomainError):
+    status, code = 403, "not_a_player"
+
+
+class NotYourSeat(DomainError):
+    status, code = 403, "not_your_seat"
+
+
+class Forbidden(DomainError):
+    status, code = 403, "forbidden"
+
+
+class NotFound(DomainError):
+    status, code = 404, "not_found"
+
+
+class VersionConflict(DomainError):
+    status, code = 409, "version_conflict"
+
+    def __init__(self, current: int):
+        super().__init__(f"the game is at version {current}; reload and decide again", version=current)
+        self.current = current
+
+
+class NotYourTurn(DomainError):
+    status, code = 409, "not_your_turn"
+
+
+class GameNotActive(DomainError):
+    status, code = 409, "game_not_active"
+
+
+class GameNotOpen(DomainError):
+    status, code = 409, "game_not_open"
+
+
+class GameFull(DomainError):
+    status, code = 409, "game_full"
+
+
+class AlreadyJoined(DomainError):
+    status, code = 409, "already_joined"
+
+
+class WrongPlayerCount(DomainError):
+    status, code = 409, "wrong_player_count"
+
+
+class IdempotencyMismatch(DomainError):
+    status, code = 422, "idempotency_mismatch"

@@ -1,0 +1,69 @@
+"""Game options: each engine's own schema plus the clock options every kind shares.
+
+Options are validated once, at create, and stored with every default filled in, so the game's
+behaviour never depends on a default that changes later.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from games.engines.base import Engine
+from games.errors import Invalid
+
+DAY = 86400
+
+CLOCK_SCHEMA: dict[str, dict[str, Any]] = {
+    "time_control": {
+        "type": "string", "enum": ["none", "per_move", "bank"], "default": "none",
+        "description": "none; per_move: move_seconds for every move; bank: a bank of time that "
+                       "grows by an increment per move, up to a cap (correspondence style)",
+    },
+    "move_seconds": {"type": "integer", "minimum": 1, "maximum": 60 * DAY, "default": 3 * DAY,
+                     "description": "per_move: time for each move"},
+    "bank_initial_seconds": {"type": "integer", "minimum": 1, "maximum": 120 * DAY, "default": 7 * DAY},
+    "bank_increment_seconds": {"type": "integer", "minimum": 0, "maximum": 60 * DAY, "default": DAY},
+    "bank_max_seconds": {"type": "integer", "minimum": 1, "maximum": 365 * DAY, "default": 14 * DAY},
+    "timeout_policy": {
+        "type": "string", "enum": ["auto_move", "forfeit"], "default": "auto_move",
+        "description": "auto_move: the server plays a legal move for the seat; forfeit: the seat is out",
+    },
+    "reminder_fraction": {
+        "type": "number", "minimum": 0, "maximum": 0.9, "default": 0.2,
+        "description": "remind a seat when this fraction of its time is left (0: never)",
+    },
+}
+
+
+def schema_for(engine: Engine) -> dict[str, Any]:
+    own = engine.options_schema()
+    return {
+        "type": "object",
+        "properties": {**own.get("properties", {}), **CLOCK_SCHEMA},
+        "required": own.get("required", []),
+        "additionalProperties": False,
+    }
+
+
+def validate(engine: Engine, options: Any) -> dict[str, Any]:
+    """The options with every default filled in; Invalid names each problem."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise Invalid("options must be an object")
+    schema = schema_for(engine)
+    errors = sorted(Draft202012Validator(schema).iter_errors(options), key=lambda e: list(e.path))
+    if errors:
+        raise Invalid("; ".join(
+            f"options{''.join(f'.{p}' for p in e.path)}: {e.message}" for e in errors[:5]))
+    filled = {name: prop["default"] for name, prop in schema["properties"].items() if "default" in prop}
+    filled.update(options)
+    if filled["time_control"] == "bank" and filled["bank_max_seconds"] < filled["bank_initial_seconds"]:
+        raise Invalid("options.bank_max_seconds must be at least bank_initial_seconds")
+    return filled
+
+
+def engine_options(engine: Engine, options: dict[str, Any]) -> dict[str, Any]:
+    own = engine.options_schema().get("properties", {})
+    return {k: v for k, v in options.items() if k in own}

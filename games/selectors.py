@@ -1,0 +1,92 @@
+"""Reads: what a caller may see of a game. Every view of state or log goes through here, and
+everything here goes through the engine's `view` / `describe` for the caller's seat."""
+from __future__ import annotations
+
+from typing import Any
+
+from games import access, store
+from games.errors import GameNotActive, Invalid
+from games.kinds import get_engine
+from games.models import Event, Game, Seat
+
+# What a server-written event shows; the seed in GameCreated stays secret until GameFinished.
+PUBLIC_FIELDS = {
+    store.GAME_CREATED: ("kind", "options", "seats", "seed_hash"),
+}
+
+
+def players(game: Game) -> list[dict[str, Any]]:
+    return [{"seat": s.number, "user": s.user_id, "username": s.user.username}
+            for s in Seat.objects.filter(game=game).select_related("user").order_by("number")]
+
+
+def summary(game: Game, seat: int | None) -> dict[str, Any]:
+    engine = get_engine(game.kind)
+    finished = game.status == Game.Status.FINISHED
+    return {
+        "id": str(game.id),
+        "kind": game.kind,
+        "title": engine.title,
+        "status": game.status,
+        "options": game.options,
+        "seats": game.seats,
+        "players": players(game),
+        "creator": game.creator_id,
+        "your_seat": seat,
+        "version": game.version,
+        "active_seats": game.active_seats,
+        "your_turn": seat is not None and seat in (game.active_seats or []),
+        "next_deadline": game.next_deadline,
+        "clocks": game.clocks or None,
+        "result": game.result,
+        "seed_hash": game.seed_hash,
+        "seed": Event.objects.get(game=game, seq=1).data["seed"] if finished else None,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+    }
+
+
+def detail(game: Game, user) -> dict[str, Any]:
+    seat = access.seat_of(game, user)
+    state = store.state_at(game)
+    view = get_engine(game.kind).view(state, seat) if state is not None else None
+    return {**summary(game, seat), "state": view}
+
+
+def legal_moves(game: Game, user) -> dict[str, Any]:
+    seat = access.require_player(game, user)
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"the game is {game.status}")
+    engine = get_engine(game.kind)
+    state = store.state_at(game)
+    moves = engine.legal_moves(state, seat) if seat in engine.active_players(state) else []
+    return {"version": game.version, "seat": seat, "moves": moves}
+
+
+def view_at(game: Game, user, at: Any) -> dict[str, Any]:
+    if not isinstance(at, int) or not 0 <= at <= game.version:
+        raise Invalid(f"at must be an event number from 0 to {game.version}")
+    seat = access.seat_of(game, user)
+    state = store.state_at(game, at)
+    view = get_engine(game.kind).view(state, seat) if state is not None else None
+    return {"version": at, "your_seat": seat, "state": view}
+
+
+def describe(game: Game, event: Event, seat: int | None) -> dict[str, Any]:
+    base = {"seq": event.seq, "type": event.type, "actor": event.actor, "created_at": event.created_at}
+    if event.type in store.SERVER_TYPES:
+        fields = PUBLIC_FIELDS.get(event.type)
+        data = {k: event.data[k] for k in fields if k in event.data} if fields else dict(event.data)
+        return {**base, "data": data}
+    engine = get_engine(game.kind)
+    shown = engine.describe({"seq": event.seq, "type": event.type, "actor": event.actor,
+                             "data": event.data}, seat)
+    return {**shown, **base, "auto": bool(event.data.get("auto"))}
+
+
+def log(game: Game, user, after: int = 0, limit: int = 200) -> dict[str, Any]:
+    seat = access.seat_of(game, user)
+    rows = list(store.events(game, after, limit))
+    return {"version": game.version, "your_seat": seat,
+            "events": [describe(game, e, seat) for e in rows]}

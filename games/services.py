@@ -1,0 +1,288 @@
+"""Use cases: each public function is one thing a person (or a timer) does, in one transaction.
+
+Views and Celery tasks call these and nothing below them. Every write goes through store.append
+with the version it was decided on, under the game row's lock.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import access, clocks, notify, options as game_options, store
+from games.engines import base
+from games.errors import (AlreadyJoined, Forbidden, GameFull, GameNotActive, GameNotOpen,
+                          IdempotencyMismatch, IllegalMove, Invalid, NotFound, NotYourTurn,
+                          UnavailableMove, VersionConflict, WrongPlayerCount)
+from games.kinds import get_engine
+from games.models import Dispute, Event, Game, Seat
+from games.store import NewEvent
+
+ENGINE_ERRORS = {
+    base.GameOver: GameNotActive,
+    base.NotYourTurn: NotYourTurn,
+    base.UnavailableMove: UnavailableMove,
+    base.IllegalMove: IllegalMove,
+}
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    version: int
+    state: dict[str, Any]
+    replayed: bool = False
+
+
+# ---------------------------------------------------------------------------------------------
+# Lobby
+# ---------------------------------------------------------------------------------------------
+def _player(user, seat: int) -> dict[str, Any]:
+    return {"seat": seat, "user": user.pk, "username": user.username}
+
+
+@transaction.atomic
+def create_game(user, kind: Any, options: Any, seats: Any) -> Game:
+    if not isinstance(kind, str):
+        raise Invalid("kind must be a string")
+    engine = get_engine(kind)
+    filled = game_options.validate(engine, options)
+    if seats is None:
+        seats = engine.max_players
+    if not isinstance(seats, int) or isinstance(seats, bool) or not (
+            engine.min_players <= seats <= engine.max_players):
+        raise Invalid(f"seats must be a whole number from {engine.min_players} to {engine.max_players}")
+    seed = secrets.token_hex(32)
+    now = timezone.now()
+    game = Game.objects.create(kind=kind, options=filled, seats=seats, creator=user,
+                               seed_hash=store.seed_hash(seed))
+    Seat.objects.create(game=game, user=user, number=0)
+    store.append(game, 0, [
+        NewEvent(store.GAME_CREATED, {"kind": kind, "options": filled, "seats": seats,
+                                      "seed": seed, "seed_hash": game.seed_hash}, user_id=user.pk),
+        NewEvent(store.PLAYER_JOINED, _player(user, 0), actor=0, user_id=user.pk),
+    ], now)
+    return game
+
+
+@transaction.atomic
+def join_game(game_id, user) -> Game:
+    game = access.get_game(game_id, lock=True)
+    if game.status != Game.Status.OPEN:
+        raise GameNotOpen(f"the game is {game.status}; seats are taken only while it is open")
+    taken = list(Seat.objects.filter(game=game).values_list("number", "user_id"))
+    if any(uid == user.pk for _, uid in taken):
+        raise AlreadyJoined("you already have a seat in this game")
+    if len(taken) >= game.seats:
+        raise GameFull(f"all {game.seats} seats are taken")
+    number = min(set(range(game.seats)) - {n for n, _ in taken})
+    Seat.objects.create(game=game, user=user, number=number)
+    store.append(game, game.version, [NewEvent(store.PLAYER_JOINED, _player(user, number),
+                                               actor=number, user_id=user.pk)], timezone.now())
+    return game
+
+
+@transaction.atomic
+def leave_game(game_id, user) -> Game:
+    """Give up a seat while the game is open. The creator leaving cancels the game."""
+    game = access.get_game(game_id, lock=True)
+    seat = access.require_player(game, user)
+    if game.status != Game.Status.OPEN:
+        raise GameNotOpen(f"the game is {game.status}; seats can be given up only while it is open")
+    Seat.objects.filter(game=game, user=user).delete()
+    events = [NewEvent(store.PLAYER_LEFT, _player(user, seat), actor=seat, user_id=user.pk)]
+    fields: dict[str, Any] = {}
+    if game.creator_id == user.pk:
+        events.append(NewEvent(store.GAME_CANCELLED, {"reason": "the creator left"}, user_id=user.pk))
+        Seat.objects.filter(game=game).delete()
+        fields = {"status": Game.Status.CANCELLED}
+    store.append(game, game.version, events, timezone.now(), **fields)
+    return game
+
+
+@transaction.atomic
+def start_game(game_id, user) -> Game:
+    game = access.get_game(game_id, lock=True)
+    access.require_creator(game, user)
+    if game.status != Game.Status.OPEN:
+        raise GameNotOpen(f"the game is {game.status}, not open")
+    engine = get_engine(game.kind)
+    seated = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+    if not engine.min_players <= len(seated) <= engine.max_players:
+        raise WrongPlayerCount(
+            f"{engine.title} needs {engine.min_players} to {engine.max_players} players; "
+            f"{len(seated)} seated")
+    # Seats close up in join order so the engine sees 0..n-1 (someone may have left a gap).
+    for offset in (100, 0):
+        for number, seat in enumerate(seated):
+            Seat.objects.filter(pk=seat.pk).update(number=number + offset)
+    players = [_player(seat.user, number) for number, seat in enumerate(seated)]
+    seed = Event.objects.get(game=game, seq=1).data["seed"]
+    state = engine.setup(len(players), game_options.engine_options(engine, game.options), seed)
+    now = timezone.now()
+    events = [NewEvent(store.GAME_STARTED, {
+        "players": players, "options": game_options.engine_options(engine, game.options),
+        "seed_hash": game.seed_hash}, user_id=user.pk)]
+    clock_state = clocks.start(game, engine, state, now)
+    _commit(game, engine, game.version, events, state, now, clocks=clock_state,
+            status=Game.Status.ACTIVE, started_at=now)
+    return game
+
+
+# ---------------------------------------------------------------------------------------------
+# Play
+# ---------------------------------------------------------------------------------------------
+def request_hash(user, move: Any, expected_version: Any) -> str:
+    body = json.dumps({"user": user.pk, "move": move, "expected_version": expected_version},
+                      sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _commit(game: Game, engine: base.Engine, expected: int, events: list[NewEvent],
+            state: base.State, at: datetime, **fields: Any) -> None:
+    """Append `events` that lead to `state`, closing the game if it is over, and project."""
+    outcome = engine.outcome(state)
+    if outcome is not None and game.status != Game.Status.FINISHED:
+        seed = Event.objects.get(game=game, seq=1).data["seed"]
+        events = [*events, NewEvent(store.GAME_FINISHED, {"result": outcome, "seed": seed})]
+        fields.update(status=Game.Status.FINISHED, result=outcome, finished_at=at)
+    active = [] if outcome is not None else sorted(engine.active_players(state))
+    fields.setdefault("clocks", game.clocks)
+    fields["clocks"] = clocks.after_change(game, engine, fields["clocks"], state, active, at)
+    fields["next_deadline"] = clocks.next_deadline(fields["clocks"], engine, state)
+    rows = store.append(game, expected, events, at, state=state, active_seats=active, **fields)
+    notify.on_events(game, rows, state, engine)
+    clocks.schedule(game)
+
+
+@transaction.atomic
+def submit_move(game_id, user, move: Any, expected_version: Any,
+                idempotency_key: str | None = None) -> MoveResult:
+    game = access.get_game(game_id, lock=True)
+    seat = access.require_player(game, user)
+    engine = get_engine(game.kind)
+    fingerprint = request_hash(user, move, expected_version)
+    if idempotency_key is not None:
+        first = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
+        if first is not None:
+            if first.request_hash != fingerprint:
+                raise IdempotencyMismatch("this Idempotency-Key was used for a different request")
+            version = Event.objects.filter(game=game, created_at=first.created_at).order_by(
+                "-seq").values_list("seq", flat=True).first()
+            return MoveResult(version, engine.view(store.state_at(game, version), seat), replayed=True)
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        raise Invalid("expected_version must be a whole number")
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"the game is {game.status}")
+    now = timezone.now()
+    state = clocks.catch_up(game, engine, store.state_at(game), now)
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"the game ended before this move arrived ({game.status})")
+    if expected_version != game.version:
+        raise VersionConflict(game.version)
+    try:
+        step = engine.play(state, seat, move, now)
+    except base.EngineError as error:
+        raise ENGINE_ERRORS.get(type(error), IllegalMove)(error.detail) from None
+    event = NewEvent(step.event_type, {"move": move, "record": step.record}, actor=seat,
+                     user_id=user.pk, idempotency_key=idempotency_key, request_hash=fingerprint)
+    _commit(game, engine, game.version, [event], step.state, now)
+    return MoveResult(game.version, engine.view(step.state, seat))
+
+
+def play_for_system(game: Game, engine: base.Engine, state: base.State, seat: int | None,
+                    move: dict[str, Any], at: datetime, events: list[NewEvent]) -> base.State:
+    """A move the server makes (a timeout's auto-move, an engine's timer); caller commits."""
+    step = engine.play(state, seat, move, at)
+    events.append(NewEvent(step.event_type, {"move": move, "record": step.record, "auto": True},
+                           actor=seat))
+    return step.state
+
+
+# ---------------------------------------------------------------------------------------------
+# Disputes
+# ---------------------------------------------------------------------------------------------
+@transaction.atomic
+def open_dispute(game_id, user, seq: Any, reason: Any) -> Dispute:
+    game = access.get_game(game_id, lock=True)
+    seat = access.require_player(game, user)
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= game.version:
+        raise Invalid(f"seq must be an event of this game, 1 to {game.version}")
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 2000:
+        raise Invalid("reason must be a non-empty text of at most 2000 characters")
+    dispute = Dispute.objects.create(game=game, seq=seq, reason=reason.strip(), raised_by=user)
+    store.append(game, game.version, [NewEvent(
+        store.DISPUTE_OPENED, {"dispute": dispute.pk, "seq": seq, "reason": dispute.reason},
+        actor=seat, user_id=user.pk)], timezone.now())
+    notify.dispute_changed(game, dispute)
+    return dispute
+
+
+@transaction.atomic
+def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
+                    roll_back: bool = False) -> Dispute:
+    """Staff decide a dispute. Upholding may roll the game back to just before the disputed
+    event: a new event, so history keeps both the move and its voiding."""
+    if not staff_user.is_staff:
+        raise Forbidden("only staff resolve disputes")
+    dispute = Dispute.objects.select_for_update().filter(pk=dispute_id).first()
+    if dispute is None:
+        raise NotFound("no such dispute")
+    if dispute.status != Dispute.Status.OPEN:
+        raise Invalid(f"the dispute is already {dispute.status}")
+    game = access.get_game(dispute.game_id, lock=True)
+    engine = get_engine(game.kind)
+    now = timezone.now()
+    dispute.status = Dispute.Status.UPHELD if uphold else Dispute.Status.DISMISSED
+    dispute.resolution, dispute.resolved_by, dispute.resolved_at = resolution, staff_user, now
+    dispute.save()
+    events = [NewEvent(store.DISPUTE_RESOLVED, {"dispute": dispute.pk, "status": dispute.status,
+                                                "resolution": resolution}, user_id=staff_user.pk)]
+    if uphold and roll_back:
+        started = Event.objects.filter(game=game, type=store.GAME_STARTED).values_list("seq", flat=True).first()
+        target = dispute.seq - 1
+        if started is None or target < started:
+            raise Invalid("only moves after the start can be rolled back")
+        events.append(NewEvent(store.GAME_ROLLED_BACK, {"to": target, "dispute": dispute.pk},
+                               user_id=staff_user.pk))
+        state = store.state_at(game, target)
+        fields = {"status": Game.Status.ACTIVE, "result": None, "finished_at": None}
+        game.status = Game.Status.ACTIVE
+        _commit(game, engine, game.version, events, state, now, **fields)
+    else:
+        store.append(game, game.version, events, now)
+    notify.dispute_changed(game, dispute)
+    return dispute
+
+
+# ---------------------------------------------------------------------------------------------
+# Projection rebuild
+# ---------------------------------------------------------------------------------------------
+def rebuild_projection(game: Game) -> dict[str, Any]:
+    """The Game columns as the events alone say they should be (checked against the row in tests
+    and by `manage.py check_projections`)."""
+    engine = get_engine(game.kind)
+    types = list(Event.objects.filter(game=game).values_list("type", flat=True))
+    finished = Event.objects.filter(game=game, type=store.GAME_FINISHED).order_by("-seq").first()
+    rolled = Event.objects.filter(game=game, type=store.GAME_ROLLED_BACK).order_by("-seq").first()
+    state = store.replay_from_scratch(game)
+    if store.GAME_CANCELLED in types:
+        status = Game.Status.CANCELLED
+    elif finished and not (rolled and rolled.seq > finished.seq):
+        status = Game.Status.FINISHED
+    elif store.GAME_STARTED in types:
+        status = Game.Status.ACTIVE
+    else:
+        status = Game.Status.OPEN
+    outcome = engine.outcome(state) if state is not None else None
+    return {
+        "version": len(types),
+        "status": status,
+        "active_seats": sorted(engine.active_players(state)) if state is not None and outcome is None else [],
+        "result": outcome,
+    }

@@ -1,0 +1,91 @@
+"""Shared fixtures: real PostgreSQL (pytest-django's test database) and real Redis."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from rest_framework.test import APIClient
+
+_names = itertools.count()
+
+
+class Player:
+    """A registered user with an authenticated API client."""
+
+    def __init__(self, client: APIClient, user, token: str):
+        self.client, self.user, self.token = client, user, token
+
+    def get(self, path, **params):
+        return self.client.get(path, params or None, format="json")
+
+    def post(self, path, body=None, **headers):
+        return self.client.post(path, body if body is not None else {}, format="json", **headers)
+
+    def game(self, game_id):
+        return self.get(f"/api/v1/games/{game_id}/").json()
+
+    def move(self, game_id, move, expected_version=None, key=None):
+        if expected_version is None:
+            expected_version = self.game(game_id)["version"]
+        headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+        return self.post(f"/api/v1/games/{game_id}/moves/",
+                         {"move": move, "expected_version": expected_version}, **headers)
+
+
+@pytest.fixture
+def make_player(db):
+    def make(name: str | None = None) -> Player:
+        name = name or f"player{next(_names)}"
+        client = APIClient()
+        response = client.post("/api/v1/accounts/register/",
+                               {"username": name, "password": "correct horse battery", "email": f"{name}@example.com"},
+                               format="json")
+        assert response.status_code == 201, response.content
+        token = response.json()["token"]
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        from accounts.models import User
+
+        return Player(client, User.objects.get(username=name), token)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_player):
+    return make_player("alice")
+
+
+@pytest.fixture
+def bob(make_player):
+    return make_player("bob")
+
+
+@pytest.fixture
+def carol(make_player):
+    return make_player("carol")
+
+
+@pytest.fixture
+def anonymous():
+    return APIClient()
+
+
+def start_game(creator: Player, others, kind="duel", options=None, seats=None) -> str:
+    body = {"kind": kind, "options": options or {}}
+    if seats is not None:
+        body["seats"] = seats
+    response = creator.post("/api/v1/games/", body)
+    assert response.status_code == 201, response.content
+    game_id = response.json()["id"]
+    for other in others:
+        joined = other.post(f"/api/v1/games/{game_id}/join/")
+        assert joined.status_code == 200, joined.content
+    started = creator.post(f"/api/v1/games/{game_id}/start/")
+    assert started.status_code == 200, started.content
+    return game_id
+
+
+@pytest.fixture
+def duel(alice, bob):
+    """An active Duel between alice (seat 0) and bob (seat 1)."""
+    return start_game(alice, [bob])

@@ -1,0 +1,15 @@
+"""The test suite's settings: the real ones, plus the tiny test game and relaxed limits."""
+import os
+
+os.environ.setdefault("DARKROOM_EXTRA_ENGINES", "duel=tests.duel:ENGINE")
+os.environ.setdefault("WEBHOOKS_ALLOW_PRIVATE", "true")
+os.environ.setdefault("CACHE_PREFIX", f"darkroom-test-{os.getpid()}")
+
+from config.settings import *  # noqa: E402,F401,F403
+from config.settings import REST_FRAMEWORK  # noqa: E402
+
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+    "anon": "100000/min", "user": "100000/min", "auth": "100000/min"}}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+SNAPSHOT_EVERY = 5
