@@ -66,7 +66,7 @@ def carol(make_player):
 
 
 @pytest.fixture
-def anonymous():
+def anonymous(db):
     return APIClient()
 
 

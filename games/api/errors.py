@@ -1,7 +1,7 @@
 """The one place errors become HTTP: every 4xx body is {"code", "detail"} (plus context)."""
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -39,6 +39,8 @@ def _flatten(detail, prefix: str = "") -> list[str]:
 def exception_handler(exc, context):
     if isinstance(exc, DomainError):
         return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge("request body over the size limit")
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -158,6 +158,7 @@ class MovesView(APIView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not IDEMPOTENCY_KEY.match(key):
             raise Invalid("Idempotency-Key must be 1 to 128 printable ASCII characters")
+        access.get_game(game_id)  # 404 before judging the body
         data = parse(s.MoveIn, request.data)
         result = services.submit_move(game_id, request.user, data["move"],
                                       data["expected_version"], key)
@@ -195,6 +196,7 @@ class DisputesView(APIView):
     @extend_schema(request=s.DisputeIn, responses={201: s.DisputeOut, **ERRORS},
                    summary="Dispute an event; staff review it")
     def post(self, request, game_id):
+        access.get_game(game_id)
         data = parse(s.DisputeIn, request.data)
         dispute = services.open_dispute(game_id, request.user, data["seq"], data["reason"])
         return Response(s.DisputeOut(dispute).data, status=status.HTTP_201_CREATED)
