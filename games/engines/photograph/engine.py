@@ -1,0 +1,92 @@
+"""Photograph (Wind the Film!) on the engine protocol."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Mapping
+
+from games.engines.base import Engine, IllegalMove, Step
+
+from . import moves, scoring, views
+
+
+class PhotographEngine(Engine):
+    kind = "photograph"
+    title = "Photograph"
+    min_players = 2
+    max_players = 4
+
+    def options_schema(self) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {
+                "missed_shot": {
+                    "type": "boolean", "default": False,
+                    "description": "Missed Shot variant: the last card left in hand removes the "
+                                   "reel and the good shot card of its colour at scoring.",
+                },
+            },
+            "additionalProperties": False,
+        }
+
+    def move_schema(self) -> dict[str, Any]:
+        return {"oneOf": [
+            {"type": "object", "title": "take", "additionalProperties": False,
+             "description": "Choose a subject: 1-3 cards from one end of one row of the layout.",
+             "required": ["type", "row", "side", "count"],
+             "properties": {"type": {"const": "take"},
+                            "row": {"type": "integer", "minimum": 0, "maximum": 3},
+                            "side": {"enum": ["left", "right"]},
+                            "count": {"type": "integer", "minimum": 1, "maximum": 3}}},
+            {"type": "object", "title": "wind", "additionalProperties": False,
+             "description": "Wind the film: move the card at hand position `from` (0 = leftmost, "
+                            "not the rightmost) to position `to` further right.",
+             "required": ["type", "from", "to"],
+             "properties": {"type": {"const": "wind"},
+                            "from": {"type": "integer", "minimum": 0},
+                            "to": {"type": "integer", "minimum": 1}}},
+        ]}
+
+    def setup(self, players: int, options: Mapping[str, Any], seed: str) -> dict[str, Any]:
+        if not (self.min_players <= players <= self.max_players):
+            raise ValueError(f"Photograph is for {self.min_players}-{self.max_players} players")
+        unknown = set(options or {}) - {"missed_shot"}
+        if unknown:
+            raise ValueError(f"unknown options: {sorted(unknown)}")
+        return moves.setup(players, dict(options or {}), seed)
+
+    def active_players(self, state) -> set[int]:
+        return views.active(state)
+
+    def move_types(self, state, seat) -> set[str]:
+        if seat is None or seat not in views.active(state):
+            return set()
+        return {"take"} if state["phase"] == moves.TAKE else {"wind"}
+
+    def legal_moves(self, state, seat: int) -> list[dict[str, Any]]:
+        if seat not in views.active(state):
+            return []
+        if state["phase"] == moves.TAKE:
+            return moves.legal_takes(state)
+        return moves.legal_winds(len(state["hands"][seat]))
+
+    def step(self, state, actor, move, at: datetime) -> Step:
+        if actor is None:
+            raise IllegalMove("Photograph has no system moves")
+        if not isinstance(move, dict):
+            raise IllegalMove('a move is an object with a string "type"')
+        if actor not in views.active(state):
+            raise IllegalMove(f"seat {actor} has nothing to do now")
+        new, event_type, record = moves.dispatch(state, actor, move)
+        return Step(new, event_type, record)
+
+    def view(self, state, viewer):
+        return views.view(state, viewer)
+
+    def describe(self, event, viewer):
+        return views.describe(event, viewer)
+
+    def result(self, state):
+        if state["phase"] != moves.OVER:
+            return None
+        return scoring.result(state)
+
