@@ -1,0 +1,40 @@
+# Darkroom: `make run` serves the API with a Celery worker and beat; `make test` runs the suite.
+# Both need PostgreSQL and Redis on localhost (or DATABASE_URL / REDIS_URL).
+VENV   ?= .venv
+PYTHON ?= python3
+PY      = $(VENV)/bin/python
+PORT   ?= 8000
+
+.PHONY: install services migrate run test bench check clean
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
+	@touch $@
+
+install: $(VENV)/.installed
+
+services: install
+	@$(PY) manage.py check_services --create-db
+
+migrate: services
+	$(PY) manage.py migrate --no-input
+
+run: migrate
+	PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
+
+test: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	$(VENV)/bin/pytest
+
+bench: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	$(VENV)/bin/pytest -m bench --benchmark-enable -p no:randomly -o addopts="" tests
+
+check: install
+	$(PY) manage.py check
+	$(PY) manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .benchmarks
