@@ -28,6 +28,7 @@ class Game(models.Model):
     active_seats = models.JSONField(default=list)
     clocks = models.JSONField(default=dict, blank=True, help_text="per-seat clock state (games.clocks)")
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    next_reminder = models.DateTimeField(null=True, blank=True, db_index=True)
     result = models.JSONField(null=True, blank=True)
     seed_hash = models.CharField(max_length=64)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -113,3 +114,66 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"dispute on {self.game_id} #{self.seq} ({self.status})"
+
+
+class Mute(models.Model):
+    """A user silences one game: no notifications from it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mutes")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="mutes")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="mute_unique")]
+
+
+class Notification(models.Model):
+    """The inbox, and the outbox of every other channel: written in the transaction of the event
+    that causes it, so a rolled-back move notifies nobody and a crash after commit loses nothing."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    type = models.CharField(max_length=32)
+    title = models.CharField(max_length=200)
+    data = models.JSONField(default=dict)
+    seq = models.PositiveIntegerField(null=True, blank=True, help_text="the event that caused it")
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+    read_at = models.DateTimeField(null=True, blank=True)
+    collapsed = models.PositiveIntegerField(default=1, help_text="how many notices this one stands for")
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["user", "read_at"]), models.Index(fields=["user", "game", "type"])]
+
+
+class Delivery(models.Model):
+    """One notification to one channel (email or a webhook), retried until sent or given up."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SENT = "sent"
+        FAILED = "failed"
+
+    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="deliveries")
+    channel = models.CharField(max_length=16)
+    webhook = models.ForeignKey("accounts.Webhook", null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="deliveries")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(db_index=True)
+    last_error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+
+class DeliveryAttempt(models.Model):
+    delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="attempt_log")
+    at = models.DateTimeField()
+    ok = models.BooleanField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    duration_ms = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["at"]

@@ -9,13 +9,12 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, clocks, notify, options as game_options, store
+from games import access, clocks, notify, options as game_options, store, turns
 from games.engines import base
 from games.errors import (AlreadyJoined, Forbidden, GameFull, GameNotActive, GameNotOpen,
                           IdempotencyMismatch, IllegalMove, Invalid, NotFound, NotYourTurn,
@@ -23,6 +22,7 @@ from games.errors import (AlreadyJoined, Forbidden, GameFull, GameNotActive, Gam
 from games.kinds import get_engine
 from games.models import Dispute, Event, Game, Seat
 from games.store import NewEvent
+from games.turns import Turn
 
 ENGINE_ERRORS = {
     base.GameOver: GameNotActive,
@@ -123,14 +123,12 @@ def start_game(game_id, user) -> Game:
             Seat.objects.filter(pk=seat.pk).update(number=number + offset)
     players = [_player(seat.user, number) for number, seat in enumerate(seated)]
     seed = Event.objects.get(game=game, seq=1).data["seed"]
-    state = engine.setup(len(players), game_options.engine_options(engine, game.options), seed)
+    own_options = game_options.engine_options(engine, game.options)
     now = timezone.now()
-    events = [NewEvent(store.GAME_STARTED, {
-        "players": players, "options": game_options.engine_options(engine, game.options),
-        "seed_hash": game.seed_hash}, user_id=user.pk)]
-    clock_state = clocks.start(game, engine, state, now)
-    _commit(game, engine, game.version, events, state, now, clocks=clock_state,
-            status=Game.Status.ACTIVE, started_at=now)
+    turn = Turn(game, engine, None, now)
+    turn.begin(engine.setup(len(players), own_options, seed), NewEvent(store.GAME_STARTED, {
+        "players": players, "options": own_options, "seed_hash": game.seed_hash}, user_id=user.pk))
+    turn.commit(status=Game.Status.ACTIVE, started_at=now)
     return game
 
 
@@ -143,65 +141,99 @@ def request_hash(user, move: Any, expected_version: Any) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def _commit(game: Game, engine: base.Engine, expected: int, events: list[NewEvent],
-            state: base.State, at: datetime, **fields: Any) -> None:
-    """Append `events` that lead to `state`, closing the game if it is over, and project."""
-    outcome = engine.outcome(state)
-    if outcome is not None and game.status != Game.Status.FINISHED:
-        seed = Event.objects.get(game=game, seq=1).data["seed"]
-        events = [*events, NewEvent(store.GAME_FINISHED, {"result": outcome, "seed": seed})]
-        fields.update(status=Game.Status.FINISHED, result=outcome, finished_at=at)
-    active = [] if outcome is not None else sorted(engine.active_players(state))
-    fields.setdefault("clocks", game.clocks)
-    fields["clocks"] = clocks.after_change(game, engine, fields["clocks"], state, active, at)
-    fields["next_deadline"] = clocks.next_deadline(fields["clocks"], engine, state)
-    rows = store.append(game, expected, events, at, state=state, active_seats=active, **fields)
-    notify.on_events(game, rows, state, engine)
-    clocks.schedule(game)
+def _replayed(game: Game, engine: base.Engine, seat: int, key: str, fingerprint: str) -> MoveResult | None:
+    """The first answer to a request retried with the same Idempotency-Key (None: a new key)."""
+    first = Event.objects.filter(game=game, idempotency_key=key).first()
+    if first is None:
+        return None
+    if first.request_hash != fingerprint:
+        raise IdempotencyMismatch("this Idempotency-Key was used for a different request")
+    # One append writes all its events with one timestamp: the answer's version is the last of them.
+    version = Event.objects.filter(game=game, created_at=first.created_at).order_by(
+        "-seq").values_list("seq", flat=True).first()
+    return MoveResult(version, engine.view(store.state_at(game, version), seat), replayed=True)
+
+
+def submit_move(game_id, user, move: Any, expected_version: Any,
+                idempotency_key: str | None = None) -> MoveResult:
+    """Judge a seat's move. What fell due before it arrived is settled first, in its own
+    transaction, so an expiry stands even when the late move is then refused."""
+    expire_due(game_id)
+    return _judge_move(game_id, user, move, expected_version, idempotency_key)
 
 
 @transaction.atomic
-def submit_move(game_id, user, move: Any, expected_version: Any,
-                idempotency_key: str | None = None) -> MoveResult:
+def _judge_move(game_id, user, move, expected_version, idempotency_key) -> MoveResult:
     game = access.get_game(game_id, lock=True)
     seat = access.require_player(game, user)
     engine = get_engine(game.kind)
     fingerprint = request_hash(user, move, expected_version)
     if idempotency_key is not None:
-        first = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
-        if first is not None:
-            if first.request_hash != fingerprint:
-                raise IdempotencyMismatch("this Idempotency-Key was used for a different request")
-            version = Event.objects.filter(game=game, created_at=first.created_at).order_by(
-                "-seq").values_list("seq", flat=True).first()
-            return MoveResult(version, engine.view(store.state_at(game, version), seat), replayed=True)
+        replayed = _replayed(game, engine, seat, idempotency_key, fingerprint)
+        if replayed is not None:
+            return replayed
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
         raise Invalid("expected_version must be a whole number")
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(f"the game is {game.status}")
-    now = timezone.now()
-    state = clocks.catch_up(game, engine, store.state_at(game), now)
-    if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"the game ended before this move arrived ({game.status})")
     if expected_version != game.version:
         raise VersionConflict(game.version)
+    turn = Turn(game, engine, store.state_at(game), timezone.now())
     try:
-        step = engine.play(state, seat, move, now)
+        turn.play(seat, move, user_id=user.pk, key=idempotency_key, request_hash=fingerprint)
     except base.EngineError as error:
         raise ENGINE_ERRORS.get(type(error), IllegalMove)(error.detail) from None
-    event = NewEvent(step.event_type, {"move": move, "record": step.record}, actor=seat,
-                     user_id=user.pk, idempotency_key=idempotency_key, request_hash=fingerprint)
-    _commit(game, engine, game.version, [event], step.state, now)
-    return MoveResult(game.version, engine.view(step.state, seat))
+    turn.settle()
+    turn.commit(expected_version)
+    notify.mark_turn_notices_read(game, user)
+    return MoveResult(game.version, engine.view(turn.state, seat))
 
 
-def play_for_system(game: Game, engine: base.Engine, state: base.State, seat: int | None,
-                    move: dict[str, Any], at: datetime, events: list[NewEvent]) -> base.State:
-    """A move the server makes (a timeout's auto-move, an engine's timer); caller commits."""
-    step = engine.play(state, seat, move, at)
-    events.append(NewEvent(step.event_type, {"move": move, "record": step.record, "auto": True},
-                           actor=seat))
-    return step.state
+@transaction.atomic
+def expire_due(game_id, expected_version: int | None = None) -> int:
+    """Settle what is due now (timeouts, engine timers); return how many events that appended.
+
+    Idempotent: a task names the version it was scheduled at and does nothing if the game has
+    moved on since (the write that moved it scheduled its own task)."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE:
+        return 0
+    if expected_version is not None and game.version != expected_version:
+        return 0
+    now = timezone.now()
+    if game.next_deadline is None or game.next_deadline > now:
+        return 0
+    turn = Turn(game, get_engine(game.kind), store.state_at(game), now)
+    turn.settle()
+    if not turn.events:
+        return 0
+    turn.commit()
+    return len(turn.events)
+
+
+@transaction.atomic
+def send_due_reminders(game_id) -> int:
+    """Remind the seats whose time is running low (once per move); return how many."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or not game.clocks:
+        return 0
+    now = timezone.now()
+    vacations = turns.vacations_for(game)
+    fraction = float(game.options.get("reminder_fraction", 0) or 0)
+    due = {seat: at for seat, at in clocks.reminder_times(game.clocks, fraction, vacations).items()
+           if at <= now and seat in (game.active_seats or [])}
+    if due:
+        deadlines = clocks.seat_deadlines(game.clocks, vacations)
+        notify.remind(game, {seat: deadlines[seat] for seat in due})
+        game.clocks = clocks.mark_reminded(game.clocks, due)
+    engine = get_engine(game.kind)
+    times = turns.wake_times(game, engine, store.state_at(game), game.clocks, vacations, None)
+    Game.objects.filter(pk=game.pk).update(clocks=game.clocks, **times)
+    game.__dict__.update(times)
+    from games import tasks
+
+    tasks.schedule_wake(game)
+    return len(due)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,7 +251,7 @@ def open_dispute(game_id, user, seq: Any, reason: Any) -> Dispute:
     store.append(game, game.version, [NewEvent(
         store.DISPUTE_OPENED, {"dispute": dispute.pk, "seq": seq, "reason": dispute.reason},
         actor=seat, user_id=user.pk)], timezone.now())
-    notify.dispute_changed(game, dispute)
+    notify.dispute_changed(game, dispute, opened=True)
     return dispute
 
 
@@ -250,10 +282,12 @@ def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
             raise Invalid("only moves after the start can be rolled back")
         events.append(NewEvent(store.GAME_ROLLED_BACK, {"to": target, "dispute": dispute.pk},
                                user_id=staff_user.pk))
-        state = store.state_at(game, target)
-        fields = {"status": Game.Status.ACTIVE, "result": None, "finished_at": None}
         game.status = Game.Status.ACTIVE
-        _commit(game, engine, game.version, events, state, now, **fields)
+        turn = Turn(game, engine, store.state_at(game, target), now)
+        turn.events = events
+        turn.active = set(game.active_seats or [])
+        turn._moved(turn.state, set())
+        turn.commit(status=Game.Status.ACTIVE, result=None, finished_at=None)
     else:
         store.append(game, game.version, events, now)
     notify.dispute_changed(game, dispute)

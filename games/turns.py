@@ -1,0 +1,177 @@
+"""A Turn is one write to a game: the moves, expiries and forfeits decided in one transaction,
+with the clocks, the projection and the notifications that follow from them.
+
+Order of work (DESIGN, "Time"): a write that arrives after a deadline first settles what is due
+(`settle`: expiries, then the forfeited seats' turns), then judges the new move, then settles
+again, then commits everything with one append.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+
+from games import clocks, notify, store
+from games.engines import base
+from games.models import Event, Game, Seat
+from games.store import NewEvent
+
+# An engine always ends, but a game whose every seat is out of time could chain expiries: bound it.
+MAX_SETTLE_STEPS = 500
+
+
+def vacations_for(game: Game, since: datetime | None = None) -> dict[int, list[tuple[datetime, datetime]]]:
+    from accounts.models import Vacation
+
+    seats = dict(Seat.objects.filter(game=game).values_list("user_id", "number"))
+    found: dict[int, list] = {}
+    rows = Vacation.objects.filter(user_id__in=seats)
+    if since is not None:
+        rows = rows.filter(end__gt=since)
+    for user_id, start, end in rows.values_list("user_id", "start", "end"):
+        found.setdefault(seats[user_id], []).append((start, end))
+    return found
+
+
+class Turn:
+    def __init__(self, game: Game, engine: base.Engine, state: base.State | None, at: datetime):
+        self.game, self.engine, self.state, self.at = game, engine, state, at
+        self.events: list[NewEvent] = []
+        self.clocks = game.clocks or {}
+        self.active = set(game.active_seats or [])
+        self.vacations = vacations_for(game) if self.clocks else {}
+        self.fields: dict[str, Any] = {}
+
+    @property
+    def next_seq(self) -> int:
+        return self.game.version + len(self.events) + 1
+
+    @property
+    def over(self) -> bool:
+        return self.state is not None and self.engine.is_over(self.state)
+
+    # -- changes ----------------------------------------------------------------------------
+    def _moved(self, state: base.State, movers: set[int]) -> None:
+        self.state = state
+        after = set() if self.over else set(self.engine.active_players(state))
+        self.clocks = clocks.advance(self.clocks, self.game.options, self.active, after, movers,
+                                     self.at, self.vacations)
+        self.active = after
+
+    def begin(self, state: base.State, event: NewEvent) -> None:
+        """The game starts: the engine's first state, every clock set."""
+        self.events.append(event)
+        self.state = state
+        self.active = set(self.engine.active_players(state))
+        self.clocks = clocks.start(self.game.options, state["players"], self.active, self.at)
+
+    def play(self, seat: int | None, move: Any, *, user_id=None, key=None, request_hash="",
+             auto=False) -> base.Step:
+        """Judge and apply one move (engine errors propagate; nothing is kept of a refused move)."""
+        step = self.engine.play(self.state, seat, move, self.at)
+        data = {"move": move, "record": step.record, **({"auto": True} if auto else {})}
+        self.events.append(NewEvent(step.event_type, data, actor=seat, user_id=user_id,
+                                    idempotency_key=key, request_hash=request_hash))
+        self._moved(step.state, {seat} if seat is not None else set())
+        return step
+
+    def auto_move(self, seat: int) -> None:
+        """A legal move for the seat, chosen from the seed and the event number: reproducible."""
+        seed = Event.objects.get(game=self.game, seq=1).data["seed"]
+        moves = self.engine.legal_moves(self.state, seat)
+        self.play(seat, base.rng(seed, "auto", self.next_seq).choice(moves), auto=True)
+
+    def forfeit(self, seat: int) -> None:
+        self.events.append(NewEvent(store.SEAT_FORFEITED, {"seat": seat}))
+        self._moved(self.engine.forfeit(self.state, seat), set())
+
+    # -- time -------------------------------------------------------------------------------
+    def due_seats(self) -> dict[int, datetime]:
+        out = set(self.engine.forfeited(self.state)) if self.state is not None else set()
+        due = clocks.seat_deadlines(self.clocks, self.vacations, skip=out)
+        return {seat: when for seat, when in due.items() if when <= self.at and seat in self.active}
+
+    def settle(self) -> None:
+        """Apply everything due by `at`: engine timers, seat timeouts, forfeited seats' turns."""
+        for _ in range(MAX_SETTLE_STEPS):
+            if self.state is None or self.over:
+                return
+            timer = next((d for d in self.engine.deadlines(self.state) if d.at <= self.at), None)
+            if timer is not None:
+                self.events.append(NewEvent(store.TIMER_EXPIRED, {
+                    "timer": timer.kind, "seat": timer.seat, "deadline": timer.at.isoformat()}))
+                self.play(None, timer.move, auto=True)
+                continue
+            due = self.due_seats()
+            if due:
+                seat, when = min(due.items(), key=lambda item: (item[1], item[0]))
+                policy = self.game.options.get("timeout_policy", "auto_move")
+                self.events.append(NewEvent(store.TIMER_EXPIRED, {
+                    "timer": "clock", "seat": seat, "deadline": when.isoformat(), "policy": policy}))
+                if policy == "forfeit":
+                    self.forfeit(seat)
+                else:
+                    self.auto_move(seat)
+                continue
+            waiting = sorted(set(self.engine.forfeited(self.state)) & self.active)
+            if waiting:
+                self.auto_move(waiting[0])
+                continue
+            return
+
+    # -- commit -----------------------------------------------------------------------------
+    def commit(self, expected_version: int | None = None, **fields: Any) -> list[Event]:
+        """One append for everything this turn decided, with the projection and notifications."""
+        game, engine = self.game, self.engine
+        expected = game.version if expected_version is None else expected_version
+        active_before = set(game.active_seats or [])
+        outcome = engine.outcome(self.state) if self.state is not None else None
+        if outcome is not None and game.status != Game.Status.FINISHED:
+            seed = Event.objects.get(game=game, seq=1).data["seed"]
+            self.events.append(NewEvent(store.GAME_FINISHED, {"result": outcome, "seed": seed}))
+            fields.update(status=Game.Status.FINISHED, result=outcome, finished_at=self.at)
+            self.clocks = clocks.advance(self.clocks, game.options, self.active, set(), set(),
+                                         self.at, self.vacations)
+            self.active = set()
+        fields.update(self.fields)
+        fields.update(active_seats=sorted(self.active), clocks=self.clocks,
+                      **wake_times(game, engine, self.state, self.clocks, self.vacations, outcome))
+        rows = store.append(game, expected, self.events, self.at, state=self.state, **fields)
+        notify.after_turn(game, rows, active_before, set(self.active))
+        from games import tasks  # tasks import services; the import is deferred to break the cycle
+
+        tasks.schedule_wake(game)
+        return rows
+
+
+def wake_times(game: Game, engine: base.Engine, state, game_clocks, vacations, outcome) -> dict[str, Any]:
+    """The Game columns the sweeper selects on: the next deadline and the next reminder."""
+    if state is None or outcome is not None:
+        return {"next_deadline": None, "next_reminder": None}
+    out = engine.forfeited(state)
+    times = [d.at for d in engine.deadlines(state)]
+    times += clocks.seat_deadlines(game_clocks, vacations, skip=out).values()
+    fraction = float(game.options.get("reminder_fraction", 0) or 0)
+    reminders = clocks.reminder_times(game_clocks, fraction, vacations)
+    return {"next_deadline": min(times, default=None), "next_reminder": min(reminders.values(), default=None)}
+
+
+def refresh_deadlines_for_user(user) -> None:
+    """A user's vacation changed: recompute the wake times of every active game they sit in."""
+    from games.kinds import get_engine
+
+    games = Game.objects.select_for_update().filter(
+        Q(seat_set__user=user), status=Game.Status.ACTIVE).exclude(clocks={})
+    for game in games:
+        engine = get_engine(game.kind)
+        state = store.state_at(game)
+        times = wake_times(game, engine, state, game.clocks, vacations_for(game), engine.outcome(state))
+        Game.objects.filter(pk=game.pk).update(**times)
+        game.__dict__.update(times)
+        from games import tasks
+
+        tasks.schedule_wake(game)
+
+
