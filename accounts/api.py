@@ -67,3 +67,129 @@ class MeView(APIView):
     @extend_schema(responses=MeOut, summary="Who the token belongs to")
     def get(self, request):
         return Response(MeOut(request.user).data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Notification preferences, webhooks, vacations
+# ---------------------------------------------------------------------------------------------
+class PreferencesIO(serializers.Serializer):
+    channels = serializers.JSONField(required=False, help_text='{"your_turn": ["inbox", "email"], ...}')
+    email_digest_minutes = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 60)
+
+
+def preferences_out(prefs):
+    from accounts.models import NotificationPreference
+
+    return {"channels": {kind: prefs.channels_for(kind) for kind in NotificationPreference.TYPES},
+            "email_digest_minutes": prefs.email_digest_minutes}
+
+
+class PreferencesView(APIView):
+    @extend_schema(responses=PreferencesIO, summary="Your notification channels per type")
+    def get(self, request):
+        return Response(preferences_out(services.preferences(request.user)))
+
+    @extend_schema(request=PreferencesIO, responses=PreferencesIO)
+    def put(self, request):
+        data = PreferencesIO(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(preferences_out(services.update_preferences(request.user, **data.validated_data)))
+
+
+class WebhookIn(serializers.Serializer):
+    url = serializers.URLField(max_length=500)
+
+
+class WebhookOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    active = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+class WebhookCreatedOut(WebhookOut):
+    secret = serializers.CharField(help_text="shown once: verify X-Darkroom-Signature with it")
+
+
+class WebhooksView(APIView):
+    @extend_schema(responses=WebhookOut(many=True), summary="Your webhooks")
+    def get(self, request):
+        return Response(WebhookOut(request.user.webhooks.filter(active=True), many=True).data)
+
+    @extend_schema(request=WebhookIn, responses={201: WebhookCreatedOut},
+                   summary="Register a webhook: signed JSON POSTs for your notifications")
+    def post(self, request):
+        data = WebhookIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        hook = services.add_webhook(request.user, data.validated_data["url"])
+        return Response(WebhookCreatedOut(hook).data, status=status.HTTP_201_CREATED)
+
+
+class WebhookView(APIView):
+    @extend_schema(responses={204: None})
+    def delete(self, request, webhook_id):
+        services.remove_webhook(request.user, webhook_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AttemptOut(serializers.Serializer):
+    at = serializers.DateTimeField()
+    ok = serializers.BooleanField()
+    status_code = serializers.IntegerField(allow_null=True)
+    error = serializers.CharField()
+    duration_ms = serializers.IntegerField()
+
+
+class DeliveryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    notification = serializers.IntegerField(source="notification_id")
+    status = serializers.CharField()
+    attempts = serializers.IntegerField()
+    next_attempt_at = serializers.DateTimeField()
+    last_error = serializers.CharField()
+    attempt_log = AttemptOut(many=True)
+
+
+class WebhookDeliveriesView(APIView):
+    @extend_schema(responses=DeliveryOut(many=True), summary="Delivery attempts of one webhook")
+    def get(self, request, webhook_id):
+        from games.errors import NotFound
+
+        hook = request.user.webhooks.filter(pk=webhook_id).first()
+        if hook is None:
+            raise NotFound("no such webhook")
+        deliveries = hook.deliveries.prefetch_related("attempt_log").order_by("-created_at")[:100]
+        return Response(DeliveryOut(deliveries, many=True).data)
+
+
+class VacationIn(serializers.Serializer):
+    days = serializers.FloatField(min_value=0.01, max_value=366)
+
+
+class VacationView(APIView):
+    @extend_schema(responses=None, summary="Your vacation: current one and days left this year")
+    def get(self, request):
+        from django.conf import settings
+        from django.utils import timezone
+
+        now = timezone.now()
+        current = request.user.vacations.filter(start__lte=now, end__gt=now).first()
+        used = services.vacation_days_used(request.user, now.year)
+        return Response({
+            "on_vacation": current is not None,
+            "until": current.end if current else None,
+            "days_per_year": settings.VACATION_DAYS_PER_YEAR,
+            "days_left": round(settings.VACATION_DAYS_PER_YEAR - used, 2),
+        })
+
+    @extend_schema(request=VacationIn, responses={201: None}, summary="Start a vacation now: your clocks stop")
+    def post(self, request):
+        data = VacationIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        vacation = services.start_vacation(request.user, data.validated_data["days"])
+        return Response({"start": vacation.start, "end": vacation.end}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None}, summary="End your vacation now")
+    def delete(self, request):
+        services.end_vacation(request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

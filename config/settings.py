@@ -158,7 +158,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "darkroom")
 CELERY_TIMEZONE = "UTC"
 # The longest ETA a timer task may carry; anything further is left to the sweeper.
 TIMER_MAX_ETA_SECONDS = int(os.environ.get("TIMER_MAX_ETA_SECONDS", 600))
@@ -177,7 +177,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Darkroom <noreply@dar
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
 
 # Where card images live; a deployment can point this at its own photo set.
-CARD_IMAGE_BASE_URL = os.environ.get("CARD_IMAGE_BASE_URL", "/static/cards/")
+CARD_IMAGE_BASE_URL = os.environ.get("CARD_IMAGE_BASE_URL", "/static/")
 
 # Engines defined outside games.engines (the tests' tiny game), "kind=module:attr" comma-separated.
 EXTRA_ENGINES = env_list("DARKROOM_EXTRA_ENGINES")

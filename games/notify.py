@@ -104,7 +104,7 @@ def _dispatch(notification_ids: list[int]) -> None:
 def after_turn(game: Game, rows, active_before: set[int], active_after: set[int]) -> None:
     seats = _seats(game)
     usernames = None
-    requester = next((r.user_id for r in rows if r.user_id and r.type not in store.SERVER_TYPES), None)
+    requester = next((r.user_id for r in rows if r.user_id), None)  # who made this write, if anyone
     last = rows[-1].seq if rows else None
     for row in rows:
         if row.type == store.TIMER_EXPIRED and row.data.get("seat") is not None:

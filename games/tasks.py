@@ -133,7 +133,7 @@ def _failed(delivery: Delivery, error: str, now) -> None:
 @shared_task(ignore_result=True)
 def deliver_webhook(delivery_id: int) -> None:
     with transaction.atomic():
-        delivery = (Delivery.objects.select_for_update(skip_locked=True)
+        delivery = (Delivery.objects.select_for_update(skip_locked=True, of=("self",))
                     .select_related("webhook", "notification")
                     .filter(pk=delivery_id, status=Delivery.Status.PENDING).first())
         now = timezone.now()
@@ -161,7 +161,7 @@ def deliver_email(user_id: int) -> None:
 
     with transaction.atomic():
         now = timezone.now()
-        due = list(Delivery.objects.select_for_update(skip_locked=True).select_related("notification")
+        due = list(Delivery.objects.select_for_update(skip_locked=True, of=("self",)).select_related("notification")
                    .filter(notification__user_id=user_id, channel="email",
                            status=Delivery.Status.PENDING, next_attempt_at__lte=now + timedelta(seconds=1))
                    .order_by("notification__created_at"))

@@ -4,6 +4,10 @@ import os
 os.environ.setdefault("DARKROOM_EXTRA_ENGINES", "duel=tests.duel:ENGINE")
 os.environ.setdefault("WEBHOOKS_ALLOW_PRIVATE", "true")
 os.environ.setdefault("CACHE_PREFIX", f"darkroom-test-{os.getpid()}")
+# A queue of this run's own, so tasks left by one run never reach another run's worker.
+os.environ.setdefault("CELERY_QUEUE", f"darkroom-test-{os.getpid()}")
+os.environ.setdefault("WEBHOOK_RETRY_BASE_SECONDS", "0.3")
+os.environ.setdefault("WEBHOOK_MAX_ATTEMPTS", "3")
 
 from config.settings import *  # noqa: E402,F401,F403
 from config.settings import REST_FRAMEWORK  # noqa: E402

@@ -107,3 +107,11 @@ class KindOut(serializers.Serializer):
 class ErrorOut(serializers.Serializer):
     code = serializers.CharField()
     detail = serializers.CharField()
+
+
+class CardOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    tags = serializers.ListField(child=serializers.CharField())
+    image = serializers.CharField(help_text="path under the card image base URL")
+    image_url = serializers.CharField()

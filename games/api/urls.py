@@ -1,12 +1,13 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from games.api import views
+from games.api import notifications, views
 
 urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("kinds/", views.KindsView.as_view(), name="kinds"),
     path("kinds/<str:kind>/", views.KindView.as_view(), name="kind"),
+    path("kinds/<str:kind>/cards/", views.CardsView.as_view(), name="kind-cards"),
     path("games/", views.GamesView.as_view(), name="games"),
     path("games/<str:game_id>/", views.GameView.as_view(), name="game"),
     path("games/<str:game_id>/join/", views.JoinView.as_view(), name="game-join"),
@@ -17,6 +18,11 @@ urlpatterns = [
     path("games/<str:game_id>/events/", views.EventsView.as_view(), name="game-events"),
     path("games/<str:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
     path("games/<str:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
+    path("games/<str:game_id>/mute/", notifications.MuteView.as_view(), name="game-mute"),
+    path("notifications/", notifications.NotificationsView.as_view(), name="notifications"),
+    path("notifications/unread-count/", notifications.UnreadCountView.as_view(), name="notifications-unread"),
+    path("notifications/read-all/", notifications.ReadAllView.as_view(), name="notifications-read-all"),
+    path("notifications/<int:notification_id>/read/", notifications.ReadView.as_view(), name="notification-read"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),

@@ -5,7 +5,7 @@ import hashlib
 import json
 import re
 
-from django.db.models import Q
+from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.pagination import LimitOffsetPagination
@@ -70,6 +70,22 @@ class KindView(APIView):
         if kind not in all_kinds():
             raise NotFound(f"no game kind '{kind}'")
         return Response(kind_info(kind))
+
+
+class CardsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.CardOut(many=True), 404: ERRORS[404]},
+                   summary="A game's card catalogue, with image URLs")
+    def get(self, request, kind):
+        if kind not in all_kinds():
+            raise NotFound(f"no game kind '{kind}'")
+        cards = get_engine(kind).catalogue()
+        if cards is None:
+            raise NotFound(f"{kind} publishes no card catalogue")
+        base_url = settings.CARD_IMAGE_BASE_URL
+        return Response([{**card, "image_url": request.build_absolute_uri(base_url + card["image"])
+                          if base_url.startswith("/") else base_url + card["image"]} for card in cards])
 
 
 class GamesView(APIView):

@@ -197,6 +197,11 @@ class Engine:
     def deadlines(self, state: State) -> list[Deadline]:
         return []
 
+    def catalogue(self) -> list[dict[str, Any]] | None:
+        """The game's cards, for clients to draw them: each with an `id` and an `image` path
+        relative to the server's card image base URL. None: the game publishes no catalogue."""
+        return None
+
     def result(self, state: State) -> dict[str, Any] | None:
         raise NotImplementedError
 

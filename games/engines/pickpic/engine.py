@@ -18,6 +18,7 @@ from .. import base
 from . import deck as decks
 from . import moves as mv
 from . import scoring, views
+from .cards import CATALOGUE, image_path
 
 DEFAULT_TARGET = 20
 
@@ -138,6 +139,9 @@ class PickPic(base.Engine):
 
     def describe(self, event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         return views.describe(event, viewer)
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        return [{**card, "image": image_path(card["id"])} for card in CATALOGUE]
 
     def result(self, state: base.State) -> dict[str, Any] | None:
         if state["phase"] != "over":
