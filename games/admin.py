@@ -1,0 +1,125 @@
+"""Dispute review for staff: a game's event log, the full state at any event, and decisions that
+are appended to the log as events (a rollback is a new event; history keeps everything)."""
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from games import services, store
+from games.errors import DomainError
+from games.models import Delivery, Dispute, Event, Game, Notification
+
+
+class EventInline(admin.TabularInline):
+    model = Event
+    fields = ("seq", "type", "actor", "user", "created_at", "state_link", "data")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ("seq",)
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="state after")
+    def state_link(self, event):
+        url = reverse("admin:games_game_state", args=[event.game_id, event.seq])
+        return format_html('<a href="{}">state #{}</a>', url, event.seq)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "status", "version", "creator", "created_at", "next_deadline")
+    list_filter = ("kind", "status")
+    search_fields = ("id", "creator__username")
+    readonly_fields = [f.name for f in Game._meta.fields]
+    inlines = [EventInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_urls(self):
+        extra = [path("<uuid:game_id>/state/<int:seq>/", self.admin_site.admin_view(self.state_view),
+                      name="games_game_state")]
+        return extra + super().get_urls()
+
+    def state_view(self, request, game_id, seq):
+        """The whole state (nothing hidden: staff judge disputes) after event `seq`, replayed."""
+        game = get_object_or_404(Game, pk=game_id)
+        if not 0 <= seq <= game.version:
+            return HttpResponse(f"no event {seq} in this game", status=404)
+        state = store.replay_from_scratch(game, seq)
+        context = {**self.admin_site.each_context(request), "title": f"{game} after event {seq}",
+                   "game": game, "seq": seq, "state": json.dumps(state, indent=2, sort_keys=True),
+                   "events": Event.objects.filter(game=game, seq__lte=seq).order_by("seq")}
+        return TemplateResponse(request, "admin/games/state.html", context)
+
+
+class DisputeForm(forms.ModelForm):
+    DECISIONS = [("", "keep open"), ("dismiss", "dismiss"), ("uphold", "uphold"),
+                 ("rollback", "uphold and roll the game back to just before the event")]
+    decision = forms.ChoiceField(choices=DECISIONS, required=False)
+
+    class Meta:
+        model = Dispute
+        fields = ("resolution",)
+
+
+@admin.register(Dispute)
+class DisputeAdmin(admin.ModelAdmin):
+    form = DisputeForm
+    list_display = ("id", "game", "seq", "status", "raised_by", "created_at")
+    list_filter = ("status",)
+    readonly_fields = ("game_link", "seq", "reason", "raised_by", "status", "resolved_by", "created_at", "resolved_at")
+    fields = readonly_fields + ("resolution", "decision")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="game")
+    def game_link(self, dispute):
+        return format_html('<a href="{}">{}</a> · <a href="{}">state before</a> · <a href="{}">state after</a>',
+                           reverse("admin:games_game_change", args=[dispute.game_id]), dispute.game_id,
+                           reverse("admin:games_game_state", args=[dispute.game_id, dispute.seq - 1]),
+                           reverse("admin:games_game_state", args=[dispute.game_id, dispute.seq]))
+
+    def save_model(self, request, obj, form, change):
+        decision = form.cleaned_data.get("decision")
+        if not decision:
+            if obj.status == Dispute.Status.OPEN:
+                super().save_model(request, obj, form, change)
+            return
+        try:
+            services.resolve_dispute(obj.pk, request.user, uphold=decision != "dismiss",
+                                     resolution=form.cleaned_data.get("resolution", ""),
+                                     roll_back=decision == "rollback")
+        except DomainError as error:
+            messages.error(request, error.detail)
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("id", "user", "type", "title", "collapsed", "updated_at", "read_at")
+    list_filter = ("type",)
+    readonly_fields = [f.name for f in Notification._meta.fields]
+
+
+@admin.register(Delivery)
+class DeliveryAdmin(admin.ModelAdmin):
+    list_display = ("id", "channel", "status", "attempts", "next_attempt_at", "last_error")
+    list_filter = ("channel", "status")
+    readonly_fields = [f.name for f in Delivery._meta.fields]
