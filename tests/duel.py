@@ -4,11 +4,13 @@ Twelve cards D01..D12 are shuffled from the seed; each seat holds three, hidden 
 Seats take turns playing a card face up; when both have played, the higher card wins the trick
 and each seat draws from the deck (the drawn card is seen by its drawer only). When the hands are
 empty, most tricks wins. It has everything the server must handle: a secret seed, a hidden deck,
-hidden hands, a log entry with a private part, and an end.
+hidden hands, a log entry with a private part, and an end. With the `hourglass` option each turn
+has that many seconds, as Photoshoot's round does: when it runs out, the system plays the active
+seat's lowest card (an engine deadline, not a player clock).
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from games.engines import base
 from games.engines.base import IllegalMove, Step, clone, require
@@ -26,7 +28,8 @@ class Duel(base.Engine):
 
     def options_schema(self):
         return {"type": "object", "additionalProperties": False, "properties": {
-            "hand_size": {"type": "integer", "minimum": 1, "maximum": 6, "default": 3}}}
+            "hand_size": {"type": "integer", "minimum": 1, "maximum": 6, "default": 3},
+            "hourglass": {"type": "integer", "minimum": 0, "maximum": 600, "default": 0}}}
 
     def move_schema(self):
         return {"type": "object", "required": ["type", "card"], "properties": {
@@ -38,7 +41,8 @@ class Duel(base.Engine):
         size = options.get("hand_size", 3)
         hands = [deck[:size], deck[size:2 * size]]
         return {"players": players, "deck": deck[2 * size:], "hands": hands, "turn": 0,
-                "trick": [], "tricks": [0, 0], "discard": []}
+                "trick": [], "tricks": [0, 0], "discard": [],
+                "hourglass": options.get("hourglass", 0), "turn_started": None}
 
     def active_players(self, state):
         return set() if self.result(state) else {state["turn"]}
@@ -46,7 +50,17 @@ class Duel(base.Engine):
     def legal_moves(self, state, seat):
         return [{"type": "play", "card": card} for card in state["hands"][seat]]
 
+    def deadlines(self, state):
+        if not state.get("hourglass") or self.result(state) or state.get("turn_started") is None:
+            return []
+        at = datetime.fromisoformat(state["turn_started"]) + timedelta(seconds=state["hourglass"])
+        return [base.Deadline(at=at, kind="hourglass", move={"type": "hourglass_run_out"}, seat=state["turn"])]
+
     def step(self, state, actor, move, at: datetime) -> Step:
+        if actor is None:
+            require(move == {"type": "hourglass_run_out"} and self.deadlines(state), "no timer is due")
+            actor = state["turn"]
+            move = {"type": "play", "card": min(state["hands"][actor], key=value)}
         card = move.get("card")
         require(set(move) == {"type", "card"}, "a play is {type, card}")
         require(isinstance(card, str) and card in state["hands"][actor], "you do not hold that card")
@@ -69,6 +83,8 @@ class Duel(base.Engine):
             new["turn"] = winner
         else:
             new["turn"] = 1 - actor
+        if new.get("hourglass"):
+            new["turn_started"] = at.isoformat()
         return Step(new, "CardPlayed", record)
 
     def view(self, state, viewer):
