@@ -5,8 +5,16 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
-from accounts.models import User
-from games.errors import DomainError, Invalid
+import secrets
+from datetime import datetime, timedelta, timezone as tz
+
+from django.conf import settings
+from django.utils import timezone
+
+from accounts.models import NotificationPreference, User, Vacation, Webhook
+from games.errors import DomainError, Invalid, NotFound
+from games.turns import refresh_deadlines_for_user
+from games.webhooks import check_url
 
 
 class UsernameTaken(DomainError):
@@ -45,16 +53,12 @@ def obtain_token(username: str, password: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # Notification preferences, webhooks, vacations
 # ---------------------------------------------------------------------------------------------
-def preferences(user) -> "NotificationPreference":
-    from accounts.models import NotificationPreference
-
+def preferences(user) -> NotificationPreference:
     return NotificationPreference.objects.get_or_create(user=user)[0]
 
 
 @transaction.atomic
 def update_preferences(user, channels=None, email_digest_minutes=None):
-    from accounts.models import NotificationPreference
-
     prefs = preferences(user)
     if channels is not None:
         if not isinstance(channels, dict):
@@ -62,7 +66,8 @@ def update_preferences(user, channels=None, email_digest_minutes=None):
         for kind, chosen in channels.items():
             if kind not in NotificationPreference.TYPES:
                 raise Invalid(f"unknown notification type '{kind}'; known: {', '.join(NotificationPreference.TYPES)}")
-            if not isinstance(chosen, list) or not set(chosen) <= set(NotificationPreference.CHANNELS):
+            if (not isinstance(chosen, list) or not all(isinstance(c, str) for c in chosen)
+                    or not set(chosen) <= set(NotificationPreference.CHANNELS)):
                 raise Invalid(f"channels.{kind} must be a list drawn from {', '.join(NotificationPreference.CHANNELS)}")
         prefs.channels = {**prefs.channels, **{k: sorted(set(v)) for k, v in channels.items()}}
     if email_digest_minutes is not None:
@@ -72,11 +77,6 @@ def update_preferences(user, channels=None, email_digest_minutes=None):
 
 
 def add_webhook(user, url: str):
-    import secrets
-
-    from accounts.models import Webhook
-    from games.webhooks import check_url
-
     check_url(url)
     if Webhook.objects.filter(user=user, active=True).count() >= 5:
         raise Invalid("at most 5 webhooks per user")
@@ -84,18 +84,11 @@ def add_webhook(user, url: str):
 
 
 def remove_webhook(user, webhook_id: int) -> None:
-    from accounts.models import Webhook
-    from games.errors import NotFound
-
     if not Webhook.objects.filter(user=user, pk=webhook_id).update(active=False):
         raise NotFound("no such webhook")
 
 
 def vacation_days_used(user, year: int) -> float:
-    from datetime import datetime, timezone as tz
-
-    from accounts.models import Vacation
-
     start, end = datetime(year, 1, 1, tzinfo=tz.utc), datetime(year + 1, 1, 1, tzinfo=tz.utc)
     used = 0.0
     for v in Vacation.objects.filter(user=user, start__lt=end, end__gt=start):
@@ -106,14 +99,6 @@ def vacation_days_used(user, year: int) -> float:
 @transaction.atomic
 def start_vacation(user, days: float):
     """Stop the user's clocks in every game for `days`, from now, within the yearly allowance."""
-    from datetime import timedelta
-
-    from django.conf import settings
-    from django.utils import timezone
-
-    from accounts.models import User, Vacation
-    from games.turns import refresh_deadlines_for_user
-
     User.objects.select_for_update().get(pk=user.pk)  # one vacation change at a time per user
     now = timezone.now()
     if Vacation.objects.filter(user=user, start__lte=now, end__gt=now).exists():
@@ -128,12 +113,6 @@ def start_vacation(user, days: float):
 
 @transaction.atomic
 def end_vacation(user) -> None:
-    from django.utils import timezone
-
-    from accounts.models import Vacation
-    from games.errors import NotFound
-    from games.turns import refresh_deadlines_for_user
-
     now = timezone.now()
     if not Vacation.objects.filter(user=user, start__lte=now, end__gt=now).update(end=now):
         raise NotFound("you are not on vacation")

@@ -11,6 +11,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -195,7 +196,10 @@ def expire_due(game_id, expected_version: int | None = None) -> int:
 
     Idempotent: a task names the version it was scheduled at and does nothing if the game has
     moved on since (the write that moved it scheduled its own task)."""
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    try:
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+    except (ValueError, ValidationError):
+        return 0
     if game is None or game.status != Game.Status.ACTIVE:
         return 0
     if expected_version is not None and game.version != expected_version:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from games.engines import base
-from games.engines.base import IllegalMove, Step, clone, require
+from games.engines.base import Step, clone, require
 
 
 def value(card: str) -> int:

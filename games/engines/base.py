@@ -14,7 +14,7 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Mapping
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -257,12 +257,3 @@ class Engine:
 def clone(state: State) -> State:
     """A deep copy to change freely: engines never mutate the state they were given."""
     return copy.deepcopy(state)
-
-
-def public_keys(state: State) -> dict[str, Any]:
-    """The state without the server's reserved keys (never part of any view)."""
-    return {k: v for k, v in state.items() if k not in RESERVED_KEYS}
-
-
-def seats(state: State) -> Iterable[int]:
-    return range(state["players"])

@@ -1,13 +1,12 @@
 """Benchmarks of the server (run by `make bench`, never by `make test`): loading state, moves,
 and how late an expiry fires after its deadline while a real worker runs."""
 import statistics
-import time
 
 import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from games import services, store
+from games import store
 from games.models import Event, Game
 from tests.conftest import start_game
 from tests.worker import Worker, purge_queue, wait_for

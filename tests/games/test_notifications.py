@@ -104,7 +104,7 @@ def test_preferences_choose_channels_per_type(alice, bob, duel):
     assert note.deliveries.count() == 0
 
 
-@pytest.mark.parametrize("body", [{"channels": {"your_turn": ["pigeon"]}}, {"channels": {"gossip": ["inbox"]}},
+@pytest.mark.parametrize("body", [{"channels": {"your_turn": ["pigeon"]}}, {"channels": {"your_turn": [{}]}}, {"channels": {"gossip": ["inbox"]}},
                                   {"channels": "all"}, {"email_digest_minutes": -5}])
 def test_bad_preferences_are_400(bob, body):
     response = bob.client.put("/api/v1/accounts/preferences/", body, format="json")

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.test import override_settings
 
-from games.models import Delivery, Notification
+from games.models import Delivery
 from games.tasks import deliver_webhook
 from games.webhooks import sign
 

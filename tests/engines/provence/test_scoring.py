@@ -2,7 +2,7 @@
 import pytest
 
 from games.engines import base
-from games.engines.provence import cards, photos, scoring
+from games.engines.provence import cards, scoring
 from tests.engines.provence.helpers import grid_from
 
 
