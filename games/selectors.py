@@ -7,7 +7,7 @@ from typing import Any
 from games import access, store
 from games.errors import GameNotActive, Invalid
 from games.kinds import get_engine
-from games.models import Event, Game, Seat
+from games.models import Event, Game
 
 # What a server-written event shows; the seed in GameCreated stays secret until GameFinished.
 PUBLIC_FIELDS = {
@@ -16,8 +16,9 @@ PUBLIC_FIELDS = {
 
 
 def players(game: Game) -> list[dict[str, Any]]:
-    return [{"seat": s.number, "user": s.user_id, "username": s.user.username}
-            for s in Seat.objects.filter(game=game).select_related("user").order_by("number")]
+    # Through the relation, so a list view's prefetch_related("seat_set__user") serves every game.
+    seated = sorted(game.seat_set.all(), key=lambda s: s.number)
+    return [{"seat": s.number, "user": s.user_id, "username": s.user.username} for s in seated]
 
 
 def summary(game: Game, seat: int | None) -> dict[str, Any]:

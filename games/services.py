@@ -284,6 +284,10 @@ def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
         target = dispute.seq - 1
         if started is None or target < started:
             raise Invalid("only moves after the start can be rolled back")
+        if Event.objects.filter(game=game, type=store.GAME_FINISHED).exists():
+            # The seed is public once the game is over: replaying from a rollback would be played
+            # with every hidden card known to everyone. Uphold without rolling back instead.
+            raise Invalid("the game is over and its seed published; it cannot be rolled back")
         events.append(NewEvent(store.GAME_ROLLED_BACK, {"to": target, "dispute": dispute.pk},
                                user_id=staff_user.pk))
         game.status = Game.Status.ACTIVE

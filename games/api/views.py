@@ -95,7 +95,7 @@ class GamesView(APIView):
                     OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
         responses=s.GameOut(many=True), summary="List games")
     def get(self, request):
-        games = Game.objects.select_related("creator").order_by("-created_at")
+        games = Game.objects.prefetch_related("seat_set__user").order_by("-created_at")
         params = request.query_params
         if params.get("status"):
             if params["status"] not in Game.Status.values:

@@ -70,16 +70,20 @@ def test_dismissing_changes_no_state(staff, alice, duel):
     assert store.state_at(game) == before
 
 
-def test_a_finished_game_rolled_back_is_active_again(staff, alice, bob, duel):
+def test_a_finished_game_cannot_be_rolled_back_because_its_seed_is_public(staff, alice, bob, duel):
     players = {0: alice, 1: bob}
     while alice.game(duel)["status"] == "active":
         play(players[alice.game(duel)["active_seats"][0]], duel)
     last_move = Event.objects.filter(game_id=duel, actor__isnull=False).order_by("-seq").first().seq
     dispute = bob.post(f"/api/v1/games/{duel}/disputes/", {"seq": last_move, "reason": "x"}).json()
-    services.resolve_dispute(dispute["id"], staff.user, uphold=True, resolution="replay it", roll_back=True)
-    game = alice.game(duel)
-    assert game["status"] == "active" and game["result"] is None
-    assert services.rebuild_projection(Game.objects.get(pk=duel))["status"] == "active"
+    from games.errors import Invalid
+
+    with pytest.raises(Invalid, match="seed published"):
+        services.resolve_dispute(dispute["id"], staff.user, uphold=True, resolution="replay it", roll_back=True)
+    assert alice.game(duel)["status"] == "finished"
+    assert Dispute.objects.get(pk=dispute["id"]).status == "open"
+    services.resolve_dispute(dispute["id"], staff.user, uphold=True, resolution="noted; result stands")
+    assert Dispute.objects.get(pk=dispute["id"]).status == "upheld"
 
 
 def test_only_staff_resolve_and_only_once(alice, staff, duel):

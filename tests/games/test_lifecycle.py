@@ -113,3 +113,19 @@ def test_a_whole_game_played_over_http_ends_with_a_result_and_the_seed(alice, bo
     assert log[-1]["type"] == "GameFinished" and log[-1]["data"]["seed"] == game["seed"]
     after = alice.move(duel, {"type": "play", "card": "D01"}, game["version"])
     assert (after.status_code, after.json()["code"]) == (409, "game_not_active")
+
+
+def test_listing_games_costs_the_same_queries_for_many_games(alice, bob):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries_to_list():
+        with CaptureQueriesContext(connection) as captured:
+            alice.get("/api/v1/games/")
+        return len(captured.captured_queries)
+
+    start_game(alice, [bob])
+    one = queries_to_list()
+    for _ in range(9):
+        start_game(alice, [bob])
+    assert queries_to_list() == one
