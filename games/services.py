@@ -291,10 +291,8 @@ def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
         events.append(NewEvent(store.GAME_ROLLED_BACK, {"to": target, "dispute": dispute.pk},
                                user_id=staff_user.pk))
         game.status = Game.Status.ACTIVE
-        turn = Turn(game, engine, store.state_at(game, target), now)
-        turn.events = events
-        turn.active = set(game.active_seats or [])
-        turn._moved(turn.state, set())
+        turn = Turn(game, engine, None, now)
+        turn.roll_back(store.state_at(game, target), events)
         turn.commit(status=Game.Status.ACTIVE, result=None, finished_at=None)
     else:
         store.append(game, game.version, events, now)

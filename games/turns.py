@@ -21,15 +21,12 @@ from games.store import NewEvent
 MAX_SETTLE_STEPS = 500
 
 
-def vacations_for(game: Game, since: datetime | None = None) -> dict[int, list[tuple[datetime, datetime]]]:
+def vacations_for(game: Game) -> dict[int, list[tuple[datetime, datetime]]]:
     from accounts.models import Vacation
 
     seats = dict(Seat.objects.filter(game=game).values_list("user_id", "number"))
     found: dict[int, list] = {}
-    rows = Vacation.objects.filter(user_id__in=seats)
-    if since is not None:
-        rows = rows.filter(end__gt=since)
-    for user_id, start, end in rows.values_list("user_id", "start", "end"):
+    for user_id, start, end in Vacation.objects.filter(user_id__in=seats).values_list("user_id", "start", "end"):
         found.setdefault(seats[user_id], []).append((start, end))
     return found
 
@@ -41,7 +38,6 @@ class Turn:
         self.clocks = game.clocks or {}
         self.active = set(game.active_seats or [])
         self.vacations = vacations_for(game) if self.clocks else {}
-        self.fields: dict[str, Any] = {}
 
     @property
     def next_seq(self) -> int:
@@ -58,6 +54,11 @@ class Turn:
         self.clocks = clocks.advance(self.clocks, self.game.options, self.active, after, movers,
                                      self.at, self.vacations)
         self.active = after
+
+    def roll_back(self, state: base.State, events: list[NewEvent]) -> None:
+        """Staff voided moves: the game resumes from an earlier state, clocks restarting now."""
+        self.events.extend(events)
+        self._moved(state, set())
 
     def begin(self, state: base.State, event: NewEvent) -> None:
         """The game starts: the engine's first state, every clock set."""
@@ -134,7 +135,6 @@ class Turn:
             self.clocks = clocks.advance(self.clocks, game.options, self.active, set(), set(),
                                          self.at, self.vacations)
             self.active = set()
-        fields.update(self.fields)
         fields.update(active_seats=sorted(self.active), clocks=self.clocks,
                       **wake_times(game, engine, self.state, self.clocks, self.vacations, outcome))
         rows = store.append(game, expected, self.events, self.at, state=self.state, **fields)
