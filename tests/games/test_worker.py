@@ -56,28 +56,32 @@ def test_a_timeout_missed_while_the_worker_was_down_is_swept_once_it_is_back(ali
         purge_queue()
 
 
-def test_a_failing_webhook_is_retried_by_the_worker_then_marked_failed(alice, bob, worker):
-    receiver = Receiver(status=503)
-    try:
-        bob.post("/api/v1/accounts/webhooks/", {"url": receiver.url})
-        game_id = start_game(alice, [bob])
-        alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
-        delivery = Delivery.objects.get(channel="webhook")
-        assert wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "failed", timeout=30), \
-            worker.output()[-3000:]
-        assert len(receiver.requests) == 3
-        assert [a.status_code for a in delivery.attempt_log.all()] == [503, 503, 503]
-    finally:
-        receiver.close()
+@pytest.fixture
+def webhook_receiver(request):
+    """A local endpoint answering with the test's status, registered as bob's webhook."""
+    receiver = Receiver(status=request.param)
+    yield receiver
+    receiver.close()
 
 
-def test_a_webhook_is_delivered_by_the_worker_after_commit(alice, bob, worker):
-    receiver = Receiver(status=204)
-    try:
-        bob.post("/api/v1/accounts/webhooks/", {"url": receiver.url})
-        game_id = start_game(alice, [bob])
-        alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
-        assert wait_for(lambda: len(receiver.requests) == 1, timeout=20), worker.output()[-3000:]
-        assert Delivery.objects.get(channel="webhook").status == "sent"
-    finally:
-        receiver.close()
+def give_bob_a_turn_notice(alice, bob, receiver):
+    bob.post("/api/v1/accounts/webhooks/", {"url": receiver.url})
+    game_id = start_game(alice, [bob])
+    alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
+    return Delivery.objects.get(channel="webhook")
+
+
+@pytest.mark.parametrize("webhook_receiver", [503], indirect=True)
+def test_a_failing_webhook_is_retried_by_the_worker_then_marked_failed(alice, bob, worker, webhook_receiver):
+    delivery = give_bob_a_turn_notice(alice, bob, webhook_receiver)
+    assert wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "failed", timeout=30), \
+        worker.output()[-3000:]
+    assert len(webhook_receiver.requests) == 3
+    assert [a.status_code for a in delivery.attempt_log.all()] == [503, 503, 503]
+
+
+@pytest.mark.parametrize("webhook_receiver", [204], indirect=True)
+def test_a_webhook_is_delivered_by_the_worker_after_commit(alice, bob, worker, webhook_receiver):
+    delivery = give_bob_a_turn_notice(alice, bob, webhook_receiver)
+    assert wait_for(lambda: len(webhook_receiver.requests) == 1, timeout=20), worker.output()[-3000:]
+    assert Delivery.objects.get(pk=delivery.pk).status == "sent"
