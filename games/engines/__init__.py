@@ -12,6 +12,7 @@ ENGINES: dict[str, str] = {
     "pickpic": "games.engines.pickpic:ENGINE",
     "photograph": "games.engines.photograph:ENGINE",
     "provence": "games.engines.provence:ENGINE",
+    "photoshoot": "games.engines.photoshoot:ENGINE",
 }
 
 _loaded: dict[str, Engine] = {}

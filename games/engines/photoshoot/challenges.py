@@ -1,0 +1,191 @@
+"""Photographer actions, the teammates' rituals, and the Control team's challenges.
+
+The latest action is kept as `state["last"]`:
+  number, seat, kind, cells | cell+direction, rituals, moved (characters), objective (revealed
+  by a "Photo!"), status ("open": challengeable; "closed": the next action came; "challenged"),
+  owed {"wave": [seats], "answer": [seats]} (public),
+  faults (why it breaks the rules, [] if it does not) and before (what an undo restores):
+  both are SECRET until a challenge. Views never show them; records never contain them.
+
+"If there is an error, the action is cancelled and the Control team gains 1 Camera token. If there
+is no error, the action is validated and the Photographer team gains 1 Camera token." Only the
+latest action can be challenged: "If an error was not noticed by the Control team and the
+Photographer team has already made one or more further swaps, the error is not taken into
+account". In the cooperative variant the server is the referee and catches every error itself.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import base
+from ..base import IllegalMove
+from . import effects as fx
+from . import grid as g
+from . import objectives as obj
+from . import rituals as rt
+from . import rounds
+
+UNDONE_KEYS = ("grid", "objective", "objective_pile", "objective_discard", "stroke_due")
+
+
+def take_token(state: base.State, who: str) -> bool:
+    """A Camera token from the supply of 10 to `who` ("photographer" | "control"). When the
+    supply is empty no token is won: the rulebook has 10, returned after each round's scoring."""
+    if state["tokens"] <= 0:
+        return False
+    state["tokens"] -= 1
+    state["tally"][f"{who}_tokens"] += 1
+    return True
+
+
+def perform(state: base.State, actor: int, action: dict[str, Any]) -> dict[str, Any]:
+    """Apply a swap, push or "Photo!" as its player made it, errors included; returns the public
+    record. The state keeps the secret verdict in `last`."""
+    effects = rounds.team_effects(state)
+    team = rounds.photographers(state)
+    grid = state["grid"]
+    before = {key: base.clone(state[key]) for key in UNDONE_KEYS}
+    before["validated"] = state["tally"]["validated"]
+    faults: list[str] = rt.stroke_fault(state["stroke_due"], action["rituals"])
+    public: dict[str, Any] = {"kind": action["kind"]}
+    if action["kind"] == "photo":
+        moved: list[str] = []
+        if not obj.matches(grid, state["objective"]):
+            faults.append('"Photo!" when not all characters are correctly placed')
+        public["validated"] = state["objective"]
+        state["tally"]["validated"] += 1
+        public["objective"] = obj.public(rounds.reveal_objective(state))
+    else:
+        if action["kind"] == "swap":
+            a, b = action["cells"]
+            fault = fx.swap_fault(grid, a, b, effects)
+            after = g.swap(grid, a, b)
+            public["cells"] = [a, b]
+        else:
+            fault = fx.push_fault(grid, action["cell"], action["direction"], effects)
+            after = g.push(grid, action["cell"], action["direction"])
+            public.update(cell=action["cell"], direction=action["direction"])
+        moved = sorted({name for name, old in zip(after, grid) if name != old})
+        faults += [f for f in (fault, fx.placement_fault(after, effects)) if f]
+        state["grid"] = after
+    faults += rt.faults(effects, moved, action["rituals"], actor, team, state["players"])
+    state["stroke_due"] = rt.strokes_next(effects, moved)
+    state["actions"] += 1
+    public.update(moved=moved, rituals=action["rituals"], grid=list(state["grid"]))
+    state["last"] = {"number": state["actions"], "seat": actor, **base.clone(public),
+                     "status": "open", "owed": rt.owed(effects, moved, actor, team),
+                     "faults": faults, "before": before}
+    rounds.pass_turn(state)
+    return {"action": state["actions"], "seat": actor, **public}
+
+
+def close_window(state: base.State) -> None:
+    last = state["last"]
+    if last and last["status"] == "open":
+        last["status"] = "closed"
+        last["owed"] = {"wave": [], "answer": []}
+
+
+def verdict(state: base.State) -> list[str]:
+    """Why the latest action is an error, judged now (teammates may have waved since)."""
+    last = state["last"]
+    return list(last["faults"]) + rt.team_faults(last["owed"])
+
+
+def undo(state: base.State) -> None:
+    """Cancel the latest action: the square, the objective and the piles as they were. A card a
+    false "Photo!" revealed goes back into the pile at a random place, so its order stays unknown."""
+    last = state["last"]
+    before = last["before"]
+    for key in UNDONE_KEYS:
+        state[key] = base.clone(before[key])
+    state["tally"]["validated"] = before["validated"]
+    if last["kind"] == "photo":
+        revealed = last["objective"]["id"]
+        pile = state["objective_pile"]
+        if revealed in pile:
+            pile.remove(revealed)
+            where = base.rng(state["_seed"], "return", state["round"], last["number"]).randrange(len(pile) + 1)
+            pile.insert(where, revealed)
+
+
+def challenge(state: base.State, actor: int, number: int) -> dict[str, Any]:
+    last = state["last"]
+    base.require(last is not None, "no action to challenge yet this round")
+    base.require(last["number"] == number and last["status"] == "open",
+                 f"action {number} can no longer be challenged: only the latest action can, "
+                 f"until the next one" + (f" (latest: {last['number']})" if last else ""))
+    faults = verdict(state)
+    record: dict[str, Any] = {"action": number, "challenger": actor, "error": bool(faults),
+                              "faults": faults}
+    if faults:
+        undo(state)
+        record["token"] = "control" if take_token(state, "control") else None
+    else:
+        record["token"] = "photographer" if take_token(state, "photographer") else None
+    last["status"] = "challenged"
+    last["owed"] = {"wave": [], "answer": []}
+    record["grid"] = list(state["grid"])
+    record["objective"] = obj.public(state["objective"])
+    return record
+
+
+def join(state: base.State, actor: int, kind: str) -> dict[str, Any]:
+    """A teammate's `wave` (Pam) or `answer` (Edgar) for the latest action."""
+    last = state["last"]
+    base.require(last is not None and actor in last["owed"].get(kind, []),
+                 f"seat {actor} owes no {kind} now")
+    last["owed"][kind] = [s for s in last["owed"][kind] if s != actor]
+    return {"action": last["number"], "seat": actor, kind: True}
+
+
+def owes(state: base.State, seat: int) -> list[str]:
+    last = state["last"]
+    if not last or last["status"] != "open":
+        return []
+    return [kind for kind in ("wave", "answer") if seat in last["owed"][kind]]
+
+
+# -- the cooperative referee ---------------------------------------------------------------------
+def referee_catch(state: base.State) -> dict[str, Any] | None:
+    """Cooperative Variant: "If the error is confirmed, the players draw a Camera token, which
+    counts as a negative point". The server confirms every error of the latest action (once its
+    teammates' part is due) and cancels it."""
+    last = state["last"]
+    if not last or last["status"] != "open":
+        return None
+    faults = verdict(state)
+    last["status"] = "challenged" if faults else "closed"
+    last["owed"] = {"wave": [], "answer": []}
+    if not faults:
+        return None
+    undo(state)
+    return {"action": last["number"], "error": True, "faults": faults,
+            "token": "drawn" if take_token(state, "control") else None,
+            "grid": list(state["grid"]), "objective": obj.public(state["objective"])}
+
+
+def coop_action(state: base.State, actor: int, action: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The referee judges an action as soon as it is made: the part its player controls at once,
+    the teammates' wave or answer when the next action comes (or the hourglass runs out)."""
+    earlier = referee_catch(state)
+    if earlier:
+        # The previous action is cancelled; this one was decided on a square that no longer
+        # stands, so it is not played: the same player acts again on the restored square.
+        return "ErrorCaught", {**earlier, "refused": action["kind"], "seat": actor}
+    record = perform(state, actor, action)
+    last = state["last"]
+    if last["faults"]:
+        caught = referee_catch(state)
+        return "ErrorCaught", {**record, **caught}
+    if not any(last["owed"].values()):
+        last["status"] = "closed"
+    return EVENT[action["kind"]], record
+
+
+EVENT = {"swap": "CharactersSwapped", "push": "RowPushed", "photo": "PhotoCalled"}
+
+
+def check_turn(state: base.State, actor: int) -> None:
+    if actor != rounds.current_photographer(state):
+        raise IllegalMove(f"it is seat {rounds.current_photographer(state)}'s turn to act")

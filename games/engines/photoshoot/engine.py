@@ -1,0 +1,196 @@
+"""Photoshoot: the real-time team game. Rounds of a ready step, then actions against the
+hourglass, which the server runs (`deadlines`): see docs/photoshoot.md."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Mapping
+
+from .. import base
+from . import challenges as ch
+from . import effects as fx
+from . import grid as g
+from . import moves as mv
+from . import rounds, scoring, views
+
+
+class Photoshoot(base.Engine):
+    kind = "photoshoot"
+    title = "Photoshoot"
+    min_players = 2
+    max_players = 6
+    rules_version = 1
+
+    # -- identity and options -----------------------------------------------------------------
+    def options_schema(self) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {
+                "level": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1,
+                          "description": "difficulty level (1: the Base Level): which Effect "
+                                         "cards a team draws at 0, 5 and 15 points"},
+                "family": {"type": "boolean", "default": False,
+                           "description": "Family Variant: only blue Effect cards are drawn"},
+                "hourglass_seconds": {"type": "integer", "minimum": 5, "maximum": 3600,
+                                      "default": rounds.DEFAULT_HOURGLASS,
+                                      "description": "the hourglass (rulebook: 90 seconds)"},
+                "teams": {"type": ["array", "null"], "items": {"enum": [0, 1]}, "maxItems": 6,
+                          "default": None,
+                          "description": "4-6 players: the team (0 or 1) of each seat; team 0 is "
+                                         "the first Photographer team. Default: alternate seats"},
+            },
+            "additionalProperties": False,
+        }
+
+    def move_schema(self) -> dict[str, Any]:
+        return mv.move_schema()
+
+    def view_schema(self) -> dict[str, Any]:
+        return views.view_schema()
+
+    def setup(self, players: int, options: Mapping[str, Any], seed: str) -> base.State:
+        if not (type(players) is int and self.min_players <= players <= self.max_players):
+            raise ValueError("Photoshoot is for 2 to 6 players")
+        known = self.options_schema()["properties"]
+        options = {name: spec["default"] for name, spec in known.items()} | dict(options or {})
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"unknown option(s): {unknown}")
+        if not (type(options["level"]) is int and 1 <= options["level"] <= 5):
+            raise ValueError("option 'level' must be an integer from 1 to 5")
+        if type(options["family"]) is not bool:
+            raise ValueError("option 'family' must be a boolean")
+        seconds = options["hourglass_seconds"]
+        if not (type(seconds) is int and 5 <= seconds <= 3600):
+            raise ValueError("option 'hourglass_seconds' must be an integer from 5 to 3600")
+        return rounds.new_state(players, options, seed)
+
+    # -- who acts -------------------------------------------------------------------------------
+    def move_types(self, state: base.State, seat: int | None) -> set[str]:
+        if seat is None or state["phase"] == "over":
+            return set()
+        found: set[str] = set()
+        if state["phase"] == "ready":
+            if seat in rounds.awaiting_ready(state):
+                found.add("ready")
+            if rounds.mending(state) and seat == rounds.current_photographer(state):
+                found.add("mend")
+            return found
+        if seat == rounds.current_photographer(state):
+            found.update(mv.ACTIONS)
+        found.update(ch.owes(state, seat))
+        last = state["last"]
+        if last and last["status"] == "open" and seat in self._controllers(state):
+            found.add("challenge")
+        return found
+
+    def _controllers(self, state: base.State) -> list[int]:
+        out = set(self.forfeited(state))
+        return [s for s in rounds.control(state) if s not in out]
+
+    def active_players(self, state: base.State) -> set[int]:
+        return {s for s in range(state["players"]) if self.move_types(state, s)}
+
+    def legal_moves(self, state: base.State, seat: int) -> list[base.Move]:
+        types = self.move_types(state, seat)
+        found: list[base.Move] = []
+        if "ready" in types:
+            found.append({"type": "ready"})
+        if "mend" in types:
+            found += mv.mend_moves(state["grid"], rounds.team_effects(state))
+        if "swap" in types:
+            found += mv.action_moves(state["grid"], rounds.team_effects(state), seat,
+                                     rounds.photographers(state), state["players"])
+        found += [{"type": kind} for kind in mv.TEAM_RITUALS if kind in types]
+        if "challenge" in types:
+            found.append({"type": "challenge", "action": state["last"]["number"]})
+        return found
+
+    # -- moves ------------------------------------------------------------------------------------
+    def step(self, state: base.State, actor: int | None, move: base.Move, at: datetime) -> base.Step:
+        kind = move["type"]
+        new = base.clone(state)
+        if actor is None:
+            base.require(kind == mv.SYSTEM, f"the system only turns the hourglass ('{mv.SYSTEM}')")
+            base.require(state["phase"] == "round", "no hourglass is running")
+            return base.Step(new, "HourglassRanOut", self._end_round(new))
+        base.require(kind in self.move_types(state, actor), f"'{kind}' is not available now")
+        if new["phase"] == "round" and at >= rounds.deadline(new):
+            # The server settles the expiry before judging a move, so a late move never gets
+            # here over HTTP; called directly, the engine still refuses to play it: the round
+            # ends instead, the late move is not applied.
+            return base.Step(new, "HourglassRanOut", {**self._end_round(new), "late_move": kind})
+        if kind == "ready":
+            return self._ready(new, actor, move, at)
+        if kind == "mend":
+            mv._only(move, ("cells",))
+            a, b = mv.parse_pair(move)
+            effects = rounds.team_effects(new)
+            base.require(fx.swap_fault(new["grid"], a, b, effects) is None,
+                         fx.swap_fault(new["grid"], a, b, effects) or "")
+            new["grid"] = g.swap(new["grid"], a, b)
+            record = {"seat": actor, "cells": [a, b], "grid": list(new["grid"]),
+                      "mended": not rounds.mending(new)}
+            record["hourglass"] = base.clone(new["hourglass"]) if rounds.maybe_start_hourglass(new, at) else None
+            return base.Step(new, "SquareMended", record)
+        if kind in mv.TEAM_RITUALS:
+            mv._only(move, ())
+            return base.Step(new, "WaveJoined" if kind == "wave" else "EdgarAnswered",
+                             ch.join(new, actor, kind))
+        if kind == "challenge":
+            number = mv.parse_challenge(move)
+            return base.Step(new, "ActionChallenged", ch.challenge(new, actor, number))
+        action = mv.parse_action(move, new["players"])
+        if new["mode"] == "coop":
+            event, record = ch.coop_action(new, actor, action)
+            return base.Step(new, event, record)
+        ch.close_window(new)
+        return base.Step(new, ch.EVENT[kind], ch.perform(new, actor, action))
+
+    def _ready(self, new: base.State, actor: int, move: base.Move, at: datetime) -> base.Step:
+        mv._only(move, ())
+        new["ready"] = sorted({*new["ready"], actor})
+        started = rounds.maybe_start_hourglass(new, at)
+        return base.Step(new, "PlayerReady", {"seat": actor, "round": new["round"],
+                                              "hourglass": base.clone(new["hourglass"]) if started else None})
+
+    def _end_round(self, state: base.State) -> dict[str, Any]:
+        """When the hourglass runs out: score, return the tokens, draw effects, swap roles."""
+        caught = ch.referee_catch(state) if state["mode"] == "coop" else None
+        ch.close_window(state)
+        points = scoring.round_points(state)
+        for team, gained in enumerate(points):
+            state["scores"][team] += gained
+        state["photo_rounds"][state["photographers"]] += 1
+        summary = {"round": state["round"], "photographers": state["photographers"],
+                   **base.clone(state["tally"]), "points": points, "scores": list(state["scores"])}
+        state["tokens"] = rounds.TOKENS  # tokens go back to the supply once counted
+        summary["drawn"] = scoring.draw_effects(state)
+        if caught:
+            summary["caught"] = caught
+        state["history"].append(summary)
+        state["last"] = None
+        if scoring.game_ends(state):
+            state.update(phase="over", hourglass=None)
+            summary["result"] = scoring.result(state)
+            return summary
+        if state["mode"] == "teams":
+            state["photographers"] = 1 - state["photographers"]
+        rounds.start_round(state)
+        return summary
+
+    # -- time, views and the end -------------------------------------------------------------------
+    def deadlines(self, state: base.State) -> list[base.Deadline]:
+        when = rounds.deadline(state)
+        if when is None:
+            return []
+        return [base.Deadline(at=when, kind="hourglass", move={"type": mv.SYSTEM})]
+
+    def view(self, state: base.State, viewer: int | None) -> dict[str, Any]:
+        return views.view(state, viewer, sorted(self.active_players(state)), self.result(state),
+                          {s: sorted(self.move_types(state, s)) for s in range(state["players"])})
+
+    def describe(self, event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+        return views.describe(event, viewer)
+
+    def result(self, state: base.State) -> dict[str, Any] | None:
+        return scoring.result(state)

@@ -1,0 +1,179 @@
+"""The moves: their JSON Schema, their parsing, and the lists `legal_moves` offers.
+
+Photographer actions (one per turn):
+  {"type": "swap", "cells": [a, b], "rituals": {...}}      any two cells 0..8
+  {"type": "push", "cell": c, "direction": "up"|"down"|"left"|"right", "rituals": {...}}
+  {"type": "photo", "rituals": {...}}
+Teammates' part of a ritual: {"type": "wave"} (Pam), {"type": "answer"} (Edgar).
+Control team: {"type": "challenge", "action": n} (n: the number of the latest action).
+Before the hourglass: {"type": "ready"}; {"type": "mend", "cells": [a, b]} (Arthur, James).
+The system: {"type": "hourglass_run_out"} (the server's timer, never a player).
+
+An action the rules forbid (a diagonal swap, a push without Jo's card, a false "Photo!", a
+forgotten ritual) is still a well-formed move: the engine accepts it, and only a challenge tells.
+Only malformed moves are refused (illegal_move).
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Iterable, Sequence
+
+from ..base import IllegalMove
+from . import effects as fx
+from . import grid as g
+from . import rituals as rt
+
+ACTIONS = ("swap", "push", "photo")
+TEAM_RITUALS = ("wave", "answer")
+SYSTEM = "hourglass_run_out"
+CELL = {"type": "integer", "minimum": 0, "maximum": 8}
+PAIR = {"type": "array", "items": CELL, "minItems": 2, "maxItems": 2}
+
+RITUALS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "what the acting player did with the action (blue Effect cards)",
+    "properties": {
+        "say": {"type": "array", "maxItems": rt.MAX_PHRASES,
+                "items": {"type": "string", "maxLength": rt.MAX_PHRASE_LENGTH}},
+        **{flag: {"type": "boolean", "default": False} for flag in rt.FLAGS},
+        **{seat: {"type": ["integer", "null"], "minimum": 0, "maximum": 5} for seat in rt.SEATS},
+    },
+    "additionalProperties": False,
+}
+
+
+def _move(kind: str, description: str, required=(), **props: Any) -> dict[str, Any]:
+    return {"type": "object", "description": description, "required": ["type", *required],
+            "properties": {"type": {"const": kind}, **props}, "additionalProperties": False}
+
+
+def move_schema() -> dict[str, Any]:
+    return {"oneOf": [
+        _move("ready", "present for the round: the hourglass starts when every photographer and "
+                       "one control-team member are ready"),
+        _move("mend", "before the hourglass: swap to separate Arthur from Max or bring James "
+                      "beside Olivia", ("cells",), cells=PAIR),
+        _move("swap", "swap the characters of two cells", ("cells",), cells=PAIR,
+              rituals=RITUALS_SCHEMA),
+        _move("push", "Jo pushes his row or column one cell", ("cell", "direction"), cell=CELL,
+              direction={"enum": list(g.DIRECTIONS)}, rituals=RITUALS_SCHEMA),
+        _move("photo", '"Photo!": validate the current objective', rituals=RITUALS_SCHEMA),
+        _move("wave", "join the Mexican wave for Pam"),
+        _move("answer", 'answer Edgar\'s "Tout le monde est prêt?"'),
+        _move("challenge", "control team: challenge the latest action", ("action",),
+              action={"type": "integer", "minimum": 1}),
+    ]}
+
+
+def _only(move: dict[str, Any], keys: Iterable[str]) -> None:
+    extra = sorted(set(move) - {"type", *keys})
+    if extra:
+        raise IllegalMove(f"unknown field(s) {extra} in a '{move['type']}' move")
+
+
+def _cell(value: Any, name: str) -> int:
+    if type(value) is not int or not 0 <= value <= 8:
+        raise IllegalMove(f'"{name}" must be a cell number from 0 to 8')
+    return value
+
+
+def parse_pair(move: dict[str, Any]) -> tuple[int, int]:
+    cells = move.get("cells")
+    if not (isinstance(cells, list) and len(cells) == 2):
+        raise IllegalMove('"cells" must be a list of two cell numbers (0..8)')
+    a, b = (_cell(c, "cells") for c in cells)
+    if a == b:
+        raise IllegalMove("a swap needs two different cells")
+    return a, b
+
+
+def parse_action(move: dict[str, Any], players: int) -> dict[str, Any]:
+    """A photographer's action as {kind, cells | cell+direction, rituals}; IllegalMove if malformed."""
+    kind = move["type"]
+    if kind == "swap":
+        _only(move, ("cells", "rituals"))
+        parsed: dict[str, Any] = {"kind": kind, "cells": list(parse_pair(move))}
+    elif kind == "push":
+        _only(move, ("cell", "direction", "rituals"))
+        if move.get("direction") not in g.DIRECTIONS:
+            raise IllegalMove(f'"direction" must be one of {list(g.DIRECTIONS)}')
+        parsed = {"kind": kind, "cell": _cell(move.get("cell"), "cell"), "direction": move["direction"]}
+    else:
+        _only(move, ("rituals",))
+        parsed = {"kind": kind}
+    parsed["rituals"] = rt.parse(move.get("rituals"), players)
+    return parsed
+
+
+def parse_challenge(move: dict[str, Any]) -> int:
+    _only(move, ("action",))
+    number = move.get("action")
+    if type(number) is not int or number < 1:
+        raise IllegalMove('"action" must be the number of the action challenged (1 or more)')
+    return number
+
+
+# ---------------------------------------------------------------------------------------------
+# What legal_moves offers
+# ---------------------------------------------------------------------------------------------
+def full_rituals(effects: Iterable[str], actor: int, team: Sequence[int], players: int) -> dict[str, Any]:
+    """Every ritual the team's cards could ask for, done."""
+    effects = set(effects)
+    said = [phrase for card, phrase in rt.PHRASES.items() if card in effects]
+    return {"say": said, "smile": True, "applaud": True, "contact": True, "stroke": True,
+            "wave": True, "slap": rt.next_teammate(team, actor),
+            "shake": min(rt.neighbours(actor, players))}
+
+
+def action_moves(grid: Sequence[str], effects: Iterable[str], actor: int, team: Sequence[int],
+                 players: int) -> list[dict[str, Any]]:
+    """The correct movements and "Photo!" with every ritual done, then one example of each way
+    to err: a forgotten ritual, a forbidden swap, a push without cause; clients may send any
+    other well-formed action too."""
+    effects = set(effects)
+    done = full_rituals(effects, actor, team, players)
+    found: list[dict[str, Any]] = [{"type": "photo", "rituals": done}]
+    for movement in fx.correct_movements(grid, effects):
+        if movement[0] == "swap":
+            found.append({"type": "swap", "cells": [movement[1], movement[2]], "rituals": done})
+        else:
+            found.append({"type": "push", "cell": movement[1], "direction": movement[2], "rituals": done})
+    found.append({"type": "photo"})
+    if len(found) > 2:
+        forgetful = dict(found[1])
+        forgetful.pop("rituals")
+        found.append(forgetful)
+    wrong = next(((a, b) for a, b in fx.base_swaps() if fx.swap_fault(grid, a, b, effects)), None)
+    if wrong:
+        found.append({"type": "swap", "cells": list(wrong), "rituals": done})
+    found.append({"type": "push", "cell": 4, "direction": "up", "rituals": done})
+    return found
+
+
+def mend_moves(grid: Sequence[str], effects: Iterable[str], depth: int = 4) -> list[dict[str, Any]]:
+    """First swaps of the shortest mendings (breadth-first over correct swaps)."""
+    effects = set(effects)
+    swaps = [(a, b) for a, b in fx.base_swaps()]
+    start = tuple(grid)
+    first: dict[tuple, tuple[int, int] | None] = {start: None}
+    queue, found = deque([(start, 0)]), []
+    while queue:
+        current, level = queue.popleft()
+        if found and level >= found[0][1]:
+            break
+        if level >= depth:
+            continue
+        for a, b in swaps:
+            if fx.swap_fault(current, a, b, effects):
+                continue
+            after = tuple(g.swap(current, a, b))
+            if after in first:
+                continue
+            first[after] = first[current] or (a, b)
+            if not fx.needs_mending(after, effects):
+                found.append((first[after], level + 1))
+            queue.append((after, level + 1))
+    moves = sorted({pair for pair, _ in found})
+    if not moves:  # no short mending: any correct swap (the square still changes)
+        moves = [(a, b) for a, b in swaps if not fx.swap_fault(grid, a, b, effects)]
+    return [{"type": "mend", "cells": [a, b]} for a, b in moves]

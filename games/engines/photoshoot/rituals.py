@@ -1,0 +1,134 @@
+"""The blue Effect cards as API fields: what the acting player does, says, or makes the team do.
+
+A photographer's action (swap, push, photo) may carry `rituals`, an object of what its player did
+"with" the action (see docs/photoshoot.md, card by card):
+
+  say      list of phrases said ("Tout doux le chien!", "Ouistiti", ...), compared without case,
+           accents or punctuation
+  smile    smiled while saying it (Edgar, "Ouistiti")
+  applaud  applauded Olivia before moving her
+  slap     the seat whose hand was slapped (Olivia: the player after them)
+  shake    the seat shaken awake (Alice: a neighbour at the table)
+  contact  Alice's tile kept in contact with the table (slid, never lifted)
+  stroke   stroked Max's tile before playing (Max: the player after the one who moved him)
+  wave     started the Mexican wave (Pam; every teammate then posts a `wave` move)
+
+Two cards ask the rest of the team to act: Pam's Mexican wave (`wave` moves) and Edgar's "Tout le
+monde est prêt?" (`answer` moves). Those teammates owe the move until the next action; a
+challenge judges what has been done by then. Doing more than a card asks is never an error.
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..base import IllegalMove
+
+PHRASES = {
+    "max-phrase": "Tout doux le chien!",
+    "pam-phrase": "Eh! Je suis bien dans le cadre?",
+    "edgar-smile": "Ouistiti",
+    "edgar-ready": "Tout le monde est prêt?",
+}
+FLAGS = ("smile", "applaud", "contact", "stroke", "wave")
+SEATS = ("slap", "shake")
+KEYS = ("say", *FLAGS, *SEATS)
+MAX_PHRASES, MAX_PHRASE_LENGTH = 8, 80
+
+
+def normal(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in plain.casefold() if ch.isalnum())
+
+
+def parse(raw: Any, players: int) -> dict[str, Any]:
+    """The rituals of a move, every key present; IllegalMove when malformed."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise IllegalMove('"rituals" must be an object')
+    unknown = sorted(set(raw) - set(KEYS))
+    if unknown:
+        raise IllegalMove(f"unknown ritual(s) {unknown}; known: {list(KEYS)}")
+    said = raw.get("say", [])
+    if not (isinstance(said, list) and len(said) <= MAX_PHRASES
+            and all(isinstance(p, str) and len(p) <= MAX_PHRASE_LENGTH for p in said)):
+        raise IllegalMove(f'"say" is a list of up to {MAX_PHRASES} phrases of up to '
+                          f"{MAX_PHRASE_LENGTH} characters")
+    out: dict[str, Any] = {"say": list(said)}
+    for key in FLAGS:
+        value = raw.get(key, False)
+        if type(value) is not bool:
+            raise IllegalMove(f'"{key}" must be true or false')
+        out[key] = value
+    for key in SEATS:
+        value = raw.get(key)
+        if value is not None and not (type(value) is int and 0 <= value < players):
+            raise IllegalMove(f'"{key}" must be a seat number from 0 to {players - 1}')
+        out[key] = value
+    return out
+
+
+def next_teammate(team: Sequence[int], seat: int) -> int:
+    return team[(team.index(seat) + 1) % len(team)]
+
+
+def neighbours(seat: int, players: int) -> set[int]:
+    return {(seat - 1) % players, (seat + 1) % players} - {seat}
+
+
+def faults(effects: Iterable[str], moved: Iterable[str], rituals: Mapping[str, Any], actor: int,
+           team: Sequence[int], players: int) -> list[str]:
+    """What the acting player forgot for the characters the action moves (not counting the
+    stroke, owed by the *next* player: see `stroke_fault`)."""
+    effects, moved = set(effects), set(moved)
+    said = {normal(p) for p in rituals["say"]}
+    found = []
+
+    def needs(card: str, character: str) -> bool:
+        return card in effects and character in moved
+
+    for card, phrase in PHRASES.items():
+        character = {"max": "Max", "pam": "Pam", "edgar": "Edgar"}[card.split("-")[0]]
+        if needs(card, character) and normal(phrase) not in said:
+            found.append(f'{character} moved without "{phrase}"')
+    if needs("edgar-smile", "Edgar") and not rituals["smile"]:
+        found.append("Edgar moved without a smile")
+    if needs("olivia-applause", "Olivia") and not rituals["applaud"]:
+        found.append("Olivia moved without applause")
+    if needs("olivia-slap", "Olivia") and rituals["slap"] != next_teammate(team, actor):
+        found.append("Olivia moved without slapping the hand of the player after")
+    if needs("alice-contact", "Alice") and not rituals["contact"]:
+        found.append("Alice's tile left the table")
+    if needs("alice-shake", "Alice") and rituals["shake"] not in neighbours(actor, players):
+        found.append("Alice moved without shaking a neighbour awake")
+    if needs("pam-wave", "Pam") and not rituals["wave"]:
+        found.append("Pam moved without a Mexican wave")
+    return found
+
+
+def stroke_fault(stroke_due: bool, rituals: Mapping[str, Any]) -> list[str]:
+    if stroke_due and not rituals["stroke"]:
+        return ["Max was moved and this player did not stroke his tile before playing"]
+    return []
+
+
+def strokes_next(effects: Iterable[str], moved: Iterable[str]) -> bool:
+    return "max-stroke" in set(effects) and "Max" in set(moved)
+
+
+def owed(effects: Iterable[str], moved: Iterable[str], actor: int, team: Sequence[int]) -> dict[str, list[int]]:
+    """The teammates who must still wave (Pam) or answer (Edgar) for this action."""
+    effects, moved = set(effects), set(moved)
+    others = [s for s in team if s != actor]
+    return {"wave": others if "pam-wave" in effects and "Pam" in moved else [],
+            "answer": others if "edgar-ready" in effects and "Edgar" in moved else []}
+
+
+def team_faults(still_owed: Mapping[str, Sequence[int]]) -> list[str]:
+    found = []
+    if still_owed.get("wave"):
+        found.append(f"seats {list(still_owed['wave'])} did not join the Mexican wave")
+    if still_owed.get("answer"):
+        found.append(f"seats {list(still_owed['answer'])} did not answer Edgar")
+    return found

@@ -1,0 +1,157 @@
+"""Setup, teams, the ready step and the hourglass (functions mutate the state: call on a clone).
+
+State (plain JSON):
+  players, options {level, family, hourglass_seconds, teams}, _seed, mode ("teams" | "coop"),
+  teams [[seats of team 0], [seats of team 1]] (coop: one team), photographers (team index),
+  photo_rounds (per team), round, phase ("ready" | "round" | "over"), ready (seats),
+  grid (9 names, reading order), objective (card id), objective_pile (hidden order),
+  objective_discard, piles {"blue", "orange"} (hidden order), effects (per team, card ids),
+  drawn (per team, thresholds passed), scores (per team), tokens (the supply, 10), tally (this
+  round: validated, photographer_tokens, control_tokens), turn (per team: index of the next
+  member), hourglass {start, deadline} (ISO) | None, actions (this round), last (the latest
+  action, see challenges.py), stroke_due, history (past rounds).
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Mapping, Sequence
+
+from .. import base
+from . import effects as fx
+from . import objectives as obj
+from . import scoring
+from .characters import NAMES
+
+TOKENS = 10  # Components: "10 Camera tokens"
+COOP_ROUNDS = 5
+DEFAULT_HOURGLASS = 90  # "a 1 minute 30 second hourglass"
+
+
+def default_teams(players: int) -> list[int]:
+    """Teams alternate around the table (seat 0 team 0, seat 1 team 1, ...): sizes differ by at
+    most one, as "divide into 2 teams as equally as possible" asks."""
+    return [seat % 2 for seat in range(players)]
+
+
+def check_teams(value: Any, players: int) -> list[int]:
+    if value is None:
+        return default_teams(players)
+    if not (isinstance(value, list) and len(value) == players and all(v in (0, 1) for v in value)
+            and all(type(v) is int for v in value)):
+        raise ValueError(f"option 'teams' must list 0 or 1 for each of the {players} seats")
+    sizes = sorted([value.count(0), value.count(1)])
+    if sizes[0] == 0 or sizes[1] - sizes[0] > 1:
+        raise ValueError("option 'teams': two teams as equal as possible (e.g. 2 against 3)")
+    return list(value)
+
+
+def new_state(players: int, options: Mapping[str, Any], seed: str) -> base.State:
+    coop = players <= 3
+    teams_of = check_teams(options["teams"], players) if not coop else [0] * players
+    if coop and options["teams"] is not None:
+        raise ValueError("option 'teams' is for 4 to 6 players (2-3 players play cooperatively)")
+    teams = [[s for s in range(players) if teams_of[s] == t] for t in range(1 if coop else 2)]
+    # Setup: "Randomly place the 9 Character tiles ... in a 3 by 3 square", "Shuffle the blue
+    # Effect cards and form a face-down pile. Do the same with the orange", objectives face down.
+    grid = list(NAMES)
+    base.rng(seed, "grid").shuffle(grid)
+    pile = list(range(obj.COUNT))
+    base.rng(seed, "objectives").shuffle(pile)
+    piles = {"blue": sorted(fx.BLUE), "orange": sorted(fx.ORANGE)}
+    for colour in piles:
+        base.rng(seed, "effects", colour).shuffle(piles[colour])
+    state: base.State = {
+        "players": players, "options": dict(options), "_seed": seed,
+        "mode": "coop" if coop else "teams", "teams": teams,
+        "photographers": 0, "photo_rounds": [0] * len(teams), "round": 0, "phase": "ready",
+        "ready": [], "grid": grid, "objective": pile.pop(), "objective_pile": pile,
+        "objective_discard": [], "piles": piles, "effects": [[] for _ in teams],
+        "drawn": [[] for _ in teams], "scores": [0] * len(teams), "tokens": TOKENS,
+        "tally": {}, "turn": [0] * len(teams), "hourglass": None, "actions": 0, "last": None,
+        "stroke_due": False, "history": [],
+    }
+    # Levels 2-5 place an Effect card "near 0": drawn at the start of the game.
+    scoring.draw_effects(state)
+    start_round(state)
+    return state
+
+
+def start_round(state: base.State) -> None:
+    state["round"] += 1
+    state.update(phase="ready", ready=[], hourglass=None, actions=0, last=None, stroke_due=False,
+                 tally={"validated": 0, "photographer_tokens": 0, "control_tokens": 0})
+
+
+def photographers(state: base.State) -> list[int]:
+    return state["teams"][state["photographers"]]
+
+
+def control(state: base.State) -> list[int]:
+    if state["mode"] == "coop":
+        return []
+    return state["teams"][1 - state["photographers"]]
+
+
+def team_effects(state: base.State) -> list[str]:
+    return state["effects"][state["photographers"]]
+
+
+def current_photographer(state: base.State) -> int:
+    team = photographers(state)
+    return team[state["turn"][state["photographers"]] % len(team)]
+
+
+def pass_turn(state: base.State) -> None:
+    index = state["photographers"]
+    state["turn"][index] = (state["turn"][index] + 1) % len(photographers(state))
+
+
+# -- the ready step -----------------------------------------------------------------------------
+def mending(state: base.State) -> bool:
+    return state["phase"] == "ready" and fx.needs_mending(state["grid"], team_effects(state))
+
+
+def awaiting_ready(state: base.State) -> list[int]:
+    """Who must still post `ready`: every photographer, and one control-team member (any one; a
+    forfeited seat never holds the round up)."""
+    if state["phase"] != "ready":
+        return []
+    out = set(state.get("_forfeited", []))
+    waiting = [s for s in photographers(state) if s not in state["ready"]]
+    controllers = [s for s in control(state) if s not in out]
+    if controllers and not set(controllers) & set(state["ready"]):
+        waiting += controllers
+    return sorted(waiting)
+
+
+def maybe_start_hourglass(state: base.State, at: datetime) -> bool:
+    """The Control team "turns it over at the start of each round": here, the moment the last
+    player is ready and the square is mended."""
+    if awaiting_ready(state) or mending(state):
+        return False
+    seconds = state["options"]["hourglass_seconds"]
+    state["phase"] = "round"
+    state["hourglass"] = {"start": at.isoformat(), "deadline": (at + timedelta(seconds=seconds)).isoformat()}
+    return True
+
+
+def deadline(state: base.State) -> datetime | None:
+    if state["phase"] != "round" or not state["hourglass"]:
+        return None
+    return datetime.fromisoformat(state["hourglass"]["deadline"])
+
+
+def reveal_objective(state: base.State) -> int:
+    """Reveal a new Photo Objective; an empty pile is refilled with the validated cards,
+    shuffled (the rulebook's 50 cards could run out in a long game)."""
+    if not state["objective_pile"]:
+        refill = sorted(state["objective_discard"])
+        base.rng(state["_seed"], "refill", state["round"], state["actions"]).shuffle(refill)
+        state["objective_pile"], state["objective_discard"] = refill, []
+    state["objective_discard"].append(state["objective"])
+    state["objective"] = state["objective_pile"].pop()
+    return state["objective"]
+
+
+def public_grid(grid: Sequence[str]) -> list[str]:
+    return list(grid)

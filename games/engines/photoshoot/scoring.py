@@ -1,0 +1,71 @@
+"""End of Round and Scoring, Adding Effects, End of Game, and the result.
+
+Photographer team: 2 points per Photo Objective validated, 1 per Camera token; Control team: 1 per
+Camera token. Cooperative Variant: 2 per Photo Objective, -1 per Camera token.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import base
+from . import effects as fx
+
+TARGET = 25  # "until one team reaches 25 points"
+
+
+def draw_effects(state: base.State) -> list[dict[str, Any]]:
+    """Draw for every team whose score has reached a threshold it has not drawn for yet.
+
+    "Effect cards are not drawn during a round, but at the end of the round, when a team has
+    passed the 5 or 15 point threshold", "An effect only applies to the team that drew the
+    Effect card", and "A team may pass the 5 or 15 point threshold during the other team's
+    turn. It will then draw an Effect card before starting its Photographer round": every team
+    is checked at the end of every round. The photographer team of the round draws first."""
+    table = fx.schedule(state["options"]["level"], state["options"]["family"])
+    order = [state["photographers"], *[t for t in range(len(state["teams"])) if t != state["photographers"]]]
+    drawn = []
+    for team in order:
+        for threshold in sorted(table):
+            if state["scores"][team] >= threshold and threshold not in state["drawn"][team]:
+                state["drawn"][team].append(threshold)
+                for colour in table[threshold]:
+                    if state["piles"][colour]:  # 10 blue and 4 orange: enough for every level
+                        card = state["piles"][colour].pop()
+                        state["effects"][team].append(card)
+                        drawn.append({"team": team, "threshold": threshold, "card": fx.CARDS[card]})
+    return drawn
+
+
+def round_points(state: base.State) -> list[int]:
+    tally = state["tally"]
+    points = [0] * len(state["teams"])
+    if state["mode"] == "coop":
+        points[0] = 2 * tally["validated"] - tally["control_tokens"]
+        return points
+    points[state["photographers"]] = 2 * tally["validated"] + tally["photographer_tokens"]
+    points[1 - state["photographers"]] = tally["control_tokens"]
+    return points
+
+
+def game_ends(state: base.State) -> bool:
+    if state["mode"] == "coop":
+        return state["round"] >= 5  # "The game is played over 5 rounds"
+    # "When a team reaches at least 25 points, it triggers the end of the game. The game continues
+    # until both teams have played the same number of Photographer rounds."
+    rounds = state["photo_rounds"]
+    return max(state["scores"]) >= TARGET and rounds[0] == rounds[1]
+
+
+def result(state: base.State) -> dict[str, Any] | None:
+    if state["phase"] != "over":
+        return None
+    team_of = {seat: t for t, seats in enumerate(state["teams"]) for seat in seats}
+    scores = {seat: state["scores"][team_of[seat]] for seat in range(state["players"])}
+    breakdown = {seat: {"team": team_of[seat], "team_score": scores[seat]} for seat in scores}
+    extra: dict[str, Any] = {"teams": base.clone(state["teams"]), "team_scores": list(state["scores"])}
+    if state["mode"] == "coop":
+        # One team: every seat shares the result; whether the team won is said apart.
+        extra["cooperative"] = {"target": TARGET, "won": state["scores"][0] >= TARGET}
+    # "The team with the most points wins"; equal points: a shared result (the rulebook's
+    # rematch is left to the players).
+    return base.make_result(scores, {s: (v,) for s, v in scores.items()}, breakdown=breakdown, **extra)

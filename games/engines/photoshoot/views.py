@@ -1,0 +1,158 @@
+"""What everyone sees. The table is public, as around a real table: the square, the current
+objective, the scores, the Camera tokens, each team's Effect cards, whose turn it is, what may be
+challenged now, the hourglass's deadline, and each action as it was made (the cells, what was said
+and done). Secret: the order of the objective and Effect piles (only their sizes are shown), the
+seed, and whether an action was an error until a challenge (or, cooperatively, the referee)
+judges it: `faults` and `before` of the latest action never leave the state.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .. import base
+from . import effects as fx
+from . import objectives as obj
+from . import rounds
+from .characters import CHARACTERS
+
+LAST_KEYS = ("number", "seat", "kind", "cells", "cell", "direction", "rituals", "moved", "grid",
+             "validated", "objective", "status", "owed")
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def public_last(last: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    return {key: _copy(last[key]) for key in LAST_KEYS if key in last}
+
+
+def view(state: base.State, viewer: int | None, active: list[int], result: dict[str, Any] | None,
+         types: Mapping[int, list[str]]) -> dict[str, Any]:
+    phase = state["phase"]
+    last = state["last"]
+    playing = phase != "over"
+    shown: dict[str, Any] = {
+        "phase": phase,
+        "mode": state["mode"],
+        "round": state["round"],
+        "level": state["options"]["level"],
+        "family": state["options"]["family"],
+        "hourglass_seconds": state["options"]["hourglass_seconds"],
+        "players": state["players"],
+        "teams": _copy(state["teams"]),
+        "photographers": state["photographers"] if playing else None,
+        "control": (1 - state["photographers"]) if playing and state["mode"] == "teams" else None,
+        "photo_rounds": list(state["photo_rounds"]),
+        "scores": list(state["scores"]),
+        "target": 25,
+        "grid": list(state["grid"]),
+        "characters": dict(CHARACTERS),
+        "objective": obj.public(state["objective"]) if playing else None,
+        "objective_pile_size": len(state["objective_pile"]),
+        "effect_piles": {colour: len(pile) for colour, pile in state["piles"].items()},
+        "effects": [[_copy(fx.CARDS[card]) for card in cards] for cards in state["effects"]],
+        "black_frame": fx.characters_of(rounds.team_effects(state)) if playing else [],
+        "tokens_left": state["tokens"],
+        "tally": _copy(state["tally"]) if playing else None,
+        "turn": rounds.current_photographer(state) if phase == "round" else None,
+        "ready": list(state["ready"]),
+        "awaiting_ready": rounds.awaiting_ready(state),
+        "mending": rounds.mending(state),
+        "deadline": state["hourglass"]["deadline"] if state["hourglass"] else None,
+        "hourglass_started": state["hourglass"]["start"] if state["hourglass"] else None,
+        "challengeable": last["number"] if last and last["status"] == "open"
+                         and state["mode"] == "teams" else None,
+        "last_action": public_last(last),
+        "history": _copy(state["history"]),
+        "active": active,
+        "moves": {str(seat): kinds for seat, kinds in types.items() if kinds},
+        "result": _copy(result),
+    }
+    if type(viewer) is int and 0 <= viewer < state["players"]:
+        team = next(t for t, seats in enumerate(state["teams"]) if viewer in seats)
+        shown["you"] = {"seat": viewer, "team": team}
+    return shown
+
+
+def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+    """Every record is public (the records never hold a pile's order, nor a verdict before a
+    challenge), and so is the move, ritual fields included: the table sees what a player did."""
+    data = event.get("data") or {}
+    out = {"seq": event["seq"], "type": event["type"], "actor": event["actor"],
+           "move": _copy(data.get("move")), "record": _copy(data.get("record"))}
+    return out
+
+
+def view_schema() -> dict[str, Any]:
+    """JSON Schema of `view` (for the OpenAPI document)."""
+    seat = {"type": "integer", "minimum": 0}
+    name = {"type": "string", "enum": list(CHARACTERS)}
+    grid = {"type": "array", "items": name, "minItems": 9, "maxItems": 9}
+    card = {"type": "object", "required": ["id", "colour", "character", "text"],
+            "properties": {"id": {"type": "string"}, "colour": {"enum": ["blue", "orange"]},
+                           "character": name, "text": {"type": "string"}}}
+    objective = {"type": ["object", "null"], "required": ["id", "cells"],
+                 "properties": {"id": {"type": "integer"},
+                                "cells": {"type": "array", "items": {"type": ["string", "null"]}}}}
+    nullable_int = {"type": ["integer", "null"]}
+    last = {"type": ["object", "null"], "description": "the latest action, as the table saw it",
+            "properties": {"number": {"type": "integer"}, "seat": seat,
+                           "kind": {"enum": ["swap", "push", "photo"]},
+                           "cells": {"type": "array", "items": {"type": "integer"}},
+                           "cell": {"type": "integer"}, "direction": {"type": "string"},
+                           "rituals": {"type": "object"}, "moved": {"type": "array", "items": name},
+                           "grid": grid, "validated": {"type": "integer"}, "objective": objective,
+                           "status": {"enum": ["open", "closed", "challenged"]},
+                           "owed": {"type": "object", "properties": {
+                               "wave": {"type": "array", "items": seat},
+                               "answer": {"type": "array", "items": seat}}}}}
+    return {
+        "type": "object",
+        "required": ["phase", "mode", "round", "grid", "objective", "scores", "deadline", "active"],
+        "properties": {
+            "phase": {"enum": ["ready", "round", "over"]},
+            "mode": {"enum": ["teams", "coop"]},
+            "round": {"type": "integer"}, "level": {"type": "integer"}, "family": {"type": "boolean"},
+            "hourglass_seconds": {"type": "integer"}, "players": {"type": "integer"},
+            "teams": {"type": "array", "items": {"type": "array", "items": seat}},
+            "photographers": nullable_int, "control": nullable_int,
+            "photo_rounds": {"type": "array", "items": {"type": "integer"}},
+            "scores": {"type": "array", "items": {"type": "integer"}},
+            "target": {"type": "integer"},
+            "grid": grid,
+            "characters": {"type": "object", "additionalProperties": {"type": "string"}},
+            "objective": objective,
+            "objective_pile_size": {"type": "integer"},
+            "effect_piles": {"type": "object", "properties": {"blue": {"type": "integer"},
+                                                              "orange": {"type": "integer"}}},
+            "effects": {"type": "array", "items": {"type": "array", "items": card}},
+            "black_frame": {"type": "array", "items": name},
+            "tokens_left": {"type": "integer"},
+            "tally": {"type": ["object", "null"], "properties": {
+                "validated": {"type": "integer"}, "photographer_tokens": {"type": "integer"},
+                "control_tokens": {"type": "integer"}}},
+            "turn": {"type": ["integer", "null"]},
+            "ready": {"type": "array", "items": seat},
+            "awaiting_ready": {"type": "array", "items": seat},
+            "mending": {"type": "boolean"},
+            "deadline": {"type": ["string", "null"], "format": "date-time",
+                         "description": "when the hourglass runs out (ISO 8601); null before "
+                                        "every player is ready"},
+            "hourglass_started": {"type": ["string", "null"], "format": "date-time"},
+            "challengeable": {"type": ["integer", "null"],
+                              "description": "the action the Control team may challenge now"},
+            "last_action": last,
+            "history": {"type": "array", "items": {"type": "object"}},
+            "active": {"type": "array", "items": seat},
+            "moves": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+            "result": {"type": ["object", "null"]},
+            "you": {"type": "object", "properties": {"seat": seat, "team": {"type": "integer"}}},
+        },
+    }
