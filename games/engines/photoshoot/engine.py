@@ -98,7 +98,7 @@ class Photoshoot(base.Engine):
         if "mend" in types:
             found += mv.mend_moves(state["grid"], rounds.team_effects(state))
         if "swap" in types:
-            found += mv.action_moves(state["grid"], rounds.team_effects(state), seat,
+            found += mv.action_moves(state["grid"], rounds.team_effects(state), state["objective"], seat,
                                      rounds.photographers(state), state["players"])
         found += [{"type": kind} for kind in mv.TEAM_RITUALS if kind in types]
         if "challenge" in types:
@@ -167,7 +167,7 @@ class Photoshoot(base.Engine):
         summary["drawn"] = scoring.draw_effects(state)
         if caught:
             summary["caught"] = caught
-        state["history"].append(summary)
+        state["last_round"] = summary
         state["last"] = None
         if scoring.game_ends(state):
             state.update(phase="over", hourglass=None)

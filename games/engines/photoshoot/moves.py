@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 from ..base import IllegalMove
 from . import effects as fx
 from . import grid as g
+from . import objectives as obj
 from . import rituals as rt
 
 ACTIONS = ("swap", "push", "photo")
@@ -125,29 +126,43 @@ def full_rituals(effects: Iterable[str], actor: int, team: Sequence[int], player
             "shake": min(rt.neighbours(actor, players))}
 
 
-def action_moves(grid: Sequence[str], effects: Iterable[str], actor: int, team: Sequence[int],
-                 players: int) -> list[dict[str, Any]]:
-    """The correct movements and "Photo!" with every ritual done, then one example of each way
-    to err: a forgotten ritual, a forbidden swap, a push without cause; clients may send any
-    other well-formed action too."""
+def action_moves(grid: Sequence[str], effects: Iterable[str], objective: int, actor: int,
+                 team: Sequence[int], players: int) -> list[dict[str, Any]]:
+    """Useful actions first, then one example of each way to err; clients may send any other
+    well-formed action too. Useful: "Photo!" when the square matches the objective, else the
+    correct movements that put more characters where the objective wants them (all correct
+    movements when none does), every ritual done. The errors: a "Photo!" and a movement with the
+    rituals forgotten, a forbidden swap, a push without cause. (The server's auto-move for a
+    timed-out photographer draws from this list.)"""
     effects = set(effects)
     done = full_rituals(effects, actor, team, players)
-    found: list[dict[str, Any]] = [{"type": "photo", "rituals": done}]
-    for movement in fx.correct_movements(grid, effects):
-        if movement[0] == "swap":
-            found.append({"type": "swap", "cells": [movement[1], movement[2]], "rituals": done})
-        else:
-            found.append({"type": "push", "cell": movement[1], "direction": movement[2], "rituals": done})
-    found.append({"type": "photo"})
-    if len(found) > 2:
-        forgetful = dict(found[1])
-        forgetful.pop("rituals")
-        found.append(forgetful)
+    found: list[dict[str, Any]] = []
+    if obj.matches(grid, objective):
+        found.append({"type": "photo", "rituals": done})
+    else:
+        score = obj.placed(grid, objective)
+        movements = fx.correct_movements(grid, effects)
+        useful = [m for m in movements if obj.placed(_after(grid, m), objective) > score]
+        for movement in useful or movements:
+            if movement[0] == "swap":
+                found.append({"type": "swap", "cells": [movement[1], movement[2]], "rituals": done})
+            else:
+                found.append({"type": "push", "cell": movement[1], "direction": movement[2], "rituals": done})
+    forgetful = {k: v for k, v in found[0].items() if k != "rituals"} if found else {"type": "photo"}
+    found.append(forgetful)
+    if forgetful["type"] != "photo":
+        found.append({"type": "photo"})
     wrong = next(((a, b) for a, b in fx.base_swaps() if fx.swap_fault(grid, a, b, effects)), None)
     if wrong:
         found.append({"type": "swap", "cells": list(wrong), "rituals": done})
     found.append({"type": "push", "cell": 4, "direction": "up", "rituals": done})
     return found
+
+
+def _after(grid: Sequence[str], movement: tuple) -> list[str]:
+    if movement[0] == "swap":
+        return g.swap(grid, movement[1], movement[2])
+    return g.push(grid, movement[1], movement[2])
 
 
 def mend_moves(grid: Sequence[str], effects: Iterable[str], depth: int = 4) -> list[dict[str, Any]]:

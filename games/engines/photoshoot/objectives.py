@@ -41,5 +41,10 @@ def matches(grid: Sequence[str], card: int) -> bool:
     return all(want is None or want == have for want, have in zip(cells(card), grid))
 
 
+def placed(grid: Sequence[str], card: int) -> int:
+    """How many characters of the card are already in their cell."""
+    return sum(want is not None and want == have for want, have in zip(cells(card), grid))
+
+
 def public(card: int | None) -> dict[str, Any] | None:
     return None if card is None else {"id": card, "cells": cells(card)}

@@ -9,7 +9,7 @@ State (plain JSON):
   drawn (per team, thresholds passed), scores (per team), tokens (the supply, 10), tally (this
   round: validated, photographer_tokens, control_tokens), turn (per team: index of the next
   member), hourglass {start, deadline} (ISO) | None, actions (this round), last (the latest
-  action, see challenges.py), stroke_due, history (past rounds).
+  action, see challenges.py), stroke_due, last_round (the summary of the round before).
 """
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def new_state(players: int, options: Mapping[str, Any], seed: str) -> base.State
         "objective_discard": [], "piles": piles, "effects": [[] for _ in teams],
         "drawn": [[] for _ in teams], "scores": [0] * len(teams), "tokens": TOKENS,
         "tally": {}, "turn": [0] * len(teams), "hourglass": None, "actions": 0, "last": None,
-        "stroke_due": False, "history": [],
+        "stroke_due": False, "last_round": None,
     }
     # Levels 2-5 place an Effect card "near 0": drawn at the start of the game.
     scoring.draw_effects(state)

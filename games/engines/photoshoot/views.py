@@ -70,7 +70,7 @@ def view(state: base.State, viewer: int | None, active: list[int], result: dict[
         "challengeable": last["number"] if last and last["status"] == "open"
                          and state["mode"] == "teams" else None,
         "last_action": public_last(last),
-        "history": _copy(state["history"]),
+        "last_round": _copy(state["last_round"]),
         "active": active,
         "moves": {str(seat): kinds for seat, kinds in types.items() if kinds},
         "result": _copy(result),
@@ -149,7 +149,7 @@ def view_schema() -> dict[str, Any]:
             "challengeable": {"type": ["integer", "null"],
                               "description": "the action the Control team may challenge now"},
             "last_action": last,
-            "history": {"type": "array", "items": {"type": "object"}},
+            "last_round": {"type": ["object", "null"], "description": "the previous round's scoring"},
             "active": {"type": "array", "items": seat},
             "moves": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
             "result": {"type": ["object", "null"]},
