@@ -1,0 +1,144 @@
+"""Photoshoot over HTTP with a real Celery worker running the hourglass: whole team and
+cooperative games, the ready step, challenges, the 409 of a stale teammate, and moves after the
+hourglass refused."""
+from datetime import datetime
+
+import pytest
+
+from games import store
+from games.models import Event, Game
+from tests.conftest import start_game
+from tests.worker import Worker, purge_queue, wait_for
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
+SECONDS = 5
+
+
+@pytest.fixture
+def worker():
+    purge_queue()
+    w = Worker().start()
+    yield w
+    w.stop()
+    purge_queue()
+
+
+def view(player, game_id):
+    return player.game(game_id)["state"]
+
+
+def ready_all(players, game_id):
+    """Every seat that must be ready posts `ready` (and mends the square if asked)."""
+    for _ in range(20):
+        state = view(players[0], game_id)
+        if state["phase"] != "ready":
+            return state
+        for seat in state["active"]:
+            moves = players[seat].get(f"/api/v1/games/{game_id}/legal-moves/").json()
+            wanted = {"ready", "mend"}
+            listed = [m for m in moves.get("moves", moves if isinstance(moves, list) else []) if m["type"] in wanted]
+            move = listed[0] if listed else {"type": "ready"}
+            response = players[seat].move(game_id, move)
+            if response.status_code == 201:
+                break
+    return view(players[0], game_id)
+
+
+def wait_round_end(game_id, rounds_done, worker):
+    ok = wait_for(lambda: Event.objects.filter(game_id=game_id, type="HourglassRanOut").count() >= rounds_done,
+                  timeout=SECONDS + 25)
+    assert ok, worker.output()[-3000:]
+
+
+def test_the_kind_is_listed_with_options_and_move_schema(anonymous):
+    kinds = {k["kind"]: k for k in anonymous.get("/api/v1/kinds/").json()}
+    info = kinds["photoshoot"]
+    assert info["min_players"] == 2 and info["max_players"] == 6
+    props = info["options_schema"]["properties"]
+    assert props["hourglass_seconds"]["default"] == 90 and props["hourglass_seconds"]["minimum"] == 5
+    assert props["level"]["default"] == 1
+    assert {m["properties"]["type"]["const"] for m in info["move_schema"]["oneOf"]} >= {
+        "ready", "swap", "push", "photo", "challenge", "wave", "answer", "mend"}
+
+
+def test_a_whole_team_game_over_http_with_the_hourglass_fired_by_the_worker(make_player, worker):
+    players = [make_player() for _ in range(4)]
+    game_id = start_game(players[0], players[1:], kind="photoshoot",
+                         options={"hourglass_seconds": SECONDS})
+    state = view(players[0], game_id)
+    assert state["phase"] == "ready" and state["deadline"] is None and state["teams"] == [[0, 2], [1, 3]]
+
+    # Round 1: team 0 photographs. 13 "Photo!" calls nobody challenges: 26 points.
+    state = ready_all(players, game_id)
+    assert state["phase"] == "round"
+    deadline = datetime.fromisoformat(state["deadline"].replace("Z", "+00:00"))
+    game = Game.objects.get(pk=game_id)
+    assert game.next_deadline == deadline
+    # a teammate acting out of turn is refused
+    wrong = players[2].move(game_id, {"type": "swap", "cells": [0, 1]})
+    assert (wrong.status_code, wrong.json()["code"]) == (409, "not_your_turn")
+    # a stale version gets the usual 409 with the current version
+    version = players[0].game(game_id)["version"]
+    assert players[0].move(game_id, {"type": "swap", "cells": [0, 1]}, expected_version=version).status_code == 201
+    stale = players[2].move(game_id, {"type": "swap", "cells": [1, 2]}, expected_version=version)
+    assert stale.status_code == 409 and stale.json()["code"] != "not_your_turn"
+    # the control team challenges the latest action (a correct swap): photographers gain a token
+    state = view(players[1], game_id)
+    challenged = players[1].move(game_id, {"type": "challenge", "action": state["challengeable"]})
+    assert challenged.status_code == 201, challenged.content
+    assert challenged.json()["state"]["tally"]["photographer_tokens"] == 1
+    seat = 2
+    for _ in range(13):
+        response = players[seat].move(game_id, {"type": "photo"})
+        assert response.status_code == 201, response.content
+        seat = 2 - seat
+    wait_round_end(game_id, 1, worker)
+    expired = Event.objects.filter(game_id=game_id, type="TimerExpired").first()
+    assert expired.data["timer"] == "hourglass"
+    # an action after the hourglass is refused: the round is over
+    late = players[seat].move(game_id, {"type": "photo"})
+    assert late.status_code in (400, 409) and late.json()["code"] in ("unavailable_move", "not_your_turn")
+    state = view(players[3], game_id)
+    assert state["scores"] == [27, 0] and state["photographers"] == 1 and state["deadline"] is None
+
+    # Round 2: team 1 photographs; the game ends after it (equal photographer rounds).
+    state = ready_all(players, game_id)
+    assert state["phase"] == "round"
+    players[state["turn"]].move(game_id, {"type": "swap", "cells": [0, 8]})   # an error...
+    caught = players[0].move(game_id, {"type": "challenge", "action": 1})     # ...caught
+    assert caught.json()["state"]["tally"]["control_tokens"] == 1
+    wait_round_end(game_id, 2, worker)
+    assert wait_for(lambda: Game.objects.get(pk=game_id).status == "finished", timeout=10)
+    game = Game.objects.get(pk=game_id)
+    assert game.result["teams"] == [[0, 2], [1, 3]] and game.result["team_scores"] == [28, 0]
+    assert game.result["winners"] == [0, 2]
+    assert store.replay_from_scratch(game) == store.state_at(game)
+
+
+def test_a_whole_cooperative_game_over_http(make_player, worker):
+    players = [make_player() for _ in range(2)]
+    game_id = start_game(players[0], players[1:], kind="photoshoot",
+                         options={"hourglass_seconds": SECONDS})
+    for round_no in range(1, 6):
+        state = ready_all(players, game_id)
+        assert state["round"] == round_no and state["phase"] == "round"
+        response = players[state["turn"]].move(game_id, {"type": "photo"})   # false: the referee catches it
+        assert response.status_code == 201
+        assert response.json()["state"]["tally"]["control_tokens"] == 1
+        wait_round_end(game_id, round_no, worker)
+    assert wait_for(lambda: Game.objects.get(pk=game_id).status == "finished", timeout=10)
+    game = Game.objects.get(pk=game_id)
+    assert game.result["cooperative"] == {"target": 25, "won": False}
+    assert game.result["team_scores"] == [-5]
+
+
+def test_a_player_who_never_comes_is_handled_by_the_time_control(make_player, worker):
+    players = [make_player() for _ in range(4)]
+    game_id = start_game(players[0], players[1:], kind="photoshoot",
+                         options={"hourglass_seconds": SECONDS, "time_control": "per_move", "move_seconds": 2})
+    for seat in (0, 1):
+        players[seat].move(game_id, {"type": "ready"})
+    # seat 2 never posts `ready`: the server readies it when its 2 s run out
+    assert wait_for(lambda: view(players[0], game_id)["phase"] == "round", timeout=30), worker.output()[-3000:]
+    auto = Event.objects.filter(game_id=game_id, type="PlayerReady", actor=2).first()
+    assert auto is not None and auto.data.get("auto") is True
