@@ -142,3 +142,28 @@ def test_a_player_who_never_comes_is_handled_by_the_time_control(make_player, wo
     assert wait_for(lambda: view(players[0], game_id)["phase"] == "round", timeout=30), worker.output()[-3000:]
     auto = Event.objects.filter(game_id=game_id, type="PlayerReady", actor=2).first()
     assert auto is not None and auto.data.get("auto") is True
+
+
+@pytest.mark.parametrize("options", [{"hourglass_seconds": 4}, {"level": 6}, {"teams": [0, 1, 0, 1]},
+                                     {"family": "yes"}, {"hourglass": 90}])
+def test_bad_options_are_refused_at_create(alice, options):
+    response = alice.post("/api/v1/games/", {"kind": "photoshoot", "options": options})
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
+
+
+@pytest.mark.parametrize("move", [{"type": "swap", "cells": [0, 0]}, {"type": "swap", "cells": "01"},
+                                  {"type": "push", "cell": 5}, {"type": "photo", "rituals": {"say": "hi"}},
+                                  {"type": "challenge", "action": 99}])
+def test_malformed_moves_are_refused_and_nothing_is_written(make_player, move):
+    players = [make_player() for _ in range(4)]
+    game_id = start_game(players[0], players[1:], kind="photoshoot")
+    state = ready_all(players, game_id)
+    version = players[0].game(game_id)["version"]
+    seat = 1 if move["type"] == "challenge" else state["turn"]
+    if move["type"] == "challenge":
+        players[state["turn"]].move(game_id, {"type": "swap", "cells": [0, 1]})
+        version += 1
+    response = players[seat].move(game_id, move)
+    assert (response.status_code, response.json()["code"]) == (400, "illegal_move"), response.content
+    assert response.json()["detail"]
+    assert players[0].game(game_id)["version"] == version

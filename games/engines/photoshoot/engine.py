@@ -33,10 +33,11 @@ class Photoshoot(base.Engine):
                 "hourglass_seconds": {"type": "integer", "minimum": 5, "maximum": 3600,
                                       "default": rounds.DEFAULT_HOURGLASS,
                                       "description": "the hourglass (rulebook: 90 seconds)"},
-                "teams": {"type": ["array", "null"], "items": {"enum": [0, 1]}, "maxItems": 6,
-                          "default": None,
-                          "description": "4-6 players: the team (0 or 1) of each seat; team 0 is "
-                                         "the first Photographer team. Default: alternate seats"},
+                "teams": {"type": "string", "enum": ["alternate", "halves"], "default": "alternate",
+                          "description": "4-6 players, who is on which team by seat: alternate "
+                                         "(0, 2, 4 against 1, 3, 5) or halves (0, 1, 2 against "
+                                         "3, 4, 5); team 0 photographs first. Ignored with 2-3 "
+                                         "players (cooperative)"},
             },
             "additionalProperties": False,
         }
@@ -59,6 +60,8 @@ class Photoshoot(base.Engine):
             raise ValueError("option 'level' must be an integer from 1 to 5")
         if type(options["family"]) is not bool:
             raise ValueError("option 'family' must be a boolean")
+        if options["teams"] not in ("alternate", "halves"):
+            raise ValueError("option 'teams' must be 'alternate' or 'halves'")
         seconds = options["hourglass_seconds"]
         if not (type(seconds) is int and 5 <= seconds <= 3600):
             raise ValueError("option 'hourglass_seconds' must be an integer from 5 to 3600")

@@ -27,29 +27,20 @@ COOP_ROUNDS = 5
 DEFAULT_HOURGLASS = 90  # "a 1 minute 30 second hourglass"
 
 
-def default_teams(players: int) -> list[int]:
-    """Teams alternate around the table (seat 0 team 0, seat 1 team 1, ...): sizes differ by at
-    most one, as "divide into 2 teams as equally as possible" asks."""
+def team_of_seats(layout: str, players: int) -> list[int]:
+    """The team (0 or 1) of each seat. "Divide into 2 teams as equally as possible": sizes differ
+    by at most one. `alternate`: every other seat around the table (0, 2, 4 against 1, 3, 5);
+    `halves`: the first seats against the last (0, 1, 2 against 3, 4, 5; with 5, 0-2 against
+    3-4). Players choose their team by the seat they take (join order)."""
+    if layout == "halves":
+        first = (players + 1) // 2
+        return [0 if seat < first else 1 for seat in range(players)]
     return [seat % 2 for seat in range(players)]
-
-
-def check_teams(value: Any, players: int) -> list[int]:
-    if value is None:
-        return default_teams(players)
-    if not (isinstance(value, list) and len(value) == players and all(v in (0, 1) for v in value)
-            and all(type(v) is int for v in value)):
-        raise ValueError(f"option 'teams' must list 0 or 1 for each of the {players} seats")
-    sizes = sorted([value.count(0), value.count(1)])
-    if sizes[0] == 0 or sizes[1] - sizes[0] > 1:
-        raise ValueError("option 'teams': two teams as equal as possible (e.g. 2 against 3)")
-    return list(value)
 
 
 def new_state(players: int, options: Mapping[str, Any], seed: str) -> base.State:
     coop = players <= 3
-    teams_of = check_teams(options["teams"], players) if not coop else [0] * players
-    if coop and options["teams"] is not None:
-        raise ValueError("option 'teams' is for 4 to 6 players (2-3 players play cooperatively)")
+    teams_of = [0] * players if coop else team_of_seats(options["teams"], players)
     teams = [[s for s in range(players) if teams_of[s] == t] for t in range(1 if coop else 2)]
     # Setup: "Randomly place the 9 Character tiles ... in a 3 by 3 square", "Shuffle the blue
     # Effect cards and form a face-down pile. Do the same with the orange", objectives face down.

@@ -7,7 +7,7 @@ from tests.engines.contract import as_json, play_random_game, replay
 
 @pytest.mark.parametrize("players,options", [
     (2, {}), (3, {"level": 5}), (4, {"level": 3}), (5, {"level": 5}), (6, {"level": 2, "family": True}),
-    (4, {"teams": [0, 0, 1, 1], "level": 4}), (5, {"teams": [1, 0, 0, 1, 1]}),
+    (4, {"teams": "halves", "level": 4}), (5, {"teams": "halves"}),
 ])
 @pytest.mark.parametrize("seed", ["delta", "echo"])
 def test_random_games_end_ranked_and_replay_exactly(players, options, seed):
