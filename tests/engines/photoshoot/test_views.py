@@ -32,6 +32,10 @@ def reshuffled(state, seed):
 @pytest.mark.parametrize("players", [3, 6])
 def test_the_order_of_the_objective_and_effect_piles_never_changes_what_anyone_sees(players):
     def check(before, event, after):
+        described = json.dumps([ENGINE.describe(event, v) for v in [None, *range(players)]])
+        for pile, run in ((after["objective_pile"], 3), *((p, 2) for p in after["piles"].values())):
+            if len(pile) >= run:
+                assert json.dumps(pile[-run:])[1:-1] not in described, "a pile's order leaked in the log"
         if event["seq"] % 4:
             return
         seen = everything_seen(after, players)
