@@ -6,7 +6,6 @@ import json
 from datetime import timedelta
 
 from games.engines.photoshoot import ENGINE
-from games.engines.photoshoot import objectives as obj
 from tests.engines.contract import T0
 
 ROW_MAJOR = ["Max", "Olivia", "Alice",
@@ -59,12 +58,3 @@ def challenge(state, when=0):
     control = ENGINE.view(state, None)["control"]
     seat = state["teams"][control][0]
     return step(state, seat, {"type": "challenge", "action": state["last"]["number"]}, when)
-
-
-def card_matching(grid):
-    """The id of an objective the square matches, or a fresh one made to match: tests that need
-    one put it into the state directly."""
-    for card in range(obj.COUNT):
-        if obj.matches(grid, card):
-            return card
-    return None

@@ -92,8 +92,9 @@ def test_jo_from_the_middle_pushes_the_whole_line():
 
 def test_jo_cannot_push_into_empty_space_at_the_edge():
     assert_error(started(effects=["jo"]), {"type": "push", "cell": 5, "direction": "right"}, "empty space")
-    assert_error(started(effects=["jo"]), {"type": "push", "cell": 5, "direction": "up"} and
-                 {"type": "push", "cell": 2, "direction": "up"}, "only Jo")
+    grid = g.swap(ROW_MAJOR, 2, 5)  # Jo top-right: nothing above him
+    assert_error(started(grid=grid, effects=["jo"]), {"type": "push", "cell": 2, "direction": "up"}, "empty space")
+    assert_correct(started(grid=grid, effects=["jo"]), {"type": "push", "cell": 2, "direction": "down"})
 
 
 def test_jo_does_not_swap_when_his_card_is_active():
@@ -147,12 +148,13 @@ def test_no_movement_may_leave_arthur_and_max_side_by_side():
 
 
 def test_arthur_and_max_on_a_diagonal_is_allowed():
-    state = started(grid=GRID_AM, effects=["arthur"])
-    # Arthur down to cell 4? no: 2<->1 puts him beside; 1<->4 puts Edgar at 1, Pam at 4; then
-    # Arthur at 2 and Max at 0: not side by side. Move Max to the diagonal of Arthur instead:
+    """"No movement may leave Arthur and Max side by side, but a diagonal is allowed"."""
+    # Max at 4 (centre), Arthur at 2: Max moves to 1? beside Arthur (error); Max to 5? beside
+    # (error); Arthur down-left to the diagonal is the allowed way.
     grid = ["Pam", "Edgar", "Arthur", "Olivia", "Max", "Alice", "Chloé", "Jo", "James"]
     state = started(grid=grid, effects=["arthur"])
-    assert_correct(state, {"type": "swap", "cells": [3, 6]})  # Max stays diagonal to Arthur
+    assert_correct(state, {"type": "swap", "cells": [3, 6]})           # Max stays diagonal to Arthur
+    assert_error(state, {"type": "swap", "cells": [4, 5]}, "Arthur and Max")  # Max to 5: beside
 
 
 def test_jo_cannot_push_arthur_beside_max():
