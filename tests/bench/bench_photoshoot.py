@@ -10,7 +10,6 @@ import json
 import socket
 import statistics
 import subprocess
-import sys
 import threading
 import time
 from datetime import datetime

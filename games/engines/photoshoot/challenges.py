@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from .. import base
-from ..base import IllegalMove
 from . import effects as fx
 from . import grid as g
 from . import objectives as obj
@@ -184,8 +183,3 @@ def coop_action(state: base.State, actor: int, action: dict[str, Any]) -> tuple[
 
 
 EVENT = {"swap": "CharactersSwapped", "push": "RowPushed", "photo": "PhotoCalled"}
-
-
-def check_turn(state: base.State, actor: int) -> None:
-    if actor != rounds.current_photographer(state):
-        raise IllegalMove(f"it is seat {rounds.current_photographer(state)}'s turn to act")

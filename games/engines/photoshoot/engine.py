@@ -125,7 +125,7 @@ class Photoshoot(base.Engine):
         if kind == "ready":
             return self._ready(new, actor, move, at)
         if kind == "mend":
-            mv._only(move, ("cells",))
+            mv.only_fields(move, ("cells",))
             a, b = mv.parse_pair(move)
             effects = rounds.team_effects(new)
             base.require(fx.swap_fault(new["grid"], a, b, effects) is None,
@@ -136,7 +136,7 @@ class Photoshoot(base.Engine):
             record["hourglass"] = base.clone(new["hourglass"]) if rounds.maybe_start_hourglass(new, at) else None
             return base.Step(new, "SquareMended", record)
         if kind in mv.TEAM_RITUALS:
-            mv._only(move, ())
+            mv.only_fields(move, ())
             return base.Step(new, "WaveJoined" if kind == "wave" else "EdgarAnswered",
                              ch.join(new, actor, kind))
         if kind == "challenge":
@@ -150,7 +150,7 @@ class Photoshoot(base.Engine):
         return base.Step(new, ch.EVENT[kind], ch.perform(new, actor, action))
 
     def _ready(self, new: base.State, actor: int, move: base.Move, at: datetime) -> base.Step:
-        mv._only(move, ())
+        mv.only_fields(move, ())
         new["ready"] = sorted({*new["ready"], actor})
         started = rounds.maybe_start_hourglass(new, at)
         return base.Step(new, "PlayerReady", {"seat": actor, "round": new["round"],

@@ -66,7 +66,7 @@ def move_schema() -> dict[str, Any]:
     ]}
 
 
-def _only(move: dict[str, Any], keys: Iterable[str]) -> None:
+def only_fields(move: dict[str, Any], keys: Iterable[str]) -> None:
     extra = sorted(set(move) - {"type", *keys})
     if extra:
         raise IllegalMove(f"unknown field(s) {extra} in a '{move['type']}' move")
@@ -92,22 +92,22 @@ def parse_action(move: dict[str, Any], players: int) -> dict[str, Any]:
     """A photographer's action as {kind, cells | cell+direction, rituals}; IllegalMove if malformed."""
     kind = move["type"]
     if kind == "swap":
-        _only(move, ("cells", "rituals"))
+        only_fields(move, ("cells", "rituals"))
         parsed: dict[str, Any] = {"kind": kind, "cells": list(parse_pair(move))}
     elif kind == "push":
-        _only(move, ("cell", "direction", "rituals"))
+        only_fields(move, ("cell", "direction", "rituals"))
         if move.get("direction") not in g.DIRECTIONS:
             raise IllegalMove(f'"direction" must be one of {list(g.DIRECTIONS)}')
         parsed = {"kind": kind, "cell": _cell(move.get("cell"), "cell"), "direction": move["direction"]}
     else:
-        _only(move, ("rituals",))
+        only_fields(move, ("rituals",))
         parsed = {"kind": kind}
     parsed["rituals"] = rt.parse(move.get("rituals"), players)
     return parsed
 
 
 def parse_challenge(move: dict[str, Any]) -> int:
-    _only(move, ("action",))
+    only_fields(move, ("action",))
     number = move.get("action")
     if type(number) is not int or number < 1:
         raise IllegalMove('"action" must be the number of the action challenged (1 or more)')

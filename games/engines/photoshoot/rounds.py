@@ -14,7 +14,7 @@ State (plain JSON):
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from .. import base
 from . import effects as fx
@@ -142,7 +142,3 @@ def reveal_objective(state: base.State) -> int:
     state["objective_discard"].append(state["objective"])
     state["objective"] = state["objective_pile"].pop()
     return state["objective"]
-
-
-def public_grid(grid: Sequence[str]) -> list[str]:
-    return list(grid)

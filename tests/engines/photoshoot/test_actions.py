@@ -3,7 +3,6 @@ server is the referee): an error is cancelled and the Control team gains 1 Camer
 action stands and the Photographer team gains one."""
 import pytest
 
-from games.engines.photoshoot import ENGINE
 from games.engines.photoshoot import grid as g
 from tests.engines.photoshoot.helpers import ROW_MAJOR, act, challenge, started
 
