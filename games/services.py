@@ -180,6 +180,10 @@ def _judge_move(game_id, user, move, expected_version, idempotency_key) -> MoveR
     if expected_version != game.version:
         raise VersionConflict(game.version)
     turn = Turn(game, engine, store.state_at(game), timezone.now())
+    # A deadline may have fallen since expire_due above: settle it at this turn's instant, so no
+    # move is judged past an unsettled deadline (Photoshoot's hourglass). Should the move then be
+    # refused, this rolls back with it and the timer task applies it.
+    turn.settle()
     try:
         turn.play(seat, move, user_id=user.pk, key=idempotency_key, request_hash=fingerprint)
     except base.EngineError as error:

@@ -1,6 +1,7 @@
 """Photoshoot over HTTP with a real Celery worker running the hourglass: whole team and
 cooperative games, the ready step, challenges, the 409 of a stale teammate, and moves after the
 hourglass refused."""
+import time
 from datetime import datetime
 
 import pytest
@@ -186,3 +187,25 @@ def test_malformed_moves_are_refused_and_nothing_is_written(make_player, move):
     assert (response.status_code, response.json()["code"]) == (400, "illegal_move"), response.content
     assert response.json()["detail"]
     assert players[0].game(game_id)["version"] == version
+
+
+def test_a_move_racing_the_hourglass_is_refused_and_the_round_ends_by_the_timer(make_player, monkeypatch):
+    """"An action after it is refused", even when the deadline falls between the settling that
+    precedes a move and its judging (simulated: that first settling does nothing)."""
+    from games import services
+
+    players = [make_player() for _ in range(4)]
+    game_id = start_game(players[0], players[1:], kind="photoshoot", options={"hourglass_seconds": SECONDS})
+    state = ready_all(players, game_id)
+    deadline = datetime.fromisoformat(state["deadline"].replace("Z", "+00:00"))
+    version = players[0].game(game_id)["version"]
+    wait_for(lambda: Game.objects.get(pk=game_id).next_deadline < datetime.now(deadline.tzinfo), timeout=SECONDS + 5)
+    time.sleep(0.2)
+    monkeypatch.setattr(services, "expire_due", lambda *args, **kwargs: 0)
+    late = players[state["turn"]].move(game_id, {"type": "photo"}, expected_version=version)
+    assert late.status_code in (400, 409) and late.json()["code"] in ("unavailable_move", "not_your_turn")
+    assert Game.objects.get(pk=game_id).version == version, "nothing is written"
+    monkeypatch.undo()
+    assert services.expire_due(game_id) == 2
+    expired, ended = Event.objects.filter(game_id=game_id).order_by("-seq")[:2][::-1]
+    assert (expired.type, expired.data["timer"], ended.type, ended.actor) == ("TimerExpired", "hourglass", "HourglassRanOut", None)
