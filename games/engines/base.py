@@ -59,6 +59,12 @@ class IllegalMove(EngineError):
     code = "illegal_move"
 
 
+class UnknownRulesVersion(EngineError):
+    """A game was created under rules this server no longer (or does not yet) play."""
+
+    code = "rules_version_unavailable"
+
+
 # ---------------------------------------------------------------------------------------------
 # Value objects
 # ---------------------------------------------------------------------------------------------
@@ -151,6 +157,33 @@ class Engine:
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # The rules a new game is created under. A game records the version it was created under (in
+    # GameCreated) and is replayed and played by that version forever: a change that alters play
+    # (a deal, a draw, a score) is a new version, and the old behaviour stays reachable through
+    # `at_version` for as long as games of it may exist. A visibility-only change (what `view` and
+    # `describe` show) keeps the version: it applies to old games too, and replays are unchanged.
+    rules_version: int = 1
+    # Every version this engine can still replay (README, "Rules versions", says what changed).
+    rules_versions: ClassVar[tuple[int, ...]] = (1,)
+
+    # -- rules versions -------------------------------------------------------------------------
+    def at_version(self, version: int) -> "Engine":
+        """This game's engine under rules `version`; UnknownRulesVersion if it is not kept.
+
+        The default keeps only the current version; an engine with older versions overrides
+        `_with_version` and lists them in `rules_versions`."""
+        if version == self.rules_version:
+            return self
+        if type(version) is not int or version not in self.rules_versions:
+            raise UnknownRulesVersion(
+                f"{self.kind} rules version {version!r} is not played by this server "
+                f"(it plays {', '.join(map(str, self.rules_versions or (self.rules_version,)))})")
+        return self._with_version(version)
+
+    def _with_version(self, version: int) -> "Engine":
+        engine = copy.copy(self)
+        engine.rules_version = version
+        return engine
 
     # -- identity and options -----------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:
