@@ -71,11 +71,15 @@ def view_at(game: Game, user, at: Any) -> dict[str, Any]:
         raise Invalid(f"at must be an event number from 0 to {game.version}")
     seat = access.seat_of(game, user)
     state = store.state_at(game, at)
-    view = engine_of(game).view(state, seat) if state is not None else None
+    engine = engine_of(game)
+    shown = engine.view if at == game.version else engine.replay_view
+    view = shown(state, seat) if state is not None else None
     return {"version": at, "your_seat": seat, "state": view}
 
 
-def describe(game: Game, event: Event, seat: int | None) -> dict[str, Any]:
+def describe(game: Game, event: Event, seat: int | None, last_at=None) -> dict[str, Any]:
+    """One log entry for `seat`; `last_at` is when the game's latest write happened: the events of
+    that write are `fresh` to the engine (nothing has happened since)."""
     base = {"seq": event.seq, "type": event.type, "actor": event.actor, "created_at": event.created_at}
     if event.type in store.SERVER_TYPES:
         fields = PUBLIC_FIELDS.get(event.type)
@@ -83,12 +87,14 @@ def describe(game: Game, event: Event, seat: int | None) -> dict[str, Any]:
         return {**base, "data": data}
     engine = engine_of(game)
     shown = engine.describe({"seq": event.seq, "type": event.type, "actor": event.actor,
-                             "data": event.data}, seat)
+                             "data": event.data, "fresh": event.created_at == last_at}, seat)
     return {**shown, **base, "auto": bool(event.data.get("auto"))}
 
 
 def log(game: Game, user, after: int = 0, limit: int = 200) -> dict[str, Any]:
     seat = access.seat_of(game, user)
     rows = list(store.events(game, after, limit))
+    last_at = (rows[-1].created_at if rows and rows[-1].seq == game.version else
+               Event.objects.filter(game=game).order_by("-seq").values_list("created_at", flat=True).first())
     return {"version": game.version, "your_seat": seat,
-            "events": [describe(game, e, seat) for e in rows]}
+            "events": [describe(game, e, seat, last_at) for e in rows]}

@@ -222,10 +222,19 @@ class Engine:
     def describe(self, event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         """One log entry as `viewer` may see it.
 
-        `event` has `seq`, `type`, `actor` and `data` = {"move": ..., "record": ...}. The default
-        shows nothing but the type and actor: engines override it to show what is public.
+        `event` has `seq`, `type`, `actor` and `data` = {"move": ..., "record": ...}, and
+        `fresh` = True while no later action has happened (the answer's moment: the live channel,
+        the log read before anyone acts again). What the table shows only for a moment (a
+        blurred shot's face, say) may be described only when `fresh`; a missing `fresh` is False.
+        The default shows nothing but the type and actor: engines override it to show what is
+        public.
         """
         return {"seq": event["seq"], "type": event["type"], "actor": event["actor"]}
+
+    def replay_view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        """The view of a past state, as a replay shows it once the game has moved on: without
+        what was shown only for a moment. Default: the view itself."""
+        return self.view(state, viewer)
 
     def deadlines(self, state: State) -> list[Deadline]:
         return []

@@ -19,7 +19,7 @@ OLD_DEAL = HERE / "pickpic" / "v1-3p-long.json"
 
 def test_each_kind_has_a_current_rules_version_it_keeps():
     assert get_engine("pickpic").rules_version == 2 and get_engine("pickpic").rules_versions == (1, 2)
-    assert get_engine("photograph").rules_version == 1
+    assert get_engine("photograph").rules_version == 2
     assert get_engine("provence").rules_version == 2
     for kind in engines.kinds():
         engine = get_engine(kind)
