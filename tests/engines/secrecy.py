@@ -235,6 +235,30 @@ def check(observer: Observer, perturbation: Perturbation) -> int:
     return end + 1
 
 
+def replay(trace: Trace, perturbation: Perturbation) -> tuple[list[dict], list[dict]]:
+    """The perturbed game played to the end: (states, events), like the trace's."""
+    engine, world = trace.engine, _World(dict(perturbation.swaps))
+    with _randomness(world):
+        state = engine.setup(trace.players, trace.options, trace.seed)
+        states, events = [state], []
+        for index, (actor, move) in enumerate(trace.moves):
+            if actor != perturbation.seat:
+                move = perturbation.translate(state, actor, move, index)
+            world.step = index
+            step = engine.play(state, actor, move, T0 + timedelta(minutes=index))
+            state = step.state
+            states.append(state)
+            events.append(_event(step, index + 1, actor, move))
+    return states, events
+
+
+def archive(engine: Engine, states: list[dict], events: list[dict], seat: int) -> list[str]:
+    """What `seat` can check once the game has moved on: every log line read later, every past
+    state replayed."""
+    return ([_canonical(engine.describe({**e, "fresh": False}, seat)) for e in events]
+            + [_canonical(engine.replay_view(s, seat)) for s in states])
+
+
 def _diff(seen: str, expected: str) -> str:
     a, b = json.loads(seen), json.loads(expected)
     return "\n".join(f"  {key}: {_canonical(a[key])[:600]}\n  vs   {_canonical(b[key])[:600]}"
