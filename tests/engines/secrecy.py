@@ -148,14 +148,28 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+_legal_cache: dict[tuple[int, str, int], list[str]] = {}
+
+
+def _legal(engine: Engine, state: dict, seat: int) -> list[str]:
+    """The seat's legal moves, canonical; cached, since perturbed games replay the same states
+    up to where they part (Provence lists thousands of placements)."""
+    key = (id(engine), _canonical(state), seat)
+    if key not in _legal_cache:
+        if len(_legal_cache) > 20000:
+            _legal_cache.clear()
+        active = seat in engine.active_players(state) and not engine.is_over(state)
+        _legal_cache[key] = sorted(map(_canonical, engine.legal_moves(state, seat))) if active else []
+    return _legal_cache[key]
+
+
 def observe(engine: Engine, state: dict, event: dict | None, seat: int) -> str:
     """Everything `seat` is shown at one step: its view, its legal moves, and the step's log line
     fresh (the answer, the live channel) and as read later."""
-    active = seat in engine.active_players(state) and not engine.is_over(state)
     seen = {
         "view": engine.view(state, seat),
         "replay": engine.replay_view(state, seat),
-        "legal": sorted(map(_canonical, engine.legal_moves(state, seat))) if active else [],
+        "legal": _legal(engine, state, seat),
         "line": engine.describe({**event, "fresh": True}, seat) if event else None,
         "later": engine.describe({**event, "fresh": False}, seat) if event else None,
     }
