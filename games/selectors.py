@@ -77,15 +77,21 @@ def view_at(game: Game, user, at: Any) -> dict[str, Any]:
     return {"version": at, "your_seat": seat, "state": view}
 
 
-def describe(game: Game, event: Event, seat: int | None, last_at=None) -> dict[str, Any]:
-    """One log entry for `seat`; `last_at` is when the game's latest write happened: the events of
-    that write are `fresh` to the engine (nothing has happened since)."""
+def _last_write_at(game: Game):
+    return Event.objects.filter(game=game).order_by("-seq").values_list("created_at", flat=True).first()
+
+
+def describe(game: Game, event: Event, seat: int | None, last_at: Any = None) -> dict[str, Any]:
+    """One log entry for `seat`. The events of the game's latest write (one append, one
+    timestamp: `last_at`, looked up if not given) are `fresh` to the engine: nothing has happened
+    since, so what the table shows only for a moment may still be shown."""
     base = {"seq": event.seq, "type": event.type, "actor": event.actor, "created_at": event.created_at}
     if event.type in store.SERVER_TYPES:
         fields = PUBLIC_FIELDS.get(event.type)
         data = {k: event.data[k] for k in fields if k in event.data} if fields else dict(event.data)
         return {**base, "data": data}
     engine = engine_of(game)
+    last_at = _last_write_at(game) if last_at is None else last_at
     shown = engine.describe({"seq": event.seq, "type": event.type, "actor": event.actor,
                              "data": event.data, "fresh": event.created_at == last_at}, seat)
     return {**shown, **base, "auto": bool(event.data.get("auto"))}
@@ -94,7 +100,6 @@ def describe(game: Game, event: Event, seat: int | None, last_at=None) -> dict[s
 def log(game: Game, user, after: int = 0, limit: int = 200) -> dict[str, Any]:
     seat = access.seat_of(game, user)
     rows = list(store.events(game, after, limit))
-    last_at = (rows[-1].created_at if rows and rows[-1].seq == game.version else
-               Event.objects.filter(game=game).order_by("-seq").values_list("created_at", flat=True).first())
+    last_at = rows[-1].created_at if rows and rows[-1].seq == game.version else _last_write_at(game)
     return {"version": game.version, "your_seat": seat,
             "events": [describe(game, e, seat, last_at) for e in rows]}
