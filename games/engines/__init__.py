@@ -35,6 +35,8 @@ def get(kind: str, version: int | None = None) -> Engine:
     KeyError if there is no such game; UnknownRulesVersion if this server does not keep that
     version of its rules."""
     key = (kind, version)
+    if version is not None and type(version) is not int:  # 2.0 == 2: keep it out of the cache
+        raise UnknownRulesVersion(f"{kind} rules version {version!r} is not a whole number")
     if key not in _loaded:
         current = _loaded.get((kind, None)) or load(ENGINES[kind])
         _loaded[(kind, None)] = current

@@ -172,7 +172,7 @@ class Engine:
 
         The default keeps only the current version; an engine with older versions overrides
         `_with_version` and lists them in `rules_versions`."""
-        if version == self.rules_version:
+        if type(version) is int and version == self.rules_version:
             return self
         if type(version) is not int or version not in self.rules_versions:
             raise UnknownRulesVersion(

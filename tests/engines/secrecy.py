@@ -95,7 +95,7 @@ class Trace:
     players: int
     options: dict
     seed: str
-    moves: list[tuple[int, dict]]  # (actor, move) of each step
+    moves: list[tuple[int | None, dict]]  # (actor, move) of each step; None: an engine timer
     states: list[dict]  # states[0] after setup, states[i + 1] after move i
     events: list[dict]  # events[i]: the log entry of move i
     shuffles: list[Shuffle]
@@ -128,8 +128,13 @@ def record(engine: Engine, players: int, seed: str, options: dict | None = None,
         for index in range(max_steps):
             if engine.is_over(state):
                 break
-            seat = chooser.choice(sorted(engine.active_players(state)))
-            move = chooser.choice(engine.legal_moves(state, seat))
+            active = sorted(engine.active_players(state))
+            if active:
+                seat = chooser.choice(active)
+                move = chooser.choice(engine.legal_moves(state, seat))
+            else:  # nobody to act: a timer of the engine's (Photoshoot's hourglass) is due
+                due = min(engine.deadlines(state), key=lambda d: d.at)
+                seat, move = None, due.move
             world.step = index
             step = engine.play(state, seat, move, T0 + timedelta(minutes=index))
             moves.append((seat, move))

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import random
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -50,8 +51,11 @@ def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = 
     from games.models import Event, Game
 
     recorded: dict[str, Any] = {}
+    # A virtual clock: a second per move, and straight to an engine timer's deadline when nobody
+    # has anything to do but wait (Photoshoot's hourglass), so recording never sleeps.
+    clock = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
     try:
-        with transaction.atomic():
+        with transaction.atomic(), mock.patch("django.utils.timezone.now", lambda: clock[0]):
             users = [User.objects.create_user(f"golden-{seed}-{i}", f"g{i}@example.org", "x" * 12)
                      for i in range(players)]
             with mock.patch("games.services.secrets.token_hex", return_value=seed):
@@ -66,7 +70,13 @@ def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = 
                     break
                 engine = get_engine(kind)
                 state = store.state_at(game)
-                seat = chooser.choice(sorted(engine.active_players(state)))
+                clock[0] += timedelta(seconds=1)
+                active = sorted(engine.active_players(state))
+                if not active:
+                    clock[0] = max(clock[0], min(d.at for d in engine.deadlines(state)))
+                    services.expire_due(game.pk)
+                    continue
+                seat = chooser.choice(active)
                 move = chooser.choice(engine.legal_moves(state, seat))
                 services.submit_move(game.pk, users[seat], move, game.version)
             else:
