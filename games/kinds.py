@@ -1,12 +1,21 @@
 """Which games this server offers: the built-in engines plus any named in settings.EXTRA_ENGINES
-(the test suite adds its tiny card game that way)."""
+(the test suite adds its tiny card game that way), each under the rules version a game asks for."""
 from __future__ import annotations
+
+from typing import Any
 
 from django.conf import settings
 
 from games import engines
-from games.engines.base import Engine
-from games.errors import Invalid
+from games.engines.base import Engine, UnknownRulesVersion
+from games.errors import DomainError, Invalid
+
+
+class RulesVersionUnavailable(DomainError):
+    """A game created under rules this server does not keep: refused, never replayed by other
+    rules (that would silently give a different game)."""
+
+    status, code = 409, "rules_version_unavailable"
 
 
 def _extra() -> dict[str, str]:
@@ -18,11 +27,20 @@ def all_kinds() -> list[str]:
     return sorted({*engines.kinds(), *_extra()})
 
 
-def get_engine(kind: str) -> Engine:
-    extra = _extra()
-    if kind in extra:
-        return engines.load(extra[kind])
+def get_engine(kind: str, version: int | None = None) -> Engine:
+    """The engine of `kind` under rules `version` (None: the rules new games are created under)."""
     try:
-        return engines.get(kind)
-    except KeyError:
-        raise Invalid(f"unknown game kind '{kind}'; known: {', '.join(all_kinds())}") from None
+        extra = _extra()
+        if kind in extra:
+            return engines.at_version(engines.load(extra[kind]), version)
+        try:
+            return engines.get(kind, version)
+        except KeyError:
+            raise Invalid(f"unknown game kind '{kind}'; known: {', '.join(all_kinds())}") from None
+    except UnknownRulesVersion as error:
+        raise RulesVersionUnavailable(error.detail) from None
+
+
+def engine_of(game: Any) -> Engine:
+    """The engine a game is played and replayed by: its kind under the rules it was created with."""
+    return get_engine(game.kind, game.rules_version)

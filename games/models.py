@@ -31,6 +31,8 @@ class Game(models.Model):
     next_reminder = models.DateTimeField(null=True, blank=True, db_index=True)
     result = models.JSONField(null=True, blank=True)
     seed_hash = models.CharField(max_length=64)
+    rules_version = models.PositiveSmallIntegerField(
+        default=1, help_text="the rules the game was created under (GameCreated); it is replayed by them")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 from games import access, store
 from games.errors import GameNotActive, Invalid
-from games.kinds import get_engine
+from games.kinds import engine_of
 from games.models import Event, Game
 
 # What a server-written event shows; the seed in GameCreated stays secret until GameFinished.
@@ -22,12 +22,13 @@ def players(game: Game) -> list[dict[str, Any]]:
 
 
 def summary(game: Game, seat: int | None) -> dict[str, Any]:
-    engine = get_engine(game.kind)
+    engine = engine_of(game)
     finished = game.status == Game.Status.FINISHED
     return {
         "id": str(game.id),
         "kind": game.kind,
         "title": engine.title,
+        "rules_version": game.rules_version,
         "status": game.status,
         "options": game.options,
         "seats": game.seats,
@@ -51,7 +52,7 @@ def summary(game: Game, seat: int | None) -> dict[str, Any]:
 def detail(game: Game, user) -> dict[str, Any]:
     seat = access.seat_of(game, user)
     state = store.state_at(game)
-    view = get_engine(game.kind).view(state, seat) if state is not None else None
+    view = engine_of(game).view(state, seat) if state is not None else None
     return {**summary(game, seat), "state": view}
 
 
@@ -59,7 +60,7 @@ def legal_moves(game: Game, user) -> dict[str, Any]:
     seat = access.require_player(game, user)
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(f"the game is {game.status}")
-    engine = get_engine(game.kind)
+    engine = engine_of(game)
     state = store.state_at(game)
     moves = engine.legal_moves(state, seat) if seat in engine.active_players(state) else []
     return {"version": game.version, "seat": seat, "moves": moves}
@@ -70,24 +71,35 @@ def view_at(game: Game, user, at: Any) -> dict[str, Any]:
         raise Invalid(f"at must be an event number from 0 to {game.version}")
     seat = access.seat_of(game, user)
     state = store.state_at(game, at)
-    view = get_engine(game.kind).view(state, seat) if state is not None else None
+    engine = engine_of(game)
+    shown = engine.view if at == game.version else engine.replay_view
+    view = shown(state, seat) if state is not None else None
     return {"version": at, "your_seat": seat, "state": view}
 
 
-def describe(game: Game, event: Event, seat: int | None) -> dict[str, Any]:
+def _last_write_at(game: Game):
+    return Event.objects.filter(game=game).order_by("-seq").values_list("created_at", flat=True).first()
+
+
+def describe(game: Game, event: Event, seat: int | None, last_at: Any = None) -> dict[str, Any]:
+    """One log entry for `seat`. The events of the game's latest write (one append, one
+    timestamp: `last_at`, looked up if not given) are `fresh` to the engine: nothing has happened
+    since, so what the table shows only for a moment may still be shown."""
     base = {"seq": event.seq, "type": event.type, "actor": event.actor, "created_at": event.created_at}
     if event.type in store.SERVER_TYPES:
         fields = PUBLIC_FIELDS.get(event.type)
         data = {k: event.data[k] for k in fields if k in event.data} if fields else dict(event.data)
         return {**base, "data": data}
-    engine = get_engine(game.kind)
+    engine = engine_of(game)
+    last_at = _last_write_at(game) if last_at is None else last_at
     shown = engine.describe({"seq": event.seq, "type": event.type, "actor": event.actor,
-                             "data": event.data}, seat)
+                             "data": event.data, "fresh": event.created_at == last_at}, seat)
     return {**shown, **base, "auto": bool(event.data.get("auto"))}
 
 
 def log(game: Game, user, after: int = 0, limit: int = 200) -> dict[str, Any]:
     seat = access.seat_of(game, user)
     rows = list(store.events(game, after, limit))
+    last_at = rows[-1].created_at if rows and rows[-1].seq == game.version else _last_write_at(game)
     return {"version": game.version, "your_seat": seat,
-            "events": [describe(game, e, seat) for e in rows]}
+            "events": [describe(game, e, seat, last_at) for e in rows]}

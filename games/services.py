@@ -20,7 +20,7 @@ from games.engines import base
 from games.errors import (AlreadyJoined, Forbidden, GameFull, GameNotActive, GameNotOpen,
                           IdempotencyMismatch, IllegalMove, Invalid, NotFound, NotYourTurn,
                           UnavailableMove, VersionConflict, WrongPlayerCount)
-from games.kinds import get_engine
+from games.kinds import engine_of, get_engine
 from games.models import Dispute, Event, Game, Seat
 from games.store import NewEvent
 from games.turns import Turn
@@ -61,11 +61,12 @@ def create_game(user, kind: Any, options: Any, seats: Any) -> Game:
     seed = secrets.token_hex(32)
     now = timezone.now()
     game = Game.objects.create(kind=kind, options=filled, seats=seats, creator=user,
-                               seed_hash=store.seed_hash(seed))
+                               seed_hash=store.seed_hash(seed), rules_version=engine.rules_version)
     Seat.objects.create(game=game, user=user, number=0)
     store.append(game, 0, [
         NewEvent(store.GAME_CREATED, {"kind": kind, "options": filled, "seats": seats,
-                                      "seed": seed, "seed_hash": game.seed_hash}, user_id=user.pk),
+                                      "seed": seed, "seed_hash": game.seed_hash,
+                                      "rules_version": game.rules_version}, user_id=user.pk),
         NewEvent(store.PLAYER_JOINED, _player(user, 0), actor=0, user_id=user.pk),
     ], now)
     return game
@@ -112,7 +113,7 @@ def start_game(game_id, user) -> Game:
     access.require_creator(game, user)
     if game.status != Game.Status.OPEN:
         raise GameNotOpen(f"the game is {game.status}, not open")
-    engine = get_engine(game.kind)
+    engine = engine_of(game)
     seated = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
     if not engine.min_players <= len(seated) <= engine.max_players:
         raise WrongPlayerCount(
@@ -167,7 +168,7 @@ def submit_move(game_id, user, move: Any, expected_version: Any,
 def _judge_move(game_id, user, move, expected_version, idempotency_key) -> MoveResult:
     game = access.get_game(game_id, lock=True)
     seat = access.require_player(game, user)
-    engine = get_engine(game.kind)
+    engine = engine_of(game)
     fingerprint = request_hash(user, move, expected_version)
     if idempotency_key is not None:
         replayed = _replayed(game, engine, seat, idempotency_key, fingerprint)
@@ -211,7 +212,7 @@ def expire_due(game_id, expected_version: int | None = None) -> int:
     now = timezone.now()
     if game.next_deadline is None or game.next_deadline > now:
         return 0
-    turn = Turn(game, get_engine(game.kind), store.state_at(game), now)
+    turn = Turn(game, engine_of(game), store.state_at(game), now)
     turn.settle()
     if not turn.events:
         return 0
@@ -234,7 +235,7 @@ def send_due_reminders(game_id) -> int:
         deadlines = clocks.seat_deadlines(game.clocks, vacations)
         notify.remind(game, {seat: deadlines[seat] for seat in due})
         game.clocks = clocks.mark_reminded(game.clocks, due)
-    engine = get_engine(game.kind)
+    engine = engine_of(game)
     times = turns.wake_times(game, engine, store.state_at(game), game.clocks, vacations, None)
     Game.objects.filter(pk=game.pk).update(clocks=game.clocks, **times)
     game.__dict__.update(times)
@@ -276,7 +277,7 @@ def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
     if dispute.status != Dispute.Status.OPEN:
         raise Invalid(f"the dispute is already {dispute.status}")
     game = access.get_game(dispute.game_id, lock=True)
-    engine = get_engine(game.kind)
+    engine = engine_of(game)
     now = timezone.now()
     dispute.status = Dispute.Status.UPHELD if uphold else Dispute.Status.DISMISSED
     dispute.resolution, dispute.resolved_by, dispute.resolved_at = resolution, staff_user, now
@@ -310,7 +311,7 @@ def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
 def rebuild_projection(game: Game) -> dict[str, Any]:
     """The Game columns as the events alone say they should be (checked against the row in tests
     and by `manage.py check_projections`)."""
-    engine = get_engine(game.kind)
+    engine = engine_of(game)
     types = list(Event.objects.filter(game=game).values_list("type", flat=True))
     finished = Event.objects.filter(game=game, type=store.GAME_FINISHED).order_by("-seq").first()
     rolled = Event.objects.filter(game=game, type=store.GAME_ROLLED_BACK).order_by("-seq").first()

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from games import live
 from games.engines.base import Engine, State
 from games.errors import VersionConflict
-from games.kinds import get_engine
+from games.kinds import engine_of
 from games.models import Event, Game, Snapshot
 
 # Event types the server itself writes (engines name the rest, one per move).
@@ -112,7 +112,7 @@ def evolve(engine: Engine, state: State | None, event: Event, game: Game) -> Sta
 def state_at(game: Game, version: int | None = None, *, use_snapshots: bool = True) -> State | None:
     """The engine state after event `version` (default: the latest); None before the start."""
     version = game.version if version is None else version
-    engine = get_engine(game.kind)
+    engine = engine_of(game)
     state, start = None, 0
     if use_snapshots:
         cached = cache.get(_cache_key(game.pk, version))

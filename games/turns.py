@@ -159,12 +159,12 @@ def wake_times(game: Game, engine: base.Engine, state, game_clocks, vacations, o
 
 def refresh_deadlines_for_user(user) -> None:
     """A user's vacation changed: recompute the wake times of every active game they sit in."""
-    from games.kinds import get_engine
+    from games.kinds import engine_of
 
     games = Game.objects.select_for_update().filter(
         Q(seat_set__user=user), status=Game.Status.ACTIVE).exclude(clocks={})
     for game in games:
-        engine = get_engine(game.kind)
+        engine = engine_of(game)
         state = store.state_at(game)
         times = wake_times(game, engine, state, game.clocks, vacations_for(game), engine.outcome(state))
         Game.objects.filter(pk=game.pk).update(**times)

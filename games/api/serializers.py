@@ -42,6 +42,8 @@ class GameOut(serializers.Serializer):
     id = serializers.UUIDField()
     kind = serializers.CharField()
     title = serializers.CharField()
+    rules_version = serializers.IntegerField(
+        help_text="the rules the game was created under; it is played and replayed by them")
     status = serializers.ChoiceField(choices=["open", "active", "finished", "cancelled"])
     options = serializers.JSONField()
     seats = serializers.IntegerField()
@@ -98,6 +100,7 @@ class StateAtOut(serializers.Serializer):
 class KindOut(serializers.Serializer):
     kind = serializers.CharField()
     title = serializers.CharField()
+    rules_version = serializers.IntegerField(help_text="the rules new games are created under")
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     options_schema = serializers.JSONField()

@@ -49,7 +49,8 @@ def int_param(request, name: str, default: int, low: int, high: int | None = Non
 
 def kind_info(kind: str) -> dict:
     engine = get_engine(kind)
-    return {"kind": kind, "title": engine.title, "min_players": engine.min_players,
+    return {"kind": kind, "title": engine.title, "rules_version": engine.rules_version,
+            "min_players": engine.min_players,
             "max_players": engine.max_players, "options_schema": schema_for(engine),
             "move_schema": engine.move_schema()}
 

@@ -59,6 +59,12 @@ class IllegalMove(EngineError):
     code = "illegal_move"
 
 
+class UnknownRulesVersion(EngineError):
+    """A game was created under rules this server no longer (or does not yet) play."""
+
+    code = "rules_version_unavailable"
+
+
 # ---------------------------------------------------------------------------------------------
 # Value objects
 # ---------------------------------------------------------------------------------------------
@@ -151,6 +157,33 @@ class Engine:
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # The rules a new game is created under. A game records the version it was created under (in
+    # GameCreated) and is replayed and played by that version forever: a change that alters play
+    # (a deal, a draw, a score) is a new version, and the old behaviour stays reachable through
+    # `at_version` for as long as games of it may exist. A visibility-only change (what `view` and
+    # `describe` show) keeps the version: it applies to old games too, and replays are unchanged.
+    rules_version: int = 1
+    # Every version this engine can still replay (README, "Rules versions", says what changed).
+    rules_versions: ClassVar[tuple[int, ...]] = (1,)
+
+    # -- rules versions -------------------------------------------------------------------------
+    def at_version(self, version: int) -> "Engine":
+        """This game's engine under rules `version`; UnknownRulesVersion if it is not kept.
+
+        The default keeps only the current version; an engine with older versions overrides
+        `_with_version` and lists them in `rules_versions`."""
+        if type(version) is int and version == self.rules_version:
+            return self
+        if type(version) is not int or version not in self.rules_versions:
+            raise UnknownRulesVersion(
+                f"{self.kind} rules version {version!r} is not played by this server "
+                f"(it plays {', '.join(map(str, self.rules_versions or (self.rules_version,)))})")
+        return self._with_version(version)
+
+    def _with_version(self, version: int) -> "Engine":
+        engine = copy.copy(self)
+        engine.rules_version = version
+        return engine
 
     # -- identity and options -----------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:
@@ -189,10 +222,19 @@ class Engine:
     def describe(self, event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         """One log entry as `viewer` may see it.
 
-        `event` has `seq`, `type`, `actor` and `data` = {"move": ..., "record": ...}. The default
-        shows nothing but the type and actor: engines override it to show what is public.
+        `event` has `seq`, `type`, `actor` and `data` = {"move": ..., "record": ...}, and
+        `fresh` = True while no later action has happened (the answer's moment: the live channel,
+        the log read before anyone acts again). What the table shows only for a moment (a
+        blurred shot's face, say) may be described only when `fresh`; a missing `fresh` is False.
+        The default shows nothing but the type and actor: engines override it to show what is
+        public.
         """
         return {"seq": event["seq"], "type": event["type"], "actor": event["actor"]}
+
+    def replay_view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        """The view of a past state, as a replay shows it once the game has moved on: without
+        what was shown only for a moment. Default: the view itself."""
+        return self.view(state, viewer)
 
     def deadlines(self, state: State) -> list[Deadline]:
         return []

@@ -14,6 +14,11 @@ class PhotographEngine(Engine):
     title = "Photograph"
     min_players = 2
     max_players = 4
+    # 1: as first published. 2: the state remembers the blurred shots the last action showed
+    # (`shown`), so the view shows their faces until the next action and no longer (the log
+    # shows them only while fresh, for every version). Play is the same in both.
+    rules_version = 2
+    rules_versions = (1, 2)
 
     def options_schema(self) -> dict[str, Any]:
         return {
@@ -77,10 +82,18 @@ class PhotographEngine(Engine):
         if actor not in views.active(state):
             raise IllegalMove(f"seat {actor} has nothing to do now")
         new, event_type, record = moves.dispatch(state, actor, move)
+        if self.rules_version >= 2:
+            # "first show the card's face to the other players, then turn it face-down": shown
+            # until the next action, then "players may not check the number on this card".
+            new["shown"] = [{"seat": p["seat"], "card": p["card"]}
+                            for p in record.get("played", []) if p["blurred"]]
         return Step(new, event_type, record)
 
     def view(self, state, viewer):
         return views.view(state, viewer)
+
+    def replay_view(self, state, viewer):
+        return views.view(state, viewer, moment=False)
 
     def describe(self, event, viewer):
         return views.describe(event, viewer)

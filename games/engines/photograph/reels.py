@@ -91,7 +91,10 @@ def void_unclaimable(state: dict[str, Any]) -> list[str]:
     resolution of the sunset card, nobody receives it, since no one will any longer be the first"."""
     threshold = good_shot_threshold(state["players"])
     voided = []
-    for colour, good in state["good_shots"].items():
+    # In alphabetical order, never the dict's: a state read back from PostgreSQL
+    # (jsonb reorders keys) must give the same record as one kept in memory.
+    for colour in sorted(state["good_shots"]):
+        good = state["good_shots"][colour]
         if good["holder"] is None and not good["void"] and any(
                 shots(reels[colour]) >= threshold for reels in state["reels"]):
             good["void"] = True

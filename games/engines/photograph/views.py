@@ -1,9 +1,14 @@
 """What each seat may see: "what an attentive player at the table knows, no more".
 
 Numbers shown: face-up cards; cards a seat took face down or was dealt (to that seat only); cards
-played (face up, or blurred at the moment of play: "first show the card's face to the other
-players" - only that event's log line shows a blurred card's number). Everything else shows its
-back: colour and whether the number is 1-6 or 7-12.
+played face up. Everything else shows its back: colour and whether the number is 1-6 or 7-12.
+
+A blurred shot: "first show the card's face to the other players, then turn it face-down [...]
+From this point on, players may not check the number on this card." Its face is shown for the
+moment of its play only: in the view after that action (`shown`, until the next action; rules
+version 2 keeps it in the state) and in the log line of its play while that line is fresh (no
+action since: the move's answer, the live channel). Later reads of the log and replays of past
+states show its colour only.
 """
 from __future__ import annotations
 
@@ -45,7 +50,8 @@ def _reel(reel) -> list[dict[str, Any]]:
             else face(e["card"]) for e in reel]
 
 
-def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+def view(state: Mapping[str, Any], viewer: int | None, moment: bool = True) -> dict[str, Any]:
+    """`moment` False: a replay of a past state, without the faces shown for a moment."""
     phase, players = state["phase"], state["players"]
     seen = {
         "phase": phase,
@@ -65,6 +71,8 @@ def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         "good_shots": {c: dict(g) for c, g in state["good_shots"].items()},
         "good_shot_threshold": good_shot_threshold(players),
         "out": [_card(e["card"], e["seen"]) for e in state["out"]],
+        "shown": [{"seat": e["seat"], **face(e["card"])} for e in state.get("shown", [])]
+        if moment else [],
     }
     if phase == WIND:
         seen["to_play"] = state["taken"]
@@ -95,10 +103,13 @@ def _check(check: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def _played(played) -> list[dict[str, Any]]:
-    # every played card was shown to all, blurred ones too, at this moment
-    return [{"seat": p["seat"], **face(p["card"]), "blurred": p["blurred"],
-             "good_shot": p["good_shot"]} for p in played]
+def _played(played, fresh: bool) -> list[dict[str, Any]]:
+    # every played card was shown to all, blurred ones too, at this moment; a blurred one is
+    # then turned face down: its number only while the line is fresh
+    return [{"seat": p["seat"],
+             **({"colour": face(p["card"])["colour"]} if p["blurred"] and not fresh
+                else face(p["card"])),
+             "blurred": p["blurred"], "good_shot": p["good_shot"]} for p in played]
 
 
 def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -123,7 +134,7 @@ def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         if "winds" in record:
             shown["winds"] = [dict(w) for w in record["winds"]]
         if "played" in record:
-            shown["played"] = _played(record["played"])
+            shown["played"] = _played(record["played"], event.get("fresh") is True)
         if "voided" in record:
             shown["voided"] = list(record["voided"])
         if "check" in record:

@@ -28,6 +28,11 @@ class PickPic(base.Engine):
     title = "Pick Pic"
     min_players = 3
     max_players = 5
+    # 1: the deck was refilled from the discards mid-round (the random card could be told apart);
+    # 2: a round the deck cannot cover is dealt from the deck and the discards shuffled together.
+    # The evaluation's visibility (what the table reveals) is the same for every version.
+    rules_version = 2
+    rules_versions = (1, 2)
 
     # -- identity and options -----------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:
@@ -76,7 +81,7 @@ class PickPic(base.Engine):
             "tally": [scoring.new_tally() for _ in range(players)],
             "last_round": None,
         }
-        start_round(state)
+        start_round(state, self.rules_version)
         return state
 
     def active_players(self, state: base.State) -> set[int]:
@@ -128,7 +133,7 @@ class PickPic(base.Engine):
         new["rankings"][actor] = ranking
         if any(r is None for r in new["rankings"]):
             return base.Step(new, "CardsRanked", {"round": new["round"]})
-        record = evaluate(new)
+        record = evaluate(new, self.rules_version)
         if new["phase"] == "over":
             record["result"] = self.result(new)
         return base.Step(new, "RoundEvaluated", record)
@@ -156,11 +161,18 @@ class PickPic(base.Engine):
 # ---------------------------------------------------------------------------------------------
 # Round structure (these mutate the state they are given: call them on a clone)
 # ---------------------------------------------------------------------------------------------
-def start_round(state: base.State) -> dict[str, Any]:
+def round_size(players: int) -> int:
+    """The cards one round uses: a photo, a hand and a random card per seat."""
+    return players * (1 + mv.hand_size(players) + 1)
+
+
+def start_round(state: base.State, rules_version: int) -> dict[str, Any]:
     """1. Reveal a card ("Draw one card and place it face-up in front of each player"), then
     2. each player draws a secret hand."""
     n = state["players"]
     refills = state["reshuffles"]
+    if rules_version >= 2 and len(state["deck"]) < round_size(n):
+        decks.mix_in_discards(state)  # the whole round from one pool (see deck.py)
     state["round"] += 1
     state["phase"] = "give"
     state["table"] = decks.draw(state, n)
@@ -202,7 +214,7 @@ def round_cards(state: base.State) -> list[int]:
     return cards
 
 
-def evaluate(state: base.State) -> dict[str, Any]:
+def evaluate(state: base.State, rules_version: int) -> dict[str, Any]:
     """4. Evaluate scores, End of the Round (discard), End of the Game or the next round."""
     n = state["players"]
     outcome = scoring.evaluate_round(n, state["gifts"], state["random"], state["rankings"],
@@ -211,7 +223,8 @@ def evaluate(state: base.State) -> dict[str, Any]:
         state["scores"][seat] += outcome["points"][seat]
         for key in scoring.TALLY_KEYS:
             state["tally"][seat][key] += outcome["breakdown"][seat][key]
-    # After evaluation everything of the round is public: this is the round's full reveal.
+    # The whole round, kept for the record and the audit; `views.public_round` shows each
+    # viewer only what the table reveals (no giver below a random card, say).
     state["last_round"] = {
         "round": state["round"], "table": list(state["table"]),
         "gifts": base.clone(state["gifts"]), "random": list(state["random"]),
@@ -232,5 +245,5 @@ def evaluate(state: base.State) -> dict[str, Any]:
             state[key] = [None] * n
         record["next"] = None
     else:
-        record["next"] = start_round(state)
+        record["next"] = start_round(state, rules_version)
     return record

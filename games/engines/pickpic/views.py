@@ -4,8 +4,15 @@ The secrets of a round, until its evaluation: the deck's order (only its size is
 hand, who gave which card to whom, which card of a stack is the random one, and each ranking.
 A seat sees its own hand, its own gifts, its own stack once the rank phase starts (shuffled with
 the random card, without givers: the stack's order comes from the seed, never from the givers)
-and its own ranking. The evaluation then makes the whole round public (`last_round`, and the
-record of the move that triggered it). Spectators see only what is public.
+and its own ranking. Spectators see only what is public.
+
+The evaluation reveals what the table reveals, no more (`public_round`, in `last_round` and in the
+log line of the move that completed the round): each stack's ranking (the base game ranks face
+up), the giver of every card above the random card (each "reveals themselves" and scores), and
+the random card ("you will know, because nobody claims it"). Nobody claims a card below the random
+card, so its giver stays secret for good, even from the ranker. With the comments variant the
+cards are ranked face down and turned one by one until the random card: the cards below it (and
+their comments) stay face down for everybody but their ranker.
 """
 from __future__ import annotations
 
@@ -45,7 +52,7 @@ def view(state: base.State, viewer: int | None, active: list[int],
         "discard_size": len(state["discard"]),
         "table": list(state["table"]),
         "done": [a is not None for a in acted] if phase != "over" else [True] * n,
-        "last_round": _copy(state["last_round"]),
+        "last_round": public_round(state["last_round"], viewer, state["options"]["comments"]),
         "result": _copy(result),
     }
     if _is_seat(viewer, n) and phase != "over":
@@ -86,8 +93,12 @@ def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
             if move.get("comments"):
                 out["comments"] = dict(move["comments"])
     elif kind == "RoundEvaluated":
-        out["evaluation"] = _copy(record.get("evaluation"))
-        out["discarded"] = list(record.get("discarded") or [])
+        evaluation = record.get("evaluation")
+        face_down = _face_down_variant(evaluation)
+        out["evaluation"] = public_round(evaluation, viewer, face_down)
+        out["discarded"] = _seen_discards(record.get("discarded") or [], evaluation, viewer,
+                                          face_down)
+        out["discarded_count"] = len(record.get("discarded") or [])
         following = record.get("next")
         if following:
             hands = following.get("hands") or []
@@ -100,3 +111,64 @@ def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
             out["next"] = None
         out["result"] = _copy(record.get("result"))
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# The evaluation, as the table reveals it
+# --------------------------------------------------------------------------------------------
+PUBLIC_ROUND_KEYS = ("round", "table", "random", "points", "breakdown", "scores")
+
+
+def _face_down_variant(evaluation: Mapping[str, Any] | None) -> bool:
+    """Whether the round was played with the comments variant (its entries carry comments)."""
+    stacks = (evaluation or {}).get("stacks") or []
+    return any("comment" in entry for stack in stacks for entry in stack.get("order", []))
+
+
+def public_stack(stack: Mapping[str, Any], viewer: int | None, face_down: bool) -> dict[str, Any]:
+    """One seat's evaluated stack: its claimed cards (with their givers and points) and its random
+    card; below the random card the cards without givers, or face down (variant) to all but the
+    ranker."""
+    cut, own = stack["random_position"], viewer == stack["seat"]
+    order = []
+    for position, entry in enumerate(stack["order"]):
+        if position <= cut:
+            shown = _copy(entry)
+        elif face_down and not own:
+            shown = {"face_down": True}
+        else:
+            shown = {"card": entry["card"], "giver": None, "random": False,
+                     "giver_points": 0, "ranker_points": 0}
+            if own and "comment" in entry:
+                shown["comment"] = entry["comment"]
+        if "face_down" not in shown:
+            shown["claimed"] = position < cut
+        order.append(shown)
+    return {"seat": stack["seat"], "order": order, "random_position": cut,
+            "random_last_bonus": stack["random_last_bonus"]}
+
+
+def public_round(evaluation: Mapping[str, Any] | None, viewer: int | None,
+                 face_down: bool) -> dict[str, Any] | None:
+    """The round's evaluation as `viewer` may see it (the state and the record keep it whole)."""
+    if evaluation is None:
+        return None
+    shown = {key: _copy(evaluation[key]) for key in PUBLIC_ROUND_KEYS}
+    shown["stacks"] = [public_stack(s, viewer, face_down) for s in evaluation["stacks"]]
+    return shown
+
+
+def _seen_discards(discarded: list[int], evaluation: Mapping[str, Any] | None,
+                   viewer: int | None, face_down: bool) -> list[int]:
+    """The round's discards the viewer has seen: all of them, but for face-down cards (variant)
+    that were neither its own stack nor its own gifts."""
+    if not face_down or evaluation is None:
+        return list(discarded)
+    hidden = set()
+    for stack in evaluation["stacks"]:
+        if stack["seat"] != viewer:
+            hidden |= {e["card"] for e in stack["order"][stack["random_position"] + 1:]}
+    gifts = evaluation.get("gifts") or []
+    if type(viewer) is int and 0 <= viewer < len(gifts):
+        hidden -= {c for cards in (gifts[viewer] or {}).values() for c in cards}
+    return [c for c in discarded if c not in hidden]

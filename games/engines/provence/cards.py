@@ -51,6 +51,11 @@ GOAL_CARDS: dict[str, tuple[str, str]] = dict(components.GOAL_CARDS)
 GOALS = tuple(goal for sides in GOAL_CARDS.values() for goal in sides)
 
 
+def goal_cards(rules_version: int) -> dict[str, tuple[str, str]]:
+    """The goal cards a game of that rules version was dealt from."""
+    return dict(components.GOAL_CARDS_V1) if rules_version < 2 else GOAL_CARDS
+
+
 def scene_ids(players: int) -> list[str]:
     """The Scene Cards used at this player count (Game Setup, step 1)."""
     return [cid for cid, card in SCENE.items() if card["min_players"] <= players]

@@ -101,8 +101,17 @@ PHOTO_CARDS: tuple[tuple[str, str, tuple[tuple[str, int], ...], tuple[int, ...]]
 )
 
 # Goal Cards: three double-sided cards, the six goals of the appendix. "count" goals count
-# visible squares; "field" goals measure the largest orthogonally adjacent field.
+# visible squares; "field" goals measure the largest orthogonally adjacent field. Each card has a
+# count goal on one side and a field goal on the other. The scoring example plays the lavender
+# field goal and the church goal in one game, so they are on different cards (rules version 2).
 GOAL_CARDS: tuple[tuple[str, tuple[str, str]], ...] = (
+    ("G1", ("churches", "wheat_field")),
+    ("G2", ("mills", "forest_field")),
+    ("G3", ("sunflowers_facing_deck", "lavender_field")),
+)
+# Rules version 1 paired the appendix's two lists line by line: G1 carried churches and lavender on
+# its two sides, so the scoring example's pairing could never be dealt. Kept for version-1 games.
+GOAL_CARDS_V1: tuple[tuple[str, tuple[str, str]], ...] = (
     ("G1", ("churches", "lavender_field")),
     ("G2", ("mills", "wheat_field")),
     ("G3", ("sunflowers_facing_deck", "forest_field")),

@@ -21,6 +21,10 @@ class ProvenceEngine(base.Engine):
     title = "Walking in Provence"
     min_players = 2
     max_players = 5
+    # 1: goal card G1 carried churches and lavender (the scoring example could not be dealt);
+    # 2: reworked goal cards (components.GOAL_CARDS). Only the goals dealt at setup differ.
+    rules_version = 2
+    rules_versions = (1, 2)
 
     def options_schema(self) -> dict[str, Any]:
         return {"type": "object", "properties": {}, "additionalProperties": False}
@@ -40,8 +44,9 @@ class ProvenceEngine(base.Engine):
             # The extra face-down "framing area" card has no effect on play: not kept.
             face_up += sorted(base.rng(seed, "photos", back).sample(pile, shown))
         goal_rng = base.rng(seed, "goals")
-        goal_cards = sorted(goal_rng.sample(sorted(cards.GOAL_CARDS), 2))
-        goals = [{"card": g, "goal": cards.GOAL_CARDS[g][goal_rng.randrange(2)]} for g in goal_cards]
+        goal_sides = cards.goal_cards(self.rules_version)
+        goal_cards = sorted(goal_rng.sample(sorted(goal_sides), 2))
+        goals = [{"card": g, "goal": goal_sides[g][goal_rng.randrange(2)]} for g in goal_cards]
         starts = base.rng(seed, "start-cards").sample(sorted(cards.START), players)
         landscapes = [layout.new_landscape(s, base.rng(seed, "drone", i).randrange(2))
                       for i, s in enumerate(starts)]

@@ -61,21 +61,55 @@ def test_a_face_down_card_taken_is_known_to_the_taker_only_until_played():
             assert [c.get("number") for c in others] == [None, 4, None, None, None]
 
 
-def test_a_blurred_card_shows_its_number_once_in_the_log_then_blurred():
-    """"first show the card's face to the other players, then turn it face-down ... From this point
-    on, players may not check the number on this card"."""
+def blurred_play():
     state, seat = seated()
     state["reels"][seat]["gray"] = [{"card": "gray-9", "blurred": False}]
-    move = {"type": "take", "row": 1, "side": "left", "count": 1}
-    state = apply(state, seat, move)
+    state = apply(state, seat, {"type": "take", "row": 1, "side": "left", "count": 1})
     wind = {"type": "wind", "from": 4, "to": 5}
     step = play(state, seat, wind)
-    ev = event(step, seat, wind)
+    return step, seat, event(step, seat, wind)
+
+
+def test_a_blurred_card_shows_its_number_at_the_moment_of_play_only():
+    """"first show the card's face to the other players, then turn it face-down ... From this point
+    on, players may not check the number on this card". The log line shows the number while it is
+    fresh (the move's answer, the live channel); read later, the colour only."""
+    step, seat, ev = blurred_play()
     for viewer in (None, 0, 1, 2):
-        assert ENGINE.describe(ev, viewer)["played"] == [
+        assert ENGINE.describe({**ev, "fresh": True}, viewer)["played"] == [
             {"seat": seat, "colour": "gray", "number": 1, "blurred": True, "good_shot": None}]
+        for later in (ev, {**ev, "fresh": False}):
+            line = ENGINE.describe(later, viewer)
+            assert line["played"] == [{"seat": seat, "colour": "gray", "blurred": True,
+                                       "good_shot": None}]
+            assert "gray-1" not in numbers_shown(line)
         assert ENGINE.view(step.state, viewer)["reels"][seat]["gray"] == [
             {"colour": "gray", "number": 9}, {"colour": "gray", "blurred": True}]
+
+
+def test_the_view_shows_a_blurred_face_until_the_next_action_and_replays_never_do():
+    step, seat, _ = blurred_play()
+    for viewer in (None, 0, 1, 2):
+        assert ENGINE.view(step.state, viewer)["shown"] == [
+            {"seat": seat, "colour": "gray", "number": 1}]
+        assert ENGINE.replay_view(step.state, viewer)["shown"] == []
+    after = step.state
+    nxt = after["turn"]
+    after = apply(after, nxt, ENGINE.legal_moves(after, nxt)[0])
+    for viewer in (None, 0, 1, 2):
+        assert ENGINE.view(after, viewer)["shown"] == []
+
+
+def test_version_1_games_keep_their_state_and_show_the_face_only_in_the_fresh_log_line():
+    from games.engines import get
+    v1 = get("photograph", 1)
+    state, seat = seated()
+    state["reels"][seat]["gray"] = [{"card": "gray-9", "blurred": False}]
+    state = v1.apply(state, seat, {"type": "take", "row": 1, "side": "left", "count": 1}, None)
+    step = v1.play(state, seat, {"type": "wind", "from": 4, "to": 5}, None)
+    assert "shown" not in step.state and v1.view(step.state, 0)["shown"] == []
+    line = v1.describe({**event(step, seat, {"type": "wind", "from": 4, "to": 5}), "fresh": True}, 0)
+    assert line["played"][0]["number"] == 1
 
 
 def test_spectators_see_what_any_seat_sees_of_the_others():

@@ -28,12 +28,27 @@ class Checker:
             assert_secrets_kept(before)
             self.first = False
         if event["type"] == "RoundEvaluated":
-            # Everything of the evaluated round is now public, as it was played.
+            # The table's reveal, as it was played: every random card, every claimed card
+            # with its giver, no giver below a random card (face down in the variant).
             evaluation = ENGINE.describe(event, None)["evaluation"]
-            assert evaluation["gifts"] == before["gifts"] and evaluation["random"] == before["random"]
+            assert "gifts" not in evaluation and evaluation["random"] == before["random"]
             orders = [r["order"] if r else event["data"]["move"]["order"]
                       for r in before["rankings"]]
-            assert [[e["card"] for e in s["order"]] for s in evaluation["stacks"]] == orders
+            face_down = before["options"]["comments"]
+            for seat, (stack, order) in enumerate(zip(evaluation["stacks"], orders)):
+                cut = order.index(before["random"][seat])
+                assert stack["random_position"] == cut
+                for position, (entry, card) in enumerate(zip(stack["order"], order)):
+                    if position < cut:
+                        assert entry["card"] == card and entry["claimed"]
+                        assert card in before["gifts"][entry["giver"]][str(seat)]
+                    elif position == cut:
+                        assert entry["card"] == card and entry["random"] and entry["giver"] is None
+                    elif face_down:
+                        assert entry == {"face_down": True}
+                    else:
+                        assert entry["card"] == card and entry["giver"] is None
+                        assert not entry["claimed"]
             assert evaluation["table"] == before["table"]
         assert_cards_accounted(after)
         assert_secrets_kept(after)

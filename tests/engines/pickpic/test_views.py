@@ -9,7 +9,8 @@ cards they just received"; "make sure never to show your cards".
 from games.engines.pickpic import ENGINE
 from tests.engines.pickpic.helpers import (assert_event_secrets_kept, assert_secrets_kept,
                                            cards_in, event_of, give_state, play, rank_all,
-                                           rank_state, standard_gifts, viewers)
+                                           rank_state, standard_gifts, viewers,
+                                           gift_card)
 
 ORDERS = [[30, 40, 50, 100], [21, 41, 51, 101], [22, 32, 52, 102], [23, 33, 43, 103]]
 
@@ -95,9 +96,10 @@ def test_variant_comments_stay_secret_until_evaluation():
         assert "secret thought" not in repr(ENGINE.view(step.state, viewer))
 
 
-def test_after_evaluation_everything_of_the_round_is_public():
-    """Evaluate scores: the giver "reveals themselves"; the whole round is public afterwards -
-    in the evaluating event, for every viewer, and in every view's `last_round`."""
+def test_after_evaluation_the_rankings_random_cards_and_claimed_givers_are_public():
+    """Evaluate scores: the giver "reveals themselves"; the rankings (placed "face up in order")
+    and the random cards are public afterwards - in the evaluating event, for every viewer, and in
+    every view's `last_round`."""
     state = rank_state(4)
     round_cards = set(state["table"]) | {c for s in state["stacks"] for c in s}
     for seat in range(3):
@@ -107,14 +109,81 @@ def test_after_evaluation_everything_of_the_round_is_public():
     event = event_of(step, 3, move)
     lines = {v: ENGINE.describe(event, v) for v in viewers(step.state)}
     evaluation = lines[None]["evaluation"]
-    assert evaluation["gifts"] == standard_gifts(4) and evaluation["random"] == [100, 101, 102, 103]
+    assert evaluation["random"] == [100, 101, 102, 103]
     assert [[e["card"] for e in s["order"]] for s in evaluation["stacks"]] == ORDERS
+    # Every random card is last here, so every gift is claimed by its giver.
+    for receiver, stack in enumerate(evaluation["stacks"]):
+        for entry in stack["order"][:-1]:
+            assert entry["claimed"] and entry["card"] == gift_card(entry["giver"], receiver)
     for viewer, line in lines.items():
         assert line["evaluation"] == evaluation
         assert ENGINE.view(step.state, viewer)["last_round"] == evaluation
         assert round_cards <= cards_in(line)
     assert_secrets_kept(step.state)
     assert_event_secrets_kept(event, step.state)
+
+
+# Seat 0's stack is 30 (from seat 1), 40 (seat 2), 50 (seat 3) and its random card 100.
+BELOW = [[30, 100, 40, 50], *ORDERS[1:]]
+
+
+def test_nobody_claims_a_card_ranked_below_the_random_card_so_its_giver_stays_secret():
+    """Evaluate scores: "when you reach the card that was given at random, stop (you will know,
+    because nobody claims it)". Cards below it are never claimed: the table learns the ranking
+    and the random card, not who gave 40 and 50 - not even the ranker."""
+    state, step = rank_all(rank_state(4), BELOW)
+    event = event_of(step, 3, {"type": "rank", "order": BELOW[3]})
+    for viewer in viewers(state):
+        for shown in (ENGINE.describe(event, viewer)["evaluation"],
+                      ENGINE.view(state, viewer)["last_round"]):
+            assert "gifts" not in shown
+            stack = shown["stacks"][0]
+            assert stack["random_position"] == 1
+            assert stack["order"][0] == {"card": 30, "giver": 1, "random": False, "claimed": True,
+                                         "giver_points": 2, "ranker_points": 1}
+            assert stack["order"][1]["card"] == 100 and stack["order"][1]["random"]
+            assert stack["order"][2:] == [
+                {"card": c, "giver": None, "random": False, "claimed": False,
+                 "giver_points": 0, "ranker_points": 0} for c in (40, 50)]
+    # The state keeps the whole round (for the audit); views and the log do not show it.
+    assert state["last_round"]["gifts"][2]["0"] == [40]
+
+
+def test_the_giver_of_an_unclaimed_card_cannot_be_told_from_the_log():
+    """Swapping who gave 40 and 50 to seat 0 (both unclaimed) changes nothing seats 0 and 1 see
+    of the evaluation: only the givers themselves know."""
+    swapped = standard_gifts(4)
+    swapped[2]["0"], swapped[3]["0"] = [50], [40]
+    _, step = rank_all(rank_state(4), BELOW)
+    _, other = rank_all(rank_state(4, gifts=swapped), BELOW)
+    for viewer in (None, 0, 1):
+        line = ENGINE.describe(event_of(step, 3, {"type": "rank", "order": BELOW[3]}), viewer)
+        alt = ENGINE.describe(event_of(other, 3, {"type": "rank", "order": BELOW[3]}), viewer)
+        assert line == alt, viewer
+        assert ENGINE.view(step.state, viewer) == ENGINE.view(other.state, viewer), viewer
+
+
+def test_variant_cards_below_the_random_card_stay_face_down_but_for_their_ranker():
+    """Variants: "place the ranked cards face down in order. And when evaluating, reveal them one
+    by one giving short comments" - and stop at the random card: what lies below it, with its
+    comments, is never turned over. Its ranker knows it; nobody else sees it."""
+    state = rank_state(4, options={"comments": True})
+    comments = {0: {"30": "same light", "40": "below the random one"}}
+    state, step = rank_all(state, BELOW, comments)
+    event = event_of(step, 3, {"type": "rank", "order": BELOW[3]})
+    for viewer in (None, 1, 2, 3):
+        line = ENGINE.describe(event, viewer)
+        stack = line["evaluation"]["stacks"][0]
+        assert stack["order"][0]["comment"] == "same light"
+        assert stack["order"][2:] == [{"face_down": True}] * 2
+        assert "below the random one" not in repr(line)
+        assert "below the random one" not in repr(ENGINE.view(state, viewer))
+        seen = {None: set(), 1: set(), 2: {40}, 3: {50}}[viewer]  # a giver knows its own card
+        assert {40, 50} & set(line["discarded"]) == seen
+        assert line["discarded_count"] == 4 + 16
+    own = ENGINE.view(state, 0)["last_round"]["stacks"][0]["order"]
+    assert [e["card"] for e in own] == BELOW[0] and own[2]["comment"] == "below the random one"
+    assert own[2]["giver"] is None, "the ranker does not know who gave an unclaimed card either"
 
 
 def test_the_game_end_view_shows_the_result_to_everybody():

@@ -1,8 +1,10 @@
 """Game End & Final Scoring, on hand-built landscapes (see helpers.grid_from)."""
+from collections import Counter
+
 import pytest
 
 from games.engines import base
-from games.engines.provence import cards, scoring
+from games.engines.provence import ENGINE, cards, scoring
 from tests.engines.provence.helpers import grid_from
 
 
@@ -193,21 +195,37 @@ RIVAL = """
 """
 
 
+THIRD = """
+    F  F  W
+    W  G  G
+"""
+# A real 3-player setup (ENGINE.setup(3, {}, EXAMPLE_SEED)): it deals the church goal and the
+# lavender field goal, and photo cards on which seat 0's markers are worth 7, 6, 4, 2 and 8.
+EXAMPLE_SEED = "scoring-example-0"
+# (photo, spot): seat 0's marker; the rivals (seats 1, 2) took the spots above it first.
+EXAMPLE_MARKERS = [("B2", 0), ("B1", 0), ("A1", 0), ("A2", 2), ("C2", 0)]
+
+
 def example_state():
-    def photo(card, spot, seat):
-        p = {"card": card, "markers": [[] for _ in cards.PHOTO[card]["spots"]]}
-        p["markers"][spot].append(seat)
-        return p
-    # Markers on spots worth 7, 6, 4, 2 and 8, as in "Points for Photos: 7 + 6 + 4 + 2 + 8".
-    photos_ = [photo("C4", 0, 0), photo("B3", 1, 0), photo("B1", 1, 0), photo("B4", 3, 0),
-               photo("C1", 0, 0), photo("A1", 0, 1)]
-    return {"players": 2, "photos": photos_,
-            "goals": [{"card": "G1", "goal": "lavender_field"}, {"card": "G1", "goal": "churches"}]}
+    state = ENGINE.setup(3, {}, EXAMPLE_SEED)
+    assert sorted(g["goal"] for g in state["goals"]) == ["churches", "lavender_field"]
+    dealt = {p["card"]: p for p in state["photos"]}
+    backs = Counter(cards.PHOTO[c]["back"] for c in dealt)
+    assert backs == {"A": 2, "B": 2, "C": 3}, "Game Setup: 2 A, 2 B and 3 C photo cards"
+    for card, spot in EXAMPLE_MARKERS:
+        markers = dealt[card]["markers"]
+        for rival, above in zip((1, 2), range(spot)):
+            markers[above].append(rival)  # "place a Player Marker on the highest empty spot"
+        markers[spot].append(0)
+    return state
 
 
 def test_the_68_point_scoring_example():
+    """Scoring Example: 32 for scenes, 27 for photos, 9 for goals: 68 - from a real setup (the
+    two goals and the photo cards as Game Setup deals them), nothing a game could not produce."""
     state = example_state()
-    scores, _, breakdown = scoring.final(state, [grid_from(EXAMPLE), grid_from(RIVAL)])
+    scores, _, breakdown = scoring.final(state, [grid_from(EXAMPLE), grid_from(RIVAL),
+                                                 grid_from(THIRD)])
     mine = breakdown[0]
     assert (mine["lavender"], mine["lavender_penalty"]) == (6 * 1 + 5 * 2, -3)
     assert mine["wheat"] == 4 * 2 + 2 * 1
@@ -220,6 +238,24 @@ def test_the_68_point_scoring_example():
     assert mine["goals"] == 9
     assert scores[0] == mine["total"] == 68
     assert mine["markers_placed"] == 5
+
+
+def test_the_scoring_examples_goals_lie_on_two_different_goal_cards():
+    """The example scores a lavender goal and a church goal in one game: Game Setup ("Randomly
+    select 2 Goal Cards ... with a random side facing up") must be able to deal that pair."""
+    card_of = {goal: card for card, sides in cards.GOAL_CARDS.items() for goal in sides}
+    assert card_of["lavender_field"] != card_of["churches"]
+    dealt = {frozenset(g["goal"] for g in ENGINE.setup(2, {}, f"pairs-{i}")["goals"])
+             for i in range(200)}
+    assert frozenset({"lavender_field", "churches"}) in dealt
+
+
+def test_every_two_goals_of_different_cards_can_be_dealt_and_no_others():
+    dealt = {frozenset(g["goal"] for g in ENGINE.setup(2, {}, f"pairs-{i}")["goals"])
+             for i in range(300)}
+    possible = {frozenset({a, b}) for c1, s1 in cards.GOAL_CARDS.items()
+                for c2, s2 in cards.GOAL_CARDS.items() if c1 < c2 for a in s1 for b in s2}
+    assert dealt == possible and len(possible) == 12
 
 
 def tie_state(*photo_cards):
