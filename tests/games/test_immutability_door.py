@@ -25,9 +25,9 @@ def drop(name: str, dsn) -> None:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
-def truncate_with_the_door_open(name: str) -> str | None:
-    """Install the migration's trigger in a fresh database called `name`; try the door. Returns the
-    refusal's message, or None if the TRUNCATE went through."""
+def with_the_door_open(name: str, statement: str = "TRUNCATE games_event") -> str | None:
+    """Install the migration's trigger in a fresh database called `name`; try `statement` with the
+    door's setting on. Returns the refusal's message, or None if the statement went through."""
     dsn = scratch_database(name)
     try:
         with psycopg.connect(dbname=name, **dsn) as conn:
@@ -37,7 +37,7 @@ def truncate_with_the_door_open(name: str) -> str | None:
             conn.commit()
             try:
                 conn.execute("SET LOCAL darkroom.allow_truncate = 'on'")
-                conn.execute("TRUNCATE games_event")
+                conn.execute(statement)
                 conn.commit()
                 return None
             except psycopg.Error as error:
@@ -49,15 +49,22 @@ def truncate_with_the_door_open(name: str) -> str | None:
 
 @pytest.mark.django_db
 def test_a_database_not_named_test_has_no_truncate_door():
-    refusal = truncate_with_the_door_open(f"darkroom_door_{os.getpid()}")
+    refusal = with_the_door_open(f"darkroom_door_{os.getpid()}")
     assert refusal is not None and "append-only" in refusal
 
 
 @pytest.mark.django_db
 def test_a_name_that_merely_contains_test_has_no_door_either():
-    assert truncate_with_the_door_open(f"prod_test_{os.getpid()}") is not None
+    assert with_the_door_open(f"prod_test_{os.getpid()}") is not None
 
 
 @pytest.mark.django_db
 def test_a_test_database_opens_the_door_only_with_the_setting():
-    assert truncate_with_the_door_open(f"test_door_{os.getpid()}") is None
+    assert with_the_door_open(f"test_door_{os.getpid()}") is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("statement", ["UPDATE games_event SET id = 2", "DELETE FROM games_event"])
+def test_the_door_is_for_truncate_only_even_in_a_test_database(statement):
+    refusal = with_the_door_open(f"test_door_rows_{os.getpid()}", statement)
+    assert refusal is not None and "append-only" in refusal

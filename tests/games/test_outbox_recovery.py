@@ -83,3 +83,20 @@ def test_the_webhook_signature_matches_a_vector_computed_elsewhere():
 
     assert sign("s3cret", "1700000000", b'{"a":1}') == \
         "sha256=1698a50bc74d1ff1db85c4e0a5297c2ad9fdba245d5737cdb789e4cc6e098940"
+
+
+def test_the_sweeper_puts_a_pending_delivery_back_on_the_queue(alice, bob, duel):
+    """The same promise without a worker: what the sweeper enqueues is exactly the lost delivery."""
+    from tests.worker import purge_queue
+
+    receiver = Receiver()
+    try:
+        register(bob, receiver.url)
+        purge_queue()
+        bob_gets_a_turn(alice, duel)  # in this test's transaction: its after-commit enqueue never runs
+        assert purge_queue() == 0
+        tasks.sweep()
+        assert purge_queue() == 1
+    finally:
+        receiver.close()
+        purge_queue()
