@@ -110,3 +110,15 @@ def test_a_new_move_rearms_the_reminder():
     c = clocks.mark_reminded(clocks.start(PER_MOVE, 2, {0}, T0), [0])
     c = clocks.advance(c, PER_MOVE, {0}, {0}, {0}, at(85))
     assert clocks.reminder_times(c, 0.2) == {0: at(165)}
+
+
+def test_a_vacation_that_ended_before_the_clock_started_costs_nothing():
+    """turns.vacations_for returns past vacations too: they must neither drain nor add time."""
+    since = T0 + timedelta(days=10)
+    past = [(T0, T0 + timedelta(days=2))]
+    assert clocks.running_seconds(since, since + timedelta(hours=1), past) == 3600
+
+
+def test_a_vacation_that_starts_after_the_moment_measured_costs_nothing():
+    future = [(T0 + timedelta(days=3), T0 + timedelta(days=4))]
+    assert clocks.running_seconds(T0, T0 + timedelta(hours=5), future) == 5 * 3600

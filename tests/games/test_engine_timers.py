@@ -8,7 +8,8 @@ from tests.conftest import start_game
 
 
 def test_an_engine_deadline_is_applied_by_the_system_when_due(alice, bob):
-    game_id = start_game(alice, [bob], options={"hourglass": 1})
+    # 3 s, not 1: the "not yet" check below must not race a loaded machine's scheduler.
+    game_id = start_game(alice, [bob], options={"hourglass": 3})
     alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
     game = Game.objects.get(pk=game_id)
     assert game.next_deadline is not None

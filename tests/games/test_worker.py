@@ -31,8 +31,9 @@ def expired_deadlines(game_id):
 
 def test_a_two_second_move_times_out_with_no_request_while_a_worker_runs(alice, bob, worker):
     game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 2})
-    assert wait_for(lambda: expiries(game_id) == 1, timeout=30), worker.output()[-3000:]
-    expired = Event.objects.get(game_id=game_id, type="TimerExpired")
+    # >= 1: on a loaded machine bob's own 2 s may run out too before the first poll sees alice's.
+    assert wait_for(lambda: expiries(game_id) >= 1, timeout=30), worker.output()[-3000:]
+    expired = Event.objects.filter(game_id=game_id, type="TimerExpired").order_by("seq").first()
     assert expired.data["seat"] == 0
     auto = Event.objects.get(game_id=game_id, seq=expired.seq + 1)
     assert auto.actor == 0 and auto.data["auto"] is True
