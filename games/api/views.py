@@ -174,8 +174,11 @@ class MovesView(APIView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not IDEMPOTENCY_KEY.match(key):
             raise Invalid("Idempotency-Key must be 1 to 128 printable ASCII characters")
-        access.get_game(game_id)  # 404 before judging the body
-        data = parse(s.MoveIn, request.data)
+        try:
+            data = parse(s.MoveIn, request.data)
+        except Exception:
+            access.get_game(game_id)  # 404 before judging the body (the service reads the game once)
+            raise
         result = services.submit_move(game_id, request.user, data["move"],
                                       data["expected_version"], key)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
