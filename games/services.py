@@ -165,14 +165,14 @@ def submit_move(game_id, user, move: Any, expected_version: Any,
     read once (locked); only a game with a deadline due takes the extra round."""
     for _ in range(2):
         with transaction.atomic():
-            game = access.get_game(game_id, lock=True)
+            game = access.get_game(game_id, lock=True, user=user)
             now = timezone.now()
             if _is_due(game, now):
                 _expire(game, now)
                 continue  # commit the expiry; judge the move on the game as it now stands
             return _judge_move(game, user, move, expected_version, idempotency_key)
     with transaction.atomic():
-        return _judge_move(access.get_game(game_id, lock=True), user, move, expected_version, idempotency_key)
+        return _judge_move(access.get_game(game_id, lock=True, user=user), user, move, expected_version, idempotency_key)
 
 
 def _judge_move(game: Game, user, move, expected_version, idempotency_key) -> MoveResult:

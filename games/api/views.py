@@ -129,7 +129,7 @@ class GameView(APIView):
                    parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
                    summary="The game, with its state as you may see it")
     def get(self, request, game_id):
-        game = access.get_game(game_id)
+        game = access.get_game(game_id, user=request.user)
         etag = etag_for(game, access.seat_of(game, request.user))
         if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
@@ -162,7 +162,7 @@ class StartView(LobbyAction):
 class LegalMovesView(APIView):
     @extend_schema(responses={200: s.LegalMovesOut, **ERRORS}, summary="Your legal moves now")
     def get(self, request, game_id):
-        return Response(selectors.legal_moves(access.get_game(game_id), request.user))
+        return Response(selectors.legal_moves(access.get_game(game_id, user=request.user), request.user))
 
 
 class MovesView(APIView):

@@ -443,8 +443,9 @@ def machine() -> str:
             f"PostgreSQL {pg}, {platform.system()} {platform.release()}")
 
 
-def run_all(sizes: dict[str, Any]) -> dict[str, Any]:
-    """Everything `make bench` reports, at the given sizes (tiny ones in the smoke test)."""
+def run_all(sizes: dict[str, Any], progress: Callable[[dict[str, Any]], None] = lambda out: None) -> dict[str, Any]:
+    """Everything `make bench` reports, at the given sizes (tiny ones in the smoke test);
+    `progress` sees the figures so far after each part."""
     out: dict[str, Any] = {"machine": machine(), "web": procfile_command("web"),
                            "worker": procfile_command("worker"), "sizes": sizes}
     clients = sizes["clients"]
@@ -460,9 +461,14 @@ def run_all(sizes: dict[str, Any]) -> dict[str, Any]:
                    **{f"{label} p50 ms": percentile(v, 50) * 1000 for label, v in loop["times"].items()},
                    **{f"{label} p99 ms": percentile(v, 99) * 1000 for label, v in loop["times"].items()},
                    "post_p99_ms": percentile(post, 99) * 1000}
-    out["timers"] = [expiry_lateness(n, sizes["timer_lead"], sizes["timer_timeout"])
-                     for n in sizes["timer_games"]]
-    out["load"] = [state_load(long_history(n), sizes["load_repeats"]) for n in sizes["history"]]
+    out["timers"], out["load"] = [], []
+    progress(out)
+    for n in sizes["history"]:
+        out["load"].append(state_load(long_history(n), sizes["load_repeats"]))
+        progress(out)
+    for n in sizes["timer_games"]:
+        out["timers"].append(expiry_lateness(n, sizes["timer_lead"], sizes["timer_timeout"]))
+        progress(out)
     return out
 
 
