@@ -244,7 +244,8 @@ def make_pickpic(users, options: dict[str, Any] | None = None):
 
 def move_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
     """Each client plays one 3-seat Pick Pic game: GET game, GET legal-moves, POST move, as the
-    seat whose turn it is. A finished game is replaced by a fresh one."""
+    seat whose turn it is. A finished game is replaced by a fresh one. A few seconds of the same
+    load come first, unmeasured."""
     players = make_users(3 * clients, "mover")
     tables = [players[3 * i:3 * i + 3] for i in range(clients)]
     games = [make_pickpic([u for u, _ in table]) for table in tables]
@@ -277,6 +278,9 @@ def move_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
             else:
                 raise AssertionError((status, body))
 
+    # Warm-up: every server thread opens its database connection, every code path is imported.
+    run_clients(port, clients, min(3.0, seconds), loop)
+    counts.update(moves=0, conflicts=0, finished=0)
     out = run_clients(port, clients, seconds, loop)
     connections.close_all()
     out.update(counts, loops_per_s=len(out["times"].get("POST move", [])) / out["elapsed"],
