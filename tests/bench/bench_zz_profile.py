@@ -25,3 +25,41 @@ def test_profile(capsys):
         for label, v in loop["times"].items():
             print(label, "p50", round(throughput.percentile(v, 50)*1000), "p99", round(throughput.percentile(v, 99)*1000))
         print("pids", pids)
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.django_db(transaction=True)
+def test_inprocess(capsys, make_player):
+    import cProfile, pstats, io
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from tests.conftest import start_game
+    seats = [make_player() for _ in range(3)]
+    game_id = start_game(seats[0], seats[1:], kind="pickpic", options={"target": 200})
+    by = {p.user.pk: p for p in seats}
+
+    def one():
+        g = seats[0].get(f"/api/v1/games/{game_id}/").json()
+        users = {p["seat"]: p["user"] for p in g["players"]}
+        pl = by[users[g["active_seats"][0]]]
+        lm = pl.get(f"/api/v1/games/{game_id}/legal-moves/").json()
+        r = pl.post(f"/api/v1/games/{game_id}/moves/", {"move": lm["moves"][0], "expected_version": lm["version"]})
+        assert r.status_code == 201, r.content
+    for _ in range(10):
+        one()
+    with CaptureQueriesContext(connection) as c:
+        one()
+    prof = cProfile.Profile()
+    t = time.perf_counter()
+    prof.enable()
+    for _ in range(100):
+        one()
+    prof.disable()
+    el = time.perf_counter() - t
+    s = io.StringIO()
+    pstats.Stats(prof, stream=s).sort_stats("cumulative").print_stats(60)
+    with capsys.disabled():
+        print(f"\n{el/100*1000:.1f} ms per loop in-process; queries per loop {len(c.captured_queries)}")
+        for q in c.captured_queries:
+            print("  ", q["sql"][:160])
+        print(s.getvalue()[:12000])

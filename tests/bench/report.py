@@ -61,7 +61,7 @@ def write(out: dict[str, Any]) -> Path:
         "Pick Pic game (GET game, GET legal-moves, POST move as the seat to move); GET /kinds/ and "
         f"pgbench ({sizes['pgbench_seconds']} s) at the same concurrency.",
         "- Timers: 3-seat Pick Pic games on per-move clocks, every deadline moved into one second "
-        f"{sizes['timer_lead']:.0f} s ahead; lateness = when TimerExpired was decided (its `created_at`) - the deadline; 'seen committed' = when the benchmark, polling every 50 ms, first read the committed event - the deadline.",
+        f"{sizes['timer_lead']:.0f} s ahead; a game's lateness = when its first TimerExpired was decided (its `created_at`) - the deadline; 'seen committed' = when the benchmark, polling every 50 ms, first read the committed event - the deadline.",
         "- State load: the latest state with the cache cleared (snapshot + tail), median of "
         f"{sizes['load_repeats']}; the long game is real Pick Pic moves with disputes between them.",
         "",
