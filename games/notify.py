@@ -19,8 +19,13 @@ from typing import Any, Iterable
 from django.db import connection
 from django.utils import timezone
 
-from games import scheduling, store
+from games import bulk, scheduling, store
 from games.models import Delivery, Game, Mute, Notification, Seat
+
+NOTIFICATION_COLUMNS = ["user", "game", "type", "title", "data", "seq", "created_at", "updated_at",
+                        "read_at", "collapsed"]
+DELIVERY_COLUMNS = ["notification", "channel", "webhook", "status", "attempts", "next_attempt_at",
+                    "last_error", "created_at"]
 
 TITLES = {
     "your_turn": "Your turn in {title}",
@@ -124,7 +129,13 @@ class Outbox:
             Notification.objects.bulk_update(list(collapsed.values()), ["collapsed", "updated_at", "data", "seq"])
         if not fresh:
             return []
-        created = Notification.objects.bulk_create([note for note, _ in fresh])
+        created = [note for note, _ in fresh]
+        ids = bulk.insert(Notification, NOTIFICATION_COLUMNS, [
+            [note.user_id, note.game_id, note.type, note.title, note.data, note.seq, note.created_at,
+             note.updated_at, note.read_at, note.collapsed] for note in created], returning=True)
+        for note, pk in zip(created, ids):
+            note.pk = note.id = pk
+            note._state.adding, note._state.db = False, "default"
         email_users = {note.user_id for note, chosen in fresh if "email" in chosen}
         slots = digest_slots(email_users, now) if email_users else {}
         hook_users = {note.user_id for note, chosen in fresh if "webhook" in chosen}
@@ -140,7 +151,11 @@ class Outbox:
                 deliveries += [Delivery(notification=note, channel="webhook", webhook_id=hook_id, next_attempt_at=now)
                                for hook_id in hooks.get(note.user_id, ())]
         if deliveries:
-            Delivery.objects.bulk_create(deliveries)
+            ids = bulk.insert(Delivery, DELIVERY_COLUMNS, [
+                [d.notification.pk, d.channel, d.webhook_id, d.status, d.attempts, d.next_attempt_at,
+                 d.last_error, now] for d in deliveries], returning=True)
+            for delivery, pk in zip(deliveries, ids):
+                delivery.pk = delivery.id = pk
             scheduling.deliver_after_commit([
                 scheduling.Outgoing(d.pk, d.channel, d.notification.user_id, 0, d.next_attempt_at)
                 for d in deliveries])

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
-from games import live
+from games import bulk, live
 from games.engines.base import Engine, State
 from games.errors import VersionConflict
 from games.kinds import get_engine
@@ -51,6 +51,11 @@ class NewEvent:
 
 def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
+
+
+EVENT_COLUMNS = ["game", "seq", "type", "actor", "data", "created_at", "idempotency_key",
+                 "request_hash", "user"]
+EVENT_ATTNAMES = [name + "_id" if name in ("game", "user") else name for name in EVENT_COLUMNS]
 
 
 @dataclass
@@ -90,7 +95,8 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
     try:
         # No savepoint: under the row lock a clash cannot happen, and if it does (someone wrote
         # without the lock) the whole transaction is void anyway: the error rolls it back.
-        Event.objects.bulk_create([row for group in rows for row in group])
+        bulk.insert(Event, EVENT_COLUMNS, [[getattr(row, name) for name in EVENT_ATTNAMES]
+                                           for group in rows for row in group])
     except IntegrityError:
         raise VersionConflict(batch[0].game.version) from None
     fields: list[str] = ["version"]
@@ -113,9 +119,10 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
     if len(batch) == 1:
         batch[0].game.save(update_fields=fields)
     else:
-        Game.objects.bulk_update([item.game for item in batch], fields)
+        bulk.update(Game, fields, [item.game for item in batch])
     if snapshots:
-        Snapshot.objects.bulk_create(snapshots)
+        bulk.insert(Snapshot, ["game", "version", "state", "created_at"],
+                    [[s.game_id, s.version, s.state, batch[0].at] for s in snapshots])
     if cached:
         transaction.on_commit(lambda: cache.set_many(cached, 3600))
     return rows
