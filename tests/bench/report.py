@@ -62,7 +62,7 @@ def write(out: dict[str, Any]) -> Path:
         f"pgbench ({sizes['pgbench_seconds']} s) at the same concurrency.",
         "- Timers: 3-seat Pick Pic games on per-move clocks, every deadline moved into one second "
         f"{sizes['timer_lead']:.0f} s ahead; a game's lateness = when its first TimerExpired was decided (its `created_at`) - the deadline; 'seen committed' = when the benchmark, polling every 50 ms, first read the committed event - the deadline.",
-        "- State load: the latest state with the cache cleared (snapshot + tail), median of "
+        "- State load: the latest state with its cache entry deleted (snapshot + tail), median of "
         f"{sizes['load_repeats']}; the long game is real Pick Pic moves with disputes between them.",
         "",
         "| figure | before (79ee5b6) | after (this run) |",
