@@ -41,6 +41,25 @@ def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
     return found
 
 
+def targets(out: dict[str, Any]) -> list[tuple[str, bool]]:
+    move = out["move"]
+    found = [("move loops >= 25% of GET /kinds/", move["loops_per_s"] >= 0.25 * out["kinds_rps"]),
+             ("POST /moves/ p99 < 100 ms at 16 clients", move["post_p99_ms"] < 100)]
+    limits = {200: 0.5, 1000: 1.0}
+    for timer in out["timers"]:
+        if timer["games"] in limits:
+            limit = limits[timer["games"]]
+            found.append((f"{timer['games']} games due in one second: all expired, p99 lateness < {limit} s "
+                          "(decided / seen committed)",
+                          timer["expired"] == timer["expected"] and timer["p99"] < limit
+                          and timer.get("visible_p99", float("inf")) < limit))
+    loads = [load["median_ms"] for load in out["load"]]
+    if len(loads) > 1:
+        found.append(("state load flat in history length (longest within 2x of shortest)",
+                      max(loads) <= 2 * min(loads)))
+    return found
+
+
 def write(out: dict[str, Any]) -> Path:
     before = json.loads(BEFORE.read_text()) if BEFORE.exists() else {}
     old, new = dict(rows(before)), rows(out)
@@ -70,6 +89,9 @@ def write(out: dict[str, Any]) -> Path:
     ]
     for label, value in new:
         lines.append(f"| {label} | {old.get(label, 'n/a')} | {value} |")
+    lines += ["", "Issue 10's targets, judged on this run:", ""]
+    for label, ok in targets(out):
+        lines.append(f"- {label}: {'met' if ok else 'NOT met'}")
     if before:
         lines += ["", f"Before: {before.get('machine', '')}; server `{before.get('web', '')}`; "
                   f"worker `{before.get('worker', '')}`."]
