@@ -2,23 +2,36 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.db.models import OuterRef, Subquery
 
 from games.errors import Forbidden, NotAPlayer, NotFound
 from games.models import Game, Seat
 
 
-def get_game(game_id, *, lock: bool = False) -> Game:
-    qs = Game.objects.select_for_update() if lock else Game.objects
+def get_game(game_id, *, lock: bool = False, user=None) -> Game:
+    """The game (locked FOR UPDATE if `lock`); with `user`, their seat is read in the same query
+    and `seat_of(game, user)` answers from it (one read of the game per request)."""
+    qs = Game.objects.select_for_update() if lock else Game.objects.all()
+    known = user is not None and user.is_authenticated
+    if known:
+        qs = qs.annotate(_user_seat=Subquery(
+            Seat.objects.filter(game=OuterRef("pk"), user=user).values("number")[:1]))
     try:
-        return qs.get(pk=game_id)
+        game = qs.get(pk=game_id)
     except (Game.DoesNotExist, ValidationError, ValueError):
         raise NotFound("no such game") from None
+    if known:
+        game._seat_known = (user.pk, game._user_seat)
+    return game
 
 
 def seat_of(game: Game, user) -> int | None:
     """The user's seat in the game, or None for a spectator (or an anonymous caller)."""
     if user is None or not user.is_authenticated:
         return None
+    known = getattr(game, "_seat_known", None)
+    if known is not None and known[0] == user.pk:
+        return known[1]
     return Seat.objects.filter(game=game, user=user).values_list("number", flat=True).first()
 
 

@@ -1,21 +1,31 @@
 """Notifications: decided in the transaction of the events that cause them (an outbox).
 
 Each notification lands in the user's inbox and, per their preferences, gets a Delivery row per
-other channel (email, each webhook). Deliveries go out after commit (games.tasks); the sweeper
-retries any left pending, so a crash after commit loses nothing, and a rolled-back move, whose
-rows vanish with it, notifies nobody. Unread turn notices for one game collapse into one, and
-email is batched into digests, so a busy game does not mean dozens of pushes a day.
+other channel (email, each webhook). Deliveries go out after commit (games.scheduling); the
+sweeper retries any left pending, so a crash after commit loses nothing, and a rolled-back move,
+whose rows vanish with it, notifies nobody. Unread turn notices for one game collapse into one,
+and email is batched into digests, so a busy game does not mean dozens of pushes a day.
+
+A write collects its notices in an `Outbox` and flushes them once: a fixed handful of queries
+(mutes, preferences, unread turn notices, one insert of notifications, one digest-slot upsert,
+webhooks, one insert of deliveries) however many players, or games, it notifies.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Iterable
 
-from django.db import transaction
+from django.db import connection
 from django.utils import timezone
 
-from games import store
+from games import bulk, scheduling, store
 from games.models import Delivery, Game, Mute, Notification, Seat
+
+NOTIFICATION_COLUMNS = ["user", "game", "type", "title", "data", "seq", "created_at", "updated_at",
+                        "read_at", "collapsed"]
+DELIVERY_COLUMNS = ["notification", "channel", "webhook", "status", "attempts", "next_attempt_at",
+                    "last_error", "created_at"]
 
 TITLES = {
     "your_turn": "Your turn in {title}",
@@ -30,103 +40,197 @@ def _seats(game: Game) -> dict[int, int]:
     return dict(Seat.objects.filter(game=game).values_list("number", "user_id"))
 
 
+def seats_with_names(game: Game) -> dict[int, tuple[int, str]]:
+    """seat -> (user id, username): what after_turn needs, in one query."""
+    return {number: (user_id, name) for number, user_id, name in
+            Seat.objects.filter(game=game).values_list("number", "user_id", "user__username")}
+
+
 def _title(game: Game) -> str:
     from games.kinds import get_engine
 
     return get_engine(game.kind).title
 
 
-def _preferences(user_id: int):
+@dataclass
+class _Notice:
+    user_ids: list[int]
+    game: Game | None
+    kind: str
+    data: dict[str, Any]
+    seq: int | None
+    title_args: dict[str, Any] = field(default_factory=dict)
+
+
+class Outbox:
+    """Notices decided by one write, written together by `flush` (in the current transaction)."""
+
+    def __init__(self) -> None:
+        self.notices: list[_Notice] = []
+
+    def add(self, user_ids: Iterable[int], game: Game | None, kind: str, data: dict[str, Any],
+            seq: int | None = None, **title_args: Any) -> None:
+        users = list(user_ids)
+        if users:
+            self.notices.append(_Notice(users, game, kind, data, seq, title_args))
+
+    def flush(self) -> list[Notification]:
+        from accounts.models import NotificationPreference, Webhook
+
+        notices, self.notices = self.notices, []
+        if not notices:
+            return []
+        now = timezone.now()
+        game_ids = {n.game.pk for n in notices if n.game is not None}
+        muted = set(Mute.objects.filter(game_id__in=game_ids).values_list("game_id", "user_id")) \
+            if game_ids else set()
+        wanted = [(user_id, n) for n in notices for user_id in sorted(set(n.user_ids))
+                  if n.game is None or (n.game.pk, user_id) not in muted]
+        if not wanted:
+            return []
+        users = {user_id for user_id, _ in wanted}
+        prefs = {p.user_id: p for p in NotificationPreference.objects.filter(user_id__in=users)}
+
+        def channels(user_id: int, kind: str) -> list[str]:
+            return (prefs.get(user_id) or NotificationPreference(user_id=user_id)).channels_for(kind)
+
+        # Unread turn notices collapse: one per user and game, kept fresh, and no new push.
+        unread: dict[tuple[int, Any], Notification] = {}
+        turn_games = {n.game.pk for _, n in wanted if n.kind == "your_turn" and n.game is not None}
+        if turn_games:
+            turn_users = {u for u, n in wanted if n.kind == "your_turn"}
+            for note in Notification.objects.select_for_update().filter(
+                    type="your_turn", read_at__isnull=True, game_id__in=turn_games, user_id__in=turn_users):
+                unread.setdefault((note.user_id, note.game_id), note)
+        collapsed: dict[int, Notification] = {}
+        fresh: list[tuple[Notification, list[str]]] = []
+        for user_id, notice in wanted:
+            payload = {**notice.data, **({"game": str(notice.game.pk), "kind": notice.game.kind}
+                                         if notice.game else {})}
+            chosen = channels(user_id, notice.kind)
+            if notice.kind == "your_turn":
+                key = (user_id, notice.game.pk if notice.game else None)
+                if key in unread:
+                    note = unread[key]
+                    note.collapsed += 1
+                    note.updated_at, note.data, note.seq = now, payload, notice.seq
+                    if note.pk is not None:
+                        collapsed[note.pk] = note
+                    continue
+            title = TITLES[notice.kind].format(title=_title(notice.game) if notice.game else "",
+                                               **notice.title_args)
+            note = Notification(user_id=user_id, game=notice.game, type=notice.kind, title=title,
+                                data=payload, seq=notice.seq, created_at=now, updated_at=now,
+                                read_at=None if "inbox" in chosen else now)
+            fresh.append((note, chosen))
+            if notice.kind == "your_turn" and note.read_at is None:
+                unread[(user_id, notice.game.pk if notice.game else None)] = note
+        if collapsed:
+            Notification.objects.bulk_update(list(collapsed.values()), ["collapsed", "updated_at", "data", "seq"])
+        if not fresh:
+            return []
+        created = [note for note, _ in fresh]
+        ids = bulk.insert(Notification, NOTIFICATION_COLUMNS, [
+            [note.user_id, note.game_id, note.type, note.title, note.data, note.seq, note.created_at,
+             note.updated_at, note.read_at, note.collapsed] for note in created], returning=True)
+        for note, pk in zip(created, ids):
+            note.pk = note.id = pk
+            note._state.adding, note._state.db = False, "default"
+        email_users = {note.user_id for note, chosen in fresh if "email" in chosen}
+        slots = digest_slots(email_users, now) if email_users else {}
+        hook_users = {note.user_id for note, chosen in fresh if "webhook" in chosen}
+        hooks: dict[int, list[int]] = {}
+        if hook_users:
+            for hook_id, user_id in Webhook.objects.filter(user_id__in=hook_users, active=True).values_list("pk", "user_id"):
+                hooks.setdefault(user_id, []).append(hook_id)
+        deliveries = []
+        for note, chosen in fresh:
+            if "email" in chosen:
+                deliveries.append(Delivery(notification=note, channel="email", next_attempt_at=slots[note.user_id]))
+            if "webhook" in chosen:
+                deliveries += [Delivery(notification=note, channel="webhook", webhook_id=hook_id, next_attempt_at=now)
+                               for hook_id in hooks.get(note.user_id, ())]
+        if deliveries:
+            ids = bulk.insert(Delivery, DELIVERY_COLUMNS, [
+                [d.notification.pk, d.channel, d.webhook_id, d.status, d.attempts, d.next_attempt_at,
+                 d.last_error, now] for d in deliveries], returning=True)
+            for delivery, pk in zip(deliveries, ids):
+                delivery.pk = delivery.id = pk
+            scheduling.deliver_after_commit([
+                scheduling.Outgoing(d.pk, d.channel, d.notification.user_id, 0, d.next_attempt_at)
+                for d in deliveries])
+        return created
+
+
+def digest_slots(user_ids: set[int], now: datetime) -> dict[int, datetime]:
+    """Each user's email digest to join: the open one, or one opened now for their digest period.
+    One upsert for all of them (the row lock also orders two writes racing for the same user)."""
     from accounts.models import NotificationPreference
 
-    return NotificationPreference.objects.filter(user_id=user_id).first() or NotificationPreference(user_id=user_id)
+    table = NotificationPreference._meta.db_table
+    default_minutes = NotificationPreference._meta.get_field("email_digest_minutes").default
+    with connection.cursor() as cursor:
+        cursor.execute(f"""
+            INSERT INTO {table} AS p (user_id, channels, email_digest_minutes, email_digest_at)
+            SELECT u, '{{}}'::jsonb, %s, %s + make_interval(mins => %s)
+              FROM unnest(%s::bigint[]) AS u ORDER BY u
+            ON CONFLICT (user_id) DO UPDATE SET email_digest_at = CASE
+                WHEN p.email_digest_at > %s THEN p.email_digest_at
+                ELSE %s + make_interval(mins => p.email_digest_minutes) END
+            RETURNING user_id, email_digest_at""",
+                       [default_minutes, now, default_minutes, sorted(user_ids), now, now])
+        return dict(cursor.fetchall())
 
 
 def send(user_ids: Iterable[int], game: Game | None, kind: str, data: dict[str, Any],
          seq: int | None = None, **title_args: Any) -> list[Notification]:
     """Notify users (muted ones excepted) in the current transaction."""
-    from accounts.models import Webhook
-
-    now = timezone.now()
-    muted = set(Mute.objects.filter(game=game).values_list("user_id", flat=True)) if game else set()
-    title = TITLES[kind].format(title=_title(game) if game else "", **title_args)
-    payload = {**data, **({"game": str(game.pk), "kind": game.kind} if game else {})}
-    created = []
-    for user_id in sorted(set(user_ids) - muted):
-        channels = _preferences(user_id).channels_for(kind)
-        if kind == "your_turn":
-            unread = Notification.objects.select_for_update().filter(
-                user_id=user_id, game=game, type=kind, read_at__isnull=True).first()
-            if unread is not None:
-                # Collapse: one unread notice per game, kept fresh, and no new push for it.
-                unread.collapsed += 1
-                unread.updated_at, unread.data, unread.seq = now, payload, seq
-                unread.save(update_fields=["collapsed", "updated_at", "data", "seq"])
-                continue
-        note = Notification.objects.create(
-            user_id=user_id, game=game, type=kind, title=title, data=payload, seq=seq,
-            created_at=now, updated_at=now, read_at=None if "inbox" in channels else now)
-        created.append(note)
-        if "email" in channels:
-            Delivery.objects.create(notification=note, channel="email",
-                                    next_attempt_at=_email_slot(user_id, now))
-        if "webhook" in channels:
-            for hook in Webhook.objects.filter(user_id=user_id, active=True):
-                Delivery.objects.create(notification=note, channel="webhook", webhook=hook,
-                                        next_attempt_at=now)
-    if created:
-        ids = [n.pk for n in created]
-        transaction.on_commit(lambda: _dispatch(ids))
-    return created
-
-
-def _email_slot(user_id: int, now: datetime) -> datetime:
-    """Emails wait for the user's digest: join the pending batch, or open one."""
-    pending = (Delivery.objects.filter(notification__user_id=user_id, channel="email",
-                                       status=Delivery.Status.PENDING)
-               .order_by("next_attempt_at").values_list("next_attempt_at", flat=True).first())
-    if pending is not None:
-        return pending
-    return now + timedelta(minutes=_preferences(user_id).email_digest_minutes)
-
-
-def _dispatch(notification_ids: list[int]) -> None:
-    from games import tasks
-
-    for delivery in Delivery.objects.filter(notification_id__in=notification_ids,
-                                            status=Delivery.Status.PENDING):
-        tasks.enqueue_delivery(delivery)
+    outbox = Outbox()
+    outbox.add(user_ids, game, kind, data, seq, **title_args)
+    return outbox.flush()
 
 
 # ---------------------------------------------------------------------------------------------
 # What the game's events mean to people
 # ---------------------------------------------------------------------------------------------
-def after_turn(game: Game, rows, active_before: set[int], active_after: set[int]) -> None:
-    seats = _seats(game)
-    usernames = None
+def after_turn(game: Game, rows, active_before: set[int], active_after: set[int],
+               seats: dict[int, tuple[int, str]] | None = None, outbox: Outbox | None = None) -> None:
+    """The notices one write's events call for. With an `outbox`, they are added to it (the
+    caller flushes, maybe for many games at once); without, they are written now."""
+    if outbox is None:
+        outbox = Outbox()
+        after_turn(game, rows, active_before, active_after, seats, outbox)
+        outbox.flush()
+        return
     requester = next((r.user_id for r in rows if r.user_id), None)  # who made this write, if anyone
+    newly = active_after - active_before if game.status == Game.Status.ACTIVE else set()
+    tells = any(r.type == store.GAME_FINISHED or (r.type == store.TIMER_EXPIRED and r.data.get("seat") is not None)
+                for r in rows)
+    if not tells and not newly:
+        return  # nobody to tell: not even the seats are read
+    seats = seats if seats is not None else seats_with_names(game)
+    everyone = [user_id for user_id, _ in seats.values()]
     last = rows[-1].seq if rows else None
     for row in rows:
         if row.type == store.TIMER_EXPIRED and row.data.get("seat") is not None:
-            if usernames is None:
-                usernames = dict(Seat.objects.filter(game=game).values_list("number", "user__username"))
             seat = row.data["seat"]
-            send(seats.values(), game, "timed_out",
-                 {"seat": seat, "policy": row.data.get("policy"), "deadline": row.data["deadline"]},
-                 seq=row.seq, who=usernames.get(seat, f"seat {seat}"))
+            who = seats[seat][1] if seat in seats else f"seat {seat}"
+            outbox.add(everyone, game, "timed_out",
+                       {"seat": seat, "policy": row.data.get("policy"), "deadline": row.data["deadline"]},
+                       seq=row.seq, who=who)
         elif row.type == store.GAME_FINISHED:
-            send(seats.values(), game, "finished", {"result": row.data["result"]}, seq=row.seq)
-    newly = active_after - active_before if game.status == Game.Status.ACTIVE else set()
-    to_tell = [seats[s] for s in sorted(newly) if s in seats and seats[s] != requester]
-    if to_tell:
-        send(to_tell, game, "your_turn", {"version": game.version}, seq=last)
+            outbox.add(everyone, game, "finished", {"result": row.data["result"]}, seq=row.seq)
+    to_tell = [seats[s][0] for s in sorted(newly) if s in seats and seats[s][0] != requester]
+    outbox.add(to_tell, game, "your_turn", {"version": game.version}, seq=last)
 
 
 def remind(game: Game, deadlines: dict[int, datetime]) -> None:
     seats = _seats(game)
+    outbox = Outbox()
     for seat, deadline in deadlines.items():
         if seat in seats:
-            send([seats[seat]], game, "reminder", {"seat": seat, "deadline": deadline.isoformat()})
+            outbox.add([seats[seat]], game, "reminder", {"seat": seat, "deadline": deadline.isoformat()})
+    outbox.flush()
 
 
 def dispute_changed(game: Game, dispute, opened: bool = False) -> None:

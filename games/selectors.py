@@ -16,8 +16,12 @@ PUBLIC_FIELDS = {
 
 
 def players(game: Game) -> list[dict[str, Any]]:
-    # Through the relation, so a list view's prefetch_related("seat_set__user") serves every game.
-    seated = sorted(game.seat_set.all(), key=lambda s: s.number)
+    # Through the relation, so a list view's prefetch_related("seat_set__user") serves every game;
+    # one game alone reads its seats with their users in one query.
+    seats = game.seat_set.all()
+    if "seat_set" not in getattr(game, "_prefetched_objects_cache", {}):
+        seats = seats.select_related("user")
+    seated = sorted(seats, key=lambda s: s.number)
     return [{"seat": s.number, "user": s.user_id, "username": s.user.username} for s in seated]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, clocks, notify, options as game_options, store, turns
+from games import access, clocks, notify, options as game_options, scheduling, store, turns
 from games.engines import base
 from games.errors import (AlreadyJoined, Forbidden, GameFull, GameNotActive, GameNotOpen,
                           IdempotencyMismatch, IllegalMove, Invalid, NotFound, NotYourTurn,
@@ -24,6 +25,8 @@ from games.kinds import engine_of, get_engine
 from games.models import Dispute, Event, Game, Seat
 from games.store import NewEvent
 from games.turns import Turn
+
+log = logging.getLogger(__name__)
 
 ENGINE_ERRORS = {
     base.GameOver: GameNotActive,
@@ -159,14 +162,22 @@ def _replayed(game: Game, engine: base.Engine, seat: int, key: str, fingerprint:
 def submit_move(game_id, user, move: Any, expected_version: Any,
                 idempotency_key: str | None = None) -> MoveResult:
     """Judge a seat's move. What fell due before it arrived is settled first, in its own
-    transaction, so an expiry stands even when the late move is then refused."""
-    expire_due(game_id)
-    return _judge_move(game_id, user, move, expected_version, idempotency_key)
+    transaction, so an expiry stands even when the late move is then refused. The game row is
+    read once (locked); only a game with a deadline due takes the extra round."""
+    for _ in range(2):
+        with transaction.atomic():
+            game = access.get_game(game_id, lock=True, user=user)
+            now = timezone.now()
+            if _is_due(game, now):
+                _expire(game, now)
+                continue  # commit the expiry; judge the move on the game as it now stands
+            return _judge_move(game, user, move, expected_version, idempotency_key)
+    with transaction.atomic():
+        return _judge_move(access.get_game(game_id, lock=True, user=user), user, move, expected_version, idempotency_key)
 
 
-@transaction.atomic
-def _judge_move(game_id, user, move, expected_version, idempotency_key) -> MoveResult:
-    game = access.get_game(game_id, lock=True)
+def _judge_move(game: Game, user, move, expected_version, idempotency_key) -> MoveResult:
+    """In the caller's transaction, with the game row locked."""
     seat = access.require_player(game, user)
     engine = engine_of(game)
     fingerprint = request_hash(user, move, expected_version)
@@ -195,6 +206,20 @@ def _judge_move(game_id, user, move, expected_version, idempotency_key) -> MoveR
     return MoveResult(game.version, engine.view(turn.state, seat))
 
 
+def _is_due(game: Game, now) -> bool:
+    return (game.status == Game.Status.ACTIVE and game.next_deadline is not None
+            and game.next_deadline <= now)
+
+
+def _expire(game: Game, now) -> int:
+    turn = Turn(game, engine_of(game), store.state_at(game), now)
+    turn.settle()
+    if not turn.events:
+        return 0
+    turn.commit()
+    return len(turn.events)
+
+
 @transaction.atomic
 def expire_due(game_id, expected_version: int | None = None) -> int:
     """Settle what is due now (timeouts, engine timers); return how many events that appended.
@@ -205,19 +230,84 @@ def expire_due(game_id, expected_version: int | None = None) -> int:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
     except (ValueError, ValidationError):
         return 0
-    if game is None or game.status != Game.Status.ACTIVE:
+    if game is None:
         return 0
     if expected_version is not None and game.version != expected_version:
         return 0
     now = timezone.now()
-    if game.next_deadline is None or game.next_deadline > now:
-        return 0
-    turn = Turn(game, engine_of(game), store.state_at(game), now)
-    turn.settle()
-    if not turn.events:
-        return 0
-    turn.commit()
-    return len(turn.events)
+    return _expire(game, now) if _is_due(game, now) else 0
+
+
+# How many due games one transaction of the sweeper expires.
+EXPIRY_BATCH = 50
+
+
+def settle_due_games(batch: int = EXPIRY_BATCH) -> dict[str, int]:
+    """Expire every game whose deadline has passed, `batch` games per transaction (rows taken
+    SKIP LOCKED, so several workers share the work), then send the reminders due. Idempotent: a
+    game is expired only while its deadline is due, under its row lock."""
+    counts = {"games": 0, "expired": 0, "reminded": 0}
+    done: set = set()
+    while True:
+        try:
+            games, events, ids = _expire_batch(batch, done)
+        except Exception:  # one game's trouble must not hold up the others: one by one instead
+            log.exception("expiring a batch failed; expiring its games one by one")
+            games, events, ids = _expire_one_by_one(batch, done)
+        done |= ids
+        counts["games"] += games
+        counts["expired"] += events
+        if not ids:
+            break
+    now = timezone.now()
+    for game_id in (Game.objects.filter(status=Game.Status.ACTIVE, next_reminder__lte=now)
+                    .values_list("pk", flat=True)[:500]):
+        counts["reminded"] += send_due_reminders(game_id)
+    return counts
+
+
+def _due_games(limit: int, done: set) -> list[Game]:
+    return list(Game.objects.select_for_update(skip_locked=True)
+                .filter(status=Game.Status.ACTIVE, next_deadline__lte=timezone.now())
+                .exclude(pk__in=done).order_by("next_deadline")[:limit])
+
+
+@transaction.atomic
+def _expire_batch(limit: int, done: set) -> tuple[int, int, set]:
+    games = _due_games(limit, done)
+    if not games:
+        return 0, 0, set()
+    states = store.states_of(games)
+    vacations = turns.vacations_for_games(games)
+    seeds = turns.seeds_of(games)
+    seats: dict = {}
+    for game_id, number, user_id, name in (Seat.objects.filter(game__in=games)
+                                           .values_list("game_id", "number", "user_id", "user__username")):
+        seats.setdefault(game_id, {})[number] = (user_id, name)
+    settled, stale = [], []
+    for game in games:
+        turn = Turn(game, engine_of(game), states[game.pk], timezone.now(),
+                    vacations=vacations.get(game.pk, {}), seed=seeds.get(game.pk), seats=seats.get(game.pk, {}))
+        turn.settle()
+        (settled if turn.events else stale).append(turn)
+    turns.commit_many(settled)
+    for turn in stale:  # due by the projection, yet nothing to settle: set the wake times right
+        turn.commit()
+    return len(settled), sum(len(t.events) for t in settled), {g.pk for g in games}
+
+
+def _expire_one_by_one(limit: int, done: set) -> tuple[int, int, set]:
+    with transaction.atomic():
+        ids = [g.pk for g in _due_games(limit, done)]
+    games = events = 0
+    for game_id in ids:
+        try:
+            appended = expire_due(game_id)
+        except Exception:
+            log.exception("expiring game %s failed", game_id)
+            continue
+        games, events = games + bool(appended), events + appended
+    return games, events, set(ids)
 
 
 @transaction.atomic
@@ -239,9 +329,7 @@ def send_due_reminders(game_id) -> int:
     times = turns.wake_times(game, engine, store.state_at(game), game.clocks, vacations, None)
     Game.objects.filter(pk=game.pk).update(clocks=game.clocks, **times)
     game.__dict__.update(times)
-    from games import tasks
-
-    tasks.schedule_wake(game)
+    scheduling.schedule_wake(game)
     return len(due)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Iterable
 
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
-from games import live
+from games import bulk, live
 from games.engines.base import Engine, State
 from games.errors import VersionConflict
 from games.kinds import engine_of
@@ -53,6 +53,24 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+EVENT_COLUMNS = ["game", "seq", "type", "actor", "data", "created_at", "idempotency_key",
+                 "request_hash", "user"]
+EVENT_ATTNAMES = [name + "_id" if name in ("game", "user") else name for name in EVENT_COLUMNS]
+
+
+@dataclass
+class Append:
+    """One game's share of a write: its events after `expected_version`, the engine state after
+    them (to snapshot and cache; None if the caller has none) and the Game columns to set."""
+
+    game: Game
+    expected_version: int
+    events: list[NewEvent]
+    at: datetime
+    state: State | None = None
+    projection: dict[str, Any] = field(default_factory=dict)
+
+
 def append(game: Game, expected_version: int, events: Iterable[NewEvent], at: datetime,
            state: State | None = None, **projection: Any) -> list[Event]:
     """Append `events` after `expected_version`, or raise VersionConflict and write nothing.
@@ -61,31 +79,59 @@ def append(game: Game, expected_version: int, events: Iterable[NewEvent], at: da
     (game, seq) constraint is the backstop should anyone append without the lock. `state` is the
     engine state after these events, to snapshot and cache; `projection` are Game columns to set.
     """
-    if game.version != expected_version:
-        raise VersionConflict(game.version)
-    rows = [
-        Event(game=game, seq=expected_version + i, type=e.type, actor=e.actor, data=e.data,
-              created_at=at, idempotency_key=e.idempotency_key, request_hash=e.request_hash,
-              user_id=e.user_id)
-        for i, e in enumerate(events, start=1)
-    ]
+    return append_many([Append(game, expected_version, list(events), at, state, projection)])[0]
+
+
+def append_many(batch: list[Append]) -> list[list[Event]]:
+    """`append` for several games in one go (the sweeper expiring a batch of games): one INSERT
+    of every event, one UPDATE of the games, one INSERT of the snapshots due."""
+    for item in batch:
+        if item.game.version != item.expected_version:
+            raise VersionConflict(item.game.version)
+    rows = [[Event(game=item.game, seq=item.expected_version + i, type=e.type, actor=e.actor,
+                   data=e.data, created_at=item.at, idempotency_key=e.idempotency_key,
+                   request_hash=e.request_hash, user_id=e.user_id)
+             for i, e in enumerate(item.events, start=1)] for item in batch]
     try:
-        with transaction.atomic():
-            Event.objects.bulk_create(rows)
+        # No savepoint: under the row lock a clash cannot happen, and if it does (someone wrote
+        # without the lock) the whole transaction is void anyway: the error rolls it back.
+        bulk.insert(Event, EVENT_COLUMNS, [[getattr(row, name) for name in EVENT_ATTNAMES]
+                                           for group in rows for row in group])
     except IntegrityError:
-        current = Game.objects.values_list("version", flat=True).get(pk=game.pk)
-        raise VersionConflict(current) from None
-    game.version = expected_version + len(rows)
-    for name, value in projection.items():
-        setattr(game, name, value)
-    game.save(update_fields=["version", *projection])
-    live.announce(game.pk, game.version)
-    if state is not None:
-        if game.version // settings.SNAPSHOT_EVERY > expected_version // settings.SNAPSHOT_EVERY:
-            Snapshot.objects.create(game=game, version=game.version, state=state)
-        key, value = _cache_key(game.pk, game.version), json.dumps(state)
-        transaction.on_commit(lambda: cache.set(key, value, 3600))
+        raise VersionConflict(batch[0].game.version) from None
+    fields: list[str] = ["version"]
+    snapshots, cached = [], {}
+    for item, group in zip(batch, rows):
+        game = item.game
+        game.version = item.expected_version + len(group)
+        for name, value in item.projection.items():
+            setattr(game, name, value)
+            if name not in fields:
+                fields.append(name)
+        live.announce(game.pk, game.version)
+        if game.version // settings.SNAPSHOT_EVERY > item.expected_version // settings.SNAPSHOT_EVERY:
+            state = item.state if item.state is not None else _state_after(game)
+            if state is not None:
+                snapshots.append(Snapshot(game=game, version=game.version, state=state))
+                cached[_cache_key(game.pk, game.version)] = json.dumps(state)
+        elif item.state is not None:
+            cached[_cache_key(game.pk, game.version)] = json.dumps(item.state)
+    if len(batch) == 1:
+        batch[0].game.save(update_fields=fields)
+    else:
+        bulk.update(Game, fields, [item.game for item in batch])
+    if snapshots:
+        bulk.insert(Snapshot, ["game", "version", "state", "created_at"],
+                    [[s.game_id, s.version, s.state, batch[0].at] for s in snapshots])
+    if cached:
+        transaction.on_commit(lambda: cache.set_many(cached, 3600))
     return rows
+
+
+def _state_after(game: Game) -> State | None:
+    """The state at the game's (new) version, for a write that did not bring one (a dispute, a
+    join): a snapshot is still due, or a long run of such events would all be replayed on load."""
+    return state_at(game, game.version) if game.status != Game.Status.OPEN else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,6 +171,14 @@ def state_at(game: Game, version: int | None = None, *, use_snapshots: bool = Tr
     for event in Event.objects.filter(game=game, seq__gt=start, seq__lte=version).order_by("seq"):
         state = evolve(engine, state, event, game)
     return state
+
+
+def states_of(games: list[Game]) -> dict[Any, State | None]:
+    """The latest state of many games: one cache round trip, the misses loaded one by one."""
+    keys = {_cache_key(game.pk, game.version): game for game in games}
+    found = cache.get_many(list(keys))
+    return {game.pk: json.loads(found[key]) if key in found else state_at(game)
+            for key, game in keys.items()}
 
 
 def replay_from_scratch(game: Game, version: int | None = None) -> State | None:

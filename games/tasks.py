@@ -1,18 +1,18 @@
 """Celery tasks: just another interface to the services, run after commit.
 
-Timers: each commit schedules `wake_game` at the game's next deadline or reminder if that is
-within settings.TIMER_MAX_ETA_SECONDS (well under the broker's visibility timeout, past which
-Redis would deliver the task again and again). Longer clocks are the sweeper's: every few seconds
-it expires what is due (rows taken FOR UPDATE SKIP LOCKED, so sweepers never block each other),
-schedules ETA tasks for what falls due before its next run, and resends pending deliveries. A lost
-task, a late one or a restarted worker therefore never loses a timeout. Every task is idempotent.
+Timers: each commit schedules a wake (games.scheduling) at the game's next deadline or reminder if
+that is within settings.TIMER_MAX_ETA_SECONDS (well under the broker's visibility timeout, past
+which Redis would deliver the task again and again). A wake settles *every* game then due, in
+batches (services.settle_due_games), so deadlines that fall together cost a few tasks, not one
+each. Longer clocks are the sweeper's: every few seconds it settles what is due, schedules wakes
+for what falls due before its next run, and resends pending deliveries. A lost task, a late one
+or a restarted worker therefore never loses a timeout; a duplicated one finds nothing to do.
 """
 from __future__ import annotations
 
 import logging
 from datetime import timedelta
 
-import redis
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import send_mail
@@ -20,82 +20,41 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import services, webhooks
-from games.live import client as redis_client
+from games import scheduling, services, webhooks
 from games.models import Delivery, DeliveryAttempt, Game
 
 log = logging.getLogger(__name__)
 
 
-def _once(key: str, ttl: float) -> bool:
-    """True the first time `key` is claimed within `ttl` (so a wake is scheduled once, not per
-    sweep); if Redis is unreachable, schedule anyway: a duplicate task is harmless."""
-    try:
-        return bool(redis_client().set(f"darkroom:once:{key}", 1, nx=True, ex=max(1, int(ttl) + 1)))
-    except redis.RedisError:
-        return True
-
-
 # ---------------------------------------------------------------------------------------------
 # Timers
 # ---------------------------------------------------------------------------------------------
-def _wake_at(game: Game):
-    times = [t for t in (game.next_deadline, game.next_reminder) if t is not None]
-    return min(times, default=None)
-
-
-def schedule_wake(game: Game) -> None:
-    """After commit, put a task on the broker for the game's next wake, if it is near enough."""
-    wake = _wake_at(game)
-    if wake is None:
-        return
-    game_id, version = str(game.pk), game.version
-
-    def enqueue():
-        horizon = timezone.now() + timedelta(seconds=settings.TIMER_MAX_ETA_SECONDS)
-        if wake <= horizon and _once(f"wake:{game_id}:{version}:{wake.isoformat()}",
-                                     settings.TIMER_MAX_ETA_SECONDS + 60):
-            try:
-                wake_game.apply_async(args=[game_id, version], eta=wake)
-            except Exception:  # broker down: the sweeper will find the game all the same
-                log.warning("could not schedule the wake of game %s", game_id, exc_info=True)
-
-    transaction.on_commit(enqueue)
+@shared_task(ignore_result=True)
+def settle_due() -> dict[str, int]:
+    return services.settle_due_games()
 
 
 @shared_task(ignore_result=True)
 def wake_game(game_id: str, version: int) -> None:
+    """One game's wake (tasks queued before wakes were shared; kept so they still run)."""
     services.expire_due(game_id, version)
     services.send_due_reminders(game_id)
 
 
 @shared_task(ignore_result=True)
 def sweep() -> dict[str, int]:
-    """Expire and remind every due game, schedule what falls due soon, resend stuck deliveries."""
+    """Settle every due game, schedule wakes for what falls due soon, resend stuck deliveries."""
     now = timezone.now()
-    done, counts = set(), {"expired": 0, "reminded": 0, "scheduled": 0, "deliveries": 0}
-    while True:
-        with transaction.atomic():
-            game = (Game.objects.select_for_update(skip_locked=True)
-                    .filter(status=Game.Status.ACTIVE)
-                    .filter(Q(next_deadline__lte=now) | Q(next_reminder__lte=now))
-                    .exclude(pk__in=done).order_by("next_deadline").first())
-            if game is None:
-                break
-            done.add(game.pk)
-            try:
-                with transaction.atomic():
-                    counts["expired"] += services.expire_due(game.pk)
-                    counts["reminded"] += services.send_due_reminders(game.pk)
-            except Exception:
-                log.exception("sweeping game %s failed", game.pk)
+    counts = dict(services.settle_due_games())
     soon = now + timedelta(seconds=2 * settings.SWEEP_INTERVAL_SECONDS + 1)
-    for game in Game.objects.filter(status=Game.Status.ACTIVE).filter(
-            Q(next_deadline__gt=now, next_deadline__lte=soon) | Q(next_reminder__gt=now, next_reminder__lte=soon)):
-        schedule_wake(game)
-        counts["scheduled"] += 1
-    for delivery in Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__lte=now)[:500]:
-        enqueue_delivery(delivery, dedupe_seconds=60)
+    upcoming = (Game.objects.filter(status=Game.Status.ACTIVE)
+                .filter(Q(next_deadline__gt=now, next_deadline__lte=soon) | Q(next_reminder__gt=now, next_reminder__lte=soon))
+                .values_list("next_deadline", "next_reminder"))
+    counts["scheduled"] = scheduling.wake([t for pair in upcoming for t in pair if t is not None and t > now])
+    counts["deliveries"] = 0
+    for item in (Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__lte=now)
+                 .values_list("pk", "channel", "notification__user_id", "attempts", "next_attempt_at")[:500]):
+        scheduling.enqueue_delivery(scheduling.Outgoing(*item), dedupe_seconds=60)
         counts["deliveries"] += 1
     return counts
 
@@ -103,19 +62,9 @@ def sweep() -> dict[str, int]:
 # ---------------------------------------------------------------------------------------------
 # Deliveries
 # ---------------------------------------------------------------------------------------------
-def enqueue_delivery(delivery: Delivery, dedupe_seconds: float = 0) -> None:
-    if dedupe_seconds and not _once(f"delivery:{delivery.pk}:{delivery.attempts}", dedupe_seconds):
-        return
-    horizon = timezone.now() + timedelta(seconds=settings.TIMER_MAX_ETA_SECONDS)
-    if delivery.next_attempt_at > horizon:
-        return  # a digest days away: the sweeper sends it when due
-    try:
-        if delivery.channel == "email":
-            deliver_email.apply_async(args=[delivery.notification.user_id], eta=delivery.next_attempt_at)
-        else:
-            deliver_webhook.apply_async(args=[delivery.pk], eta=delivery.next_attempt_at)
-    except Exception:
-        log.warning("could not enqueue delivery %s; the sweeper will", delivery.pk, exc_info=True)
+def _outgoing(delivery: Delivery) -> scheduling.Outgoing:
+    return scheduling.Outgoing(delivery.pk, delivery.channel, delivery.notification.user_id,
+                               delivery.attempts, delivery.next_attempt_at)
 
 
 def _failed(delivery: Delivery, error: str, now) -> None:
@@ -126,7 +75,7 @@ def _failed(delivery: Delivery, error: str, now) -> None:
     else:
         backoff = settings.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (delivery.attempts - 1)
         delivery.next_attempt_at = now + timedelta(seconds=backoff)
-        transaction.on_commit(lambda: enqueue_delivery(delivery))
+        scheduling.deliver_after_commit([_outgoing(delivery)])
     delivery.save()
 
 
@@ -180,7 +129,6 @@ def deliver_email(user_id: int) -> None:
             for delivery in due:
                 _failed(delivery, str(exc)[:500], now)
             return
-        for delivery in due:
-            DeliveryAttempt.objects.create(delivery=delivery, at=now, ok=True)
+        DeliveryAttempt.objects.bulk_create([DeliveryAttempt(delivery=d, at=now, ok=True) for d in due])
         Delivery.objects.filter(pk__in=[d.pk for d in due]).update(
             status=Delivery.Status.SENT, sent_at=now, attempts=1)

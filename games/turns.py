@@ -12,9 +12,9 @@ from typing import Any
 
 from django.db.models import Q
 
-from games import clocks, notify, store
+from games import clocks, notify, scheduling, store
 from games.engines import base
-from games.models import Event, Game, Seat
+from games.models import Event, Game
 from games.store import NewEvent
 
 # An engine always ends, but a game whose every seat is out of time could chain expiries: bound it.
@@ -22,22 +22,46 @@ MAX_SETTLE_STEPS = 500
 
 
 def vacations_for(game: Game) -> dict[int, list[tuple[datetime, datetime]]]:
+    return vacations_for_games([game]).get(game.pk, {})
+
+
+def vacations_for_games(games: list[Game]) -> dict[Any, dict[int, list[tuple[datetime, datetime]]]]:
+    """game id -> seat -> its user's vacation intervals, for many games in one query."""
     from accounts.models import Vacation
 
-    seats = dict(Seat.objects.filter(game=game).values_list("user_id", "number"))
-    found: dict[int, list] = {}
-    for user_id, start, end in Vacation.objects.filter(user_id__in=seats).values_list("user_id", "start", "end"):
-        found.setdefault(seats[user_id], []).append((start, end))
+    found: dict[Any, dict[int, list]] = {}
+    rows = (Vacation.objects.filter(user__seats__game__in=games)
+            .values_list("user__seats__game_id", "user__seats__number", "start", "end"))
+    for game_id, seat, start, end in rows:
+        found.setdefault(game_id, {}).setdefault(seat, []).append((start, end))
     return found
 
 
+def seeds_of(games: list[Game]) -> dict[Any, str]:
+    """game id -> its secret seed (in its first event), for many games in one query."""
+    return dict(Event.objects.filter(game__in=games, seq=1).values_list("game_id", "data__seed"))
+
+
 class Turn:
-    def __init__(self, game: Game, engine: base.Engine, state: base.State | None, at: datetime):
+    def __init__(self, game: Game, engine: base.Engine, state: base.State | None, at: datetime, *,
+                 vacations: dict[int, list] | None = None, seed: str | None = None,
+                 seats: dict[int, tuple[int, str]] | None = None):
         self.game, self.engine, self.state, self.at = game, engine, state, at
         self.events: list[NewEvent] = []
         self.clocks = game.clocks or {}
         self.active = set(game.active_seats or [])
-        self.vacations = vacations_for(game) if self.clocks else {}
+        if vacations is None:
+            vacations = vacations_for(game) if self.clocks else {}
+        self.vacations = vacations
+        self._seed = seed
+        self.seats = seats  # seat -> (user id, username), for the notices; read when needed
+
+    @property
+    def seed(self) -> str:
+        """The game's secret seed, read once per turn and only if an auto-move or the end needs it."""
+        if self._seed is None:
+            self._seed = seeds_of([self.game])[self.game.pk]
+        return self._seed
 
     @property
     def next_seq(self) -> int:
@@ -78,10 +102,10 @@ class Turn:
         return step
 
     def auto_move(self, seat: int) -> None:
-        """A legal move for the seat, chosen from the seed and the event number: reproducible."""
-        seed = Event.objects.get(game=self.game, seq=1).data["seed"]
-        moves = self.engine.legal_moves(self.state, seat)
-        self.play(seat, base.rng(seed, "auto", self.next_seq).choice(moves), auto=True)
+        """A legal move for the seat, chosen from the seed and the event number: reproducible
+        (and replay needs no choosing: the event records the move made)."""
+        move = self.engine.auto_move(self.state, seat, base.rng(self.seed, "auto", self.next_seq))
+        self.play(seat, move, auto=True)
 
     def forfeit(self, seat: int) -> None:
         self.events.append(NewEvent(store.SEAT_FORFEITED, {"seat": seat}))
@@ -122,27 +146,41 @@ class Turn:
             return
 
     # -- commit -----------------------------------------------------------------------------
-    def commit(self, expected_version: int | None = None, **fields: Any) -> list[Event]:
-        """One append for everything this turn decided, with the projection and notifications."""
+    def prepare(self, expected_version: int | None = None, **fields: Any) -> store.Append:
+        """Everything this turn decided, as one append: the end of the game if it came, the
+        clocks, the projection."""
         game, engine = self.game, self.engine
         expected = game.version if expected_version is None else expected_version
-        active_before = set(game.active_seats or [])
+        self.active_before = set(game.active_seats or [])
         outcome = engine.outcome(self.state) if self.state is not None else None
         if outcome is not None and game.status != Game.Status.FINISHED:
-            seed = Event.objects.get(game=game, seq=1).data["seed"]
-            self.events.append(NewEvent(store.GAME_FINISHED, {"result": outcome, "seed": seed}))
+            self.events.append(NewEvent(store.GAME_FINISHED, {"result": outcome, "seed": self.seed}))
             fields.update(status=Game.Status.FINISHED, result=outcome, finished_at=self.at)
             self.clocks = clocks.advance(self.clocks, game.options, self.active, set(), set(),
                                          self.at, self.vacations)
             self.active = set()
         fields.update(active_seats=sorted(self.active), clocks=self.clocks,
                       **wake_times(game, engine, self.state, self.clocks, self.vacations, outcome))
-        rows = store.append(game, expected, self.events, self.at, state=self.state, **fields)
-        notify.after_turn(game, rows, active_before, set(self.active))
-        from games import tasks  # tasks import services; the import is deferred to break the cycle
+        return store.Append(game, expected, self.events, self.at, self.state, fields)
 
-        tasks.schedule_wake(game)
-        return rows
+    def commit(self, expected_version: int | None = None, **fields: Any) -> list[Event]:
+        """One append for everything this turn decided, with the projection and notifications."""
+        return commit_many([self], [self.prepare(expected_version, **fields)])[0]
+
+
+def commit_many(turns: list[Turn], appends: list[store.Append] | None = None) -> list[list[Event]]:
+    """Write several games' turns at once (each prepared): one append, one flush of the outbox,
+    the wakes scheduled after commit."""
+    appends = appends if appends is not None else [turn.prepare() for turn in turns]
+    if not turns:
+        return []
+    written = store.append_many(appends)
+    outbox = notify.Outbox()
+    for turn, rows in zip(turns, written):
+        notify.after_turn(turn.game, rows, turn.active_before, set(turn.active), turn.seats, outbox)
+    outbox.flush()
+    scheduling.schedule_wakes([turn.game for turn in turns])
+    return written
 
 
 def wake_times(game: Game, engine: base.Engine, state, game_clocks, vacations, outcome) -> dict[str, Any]:
@@ -169,8 +207,6 @@ def refresh_deadlines_for_user(user) -> None:
         times = wake_times(game, engine, state, game.clocks, vacations_for(game), engine.outcome(state))
         Game.objects.filter(pk=game.pk).update(**times)
         game.__dict__.update(times)
-        from games import tasks
-
-        tasks.schedule_wake(game)
+        scheduling.schedule_wake(game)
 
 

@@ -130,7 +130,7 @@ class GameView(APIView):
                    parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
                    summary="The game, with its state as you may see it")
     def get(self, request, game_id):
-        game = access.get_game(game_id)
+        game = access.get_game(game_id, user=request.user)
         etag = etag_for(game, access.seat_of(game, request.user))
         if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
@@ -163,7 +163,7 @@ class StartView(LobbyAction):
 class LegalMovesView(APIView):
     @extend_schema(responses={200: s.LegalMovesOut, **ERRORS}, summary="Your legal moves now")
     def get(self, request, game_id):
-        return Response(selectors.legal_moves(access.get_game(game_id), request.user))
+        return Response(selectors.legal_moves(access.get_game(game_id, user=request.user), request.user))
 
 
 class MovesView(APIView):
@@ -175,8 +175,11 @@ class MovesView(APIView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not IDEMPOTENCY_KEY.match(key):
             raise Invalid("Idempotency-Key must be 1 to 128 printable ASCII characters")
-        access.get_game(game_id)  # 404 before judging the body
-        data = parse(s.MoveIn, request.data)
+        try:
+            data = parse(s.MoveIn, request.data)
+        except Exception:
+            access.get_game(game_id)  # 404 before judging the body (the service reads the game once)
+            raise
         result = services.submit_move(game_id, request.user, data["move"],
                                       data["expected_version"], key)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}

@@ -204,6 +204,14 @@ class Engine:
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         raise NotImplementedError
 
+    def auto_move(self, state: State, seat: int, rng: random.Random) -> Move:
+        """The move the server makes for a seat whose time ran out, drawn with `rng` only (the
+        server seeds it from the game's seed and the event number, so it is reproducible).
+
+        The default lists every legal move and picks one; override when one legal move can be
+        found without listing them all (the sweeper expires many games at once)."""
+        return rng.choice(self.legal_moves(state, seat))
+
     def move_types(self, state: State, seat: int | None) -> set[str]:
         """Move types available to `seat` now. Override when legal_moves is costly to list."""
         if seat is None:

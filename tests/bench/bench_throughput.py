@@ -1,0 +1,31 @@
+"""`make bench`: the write path and the timers at load (issue 10). Writes docs/benchmarks.md with
+this run's figures beside the ones measured on the code before the work (docs/benchmarks-before.json,
+taken with this same harness). Set BENCH_JSON to also keep this run's raw figures."""
+import json
+import os
+
+import pytest
+
+from tests.bench import report, throughput
+
+pytestmark = pytest.mark.bench
+
+FULL = {"clients": 16, "seconds": 20.0, "pgbench_seconds": 10, "timer_games": [200, 1000],
+        "timer_lead": 12.0, "timer_timeout": 240.0, "history": [200, 10000], "load_repeats": 30}
+
+
+def keep(out):
+    if os.environ.get("BENCH_JSON"):
+        with open(os.environ["BENCH_JSON"], "w") as fh:
+            json.dump(out, fh, indent=1, default=str)
+
+
+@pytest.mark.timeout(3600)
+@pytest.mark.django_db(transaction=True)
+def test_bench_throughput(capsys):
+    out = throughput.run_all(FULL, keep)
+    if not os.environ.get("BENCH_NO_DOC"):
+        report.write(out)
+    with capsys.disabled():
+        print("\n" + throughput.summary(out))
+    assert out["move"]["loops_per_s"] > 0

@@ -1,0 +1,99 @@
+"""docs/benchmarks.md from a run of tests/bench/throughput.py, beside the figures measured on the
+code before issue 10's work (docs/benchmarks-before.json, the same harness on commit 79ee5b6)."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+BEFORE = ROOT / "docs" / "benchmarks-before.json"
+DOC = ROOT / "docs" / "benchmarks.md"
+
+
+def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
+    """(figure, value) pairs, the same for every run so before and after line up."""
+    if not out:
+        return []
+    move, kinds, pg = out["move"], out["kinds_rps"], out.get("pgbench_tps")
+    found = [
+        ("GET /kinds/ req/s (ceiling)", f"{kinds:.0f}"),
+        ("pgbench one-row INSERT tps (ceiling)", f"{pg:.0f}" if pg else "n/a"),
+        ("move loops/s", f"{move['loops_per_s']:.1f}"),
+        ("move loops / GET /kinds/", f"{move['loops_per_s'] / kinds:.1%}"),
+        ("moves/s / pgbench INSERT", f"{move['moves_per_s'] / pg:.2%}" if pg else "n/a"),
+        ("POST /moves/ p50 ms", f"{move.get('POST move p50 ms', float('nan')):.0f}"),
+        ("POST /moves/ p99 ms", f"{move['post_p99_ms']:.0f}"),
+        ("GET game p99 ms", f"{move.get('GET game p99 ms', float('nan')):.0f}"),
+        ("GET legal-moves p99 ms", f"{move.get('GET legal-moves p99 ms', float('nan')):.0f}"),
+        ("version conflicts / errors", f"{move['conflicts']} / {move['errors']}"),
+    ]
+    for timer in out["timers"]:
+        label = f"{timer['games']} games due in one second"
+        found += [(f"{label}: expired", f"{timer['expired']}/{timer['expected']}"),
+                  (f"{label}: lateness p50 s", f"{timer['p50']:.3f}"),
+                  (f"{label}: lateness p99 s", f"{timer['p99']:.3f}"),
+                  (f"{label}: lateness max s", f"{timer['max']:.3f}"),
+                  (f"{label}: seen committed, p99 s", f"{timer.get('visible_p99', float('nan')):.3f}")]
+    for load in out["load"]:
+        found.append((f"state load, {load['events']}-event game, median ms", f"{load['median_ms']:.2f}"))
+    return found
+
+
+def targets(out: dict[str, Any]) -> list[tuple[str, bool]]:
+    move = out["move"]
+    found = [("move loops >= 25% of GET /kinds/", move["loops_per_s"] >= 0.25 * out["kinds_rps"]),
+             ("POST /moves/ p99 < 100 ms at 16 clients", move["post_p99_ms"] < 100)]
+    limits = {200: 0.5, 1000: 1.0}
+    for timer in out["timers"]:
+        if timer["games"] in limits:
+            limit = limits[timer["games"]]
+            found.append((f"{timer['games']} games due in one second: all expired, p99 lateness < {limit} s "
+                          "(decided / seen committed)",
+                          timer["expired"] == timer["expected"] and timer["p99"] < limit
+                          and timer.get("visible_p99", float("inf")) < limit))
+    loads = [load["median_ms"] for load in out["load"]]
+    if len(loads) > 1:
+        found.append(("state load flat in history length (longest within 2x of shortest)",
+                      max(loads) <= 2 * min(loads)))
+    return found
+
+
+def write(out: dict[str, Any]) -> Path:
+    before = json.loads(BEFORE.read_text()) if BEFORE.exists() else {}
+    old, new = dict(rows(before)), rows(out)
+    sizes = out["sizes"]
+    lines = [
+        "# Benchmarks: the write path and the timers at load",
+        "",
+        f"Written by `make bench` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). "
+        "Figures on a shared 2-core machine are noisy; compare the ratios, which are taken against "
+        "ceilings measured in the same run.",
+        "",
+        f"- Machine: {out['machine']}",
+        "- Command: `make bench` (pytest -m bench; this table comes from "
+        "`tests/bench/bench_throughput.py`, the code in `tests/bench/throughput.py`)",
+        f"- Server: the Procfile's `web:` line: `{out['web']}`",
+        f"- Worker: the Procfile's `worker:` and `beat:` lines: `{out['worker']}`",
+        f"- Load: {sizes['clients']} clients for {sizes['seconds']:.0f} s, each playing one 3-seat "
+        "Pick Pic game (GET game, GET legal-moves, POST move as the seat to move); GET /kinds/ and "
+        f"pgbench ({sizes['pgbench_seconds']} s) at the same concurrency.",
+        "- Timers: 3-seat Pick Pic games on per-move clocks, every deadline moved into one second "
+        f"{sizes['timer_lead']:.0f} s ahead; a game's lateness = when its first TimerExpired was decided (its `created_at`) - the deadline; 'seen committed' = when the benchmark, polling every 50 ms, first read the committed event - the deadline.",
+        "- State load: the latest state with its cache entry deleted (snapshot + tail), median of "
+        f"{sizes['load_repeats']}; the long game is real Pick Pic moves with disputes between them.",
+        "",
+        "| figure | before (79ee5b6) | after (this run) |",
+        "| --- | ---: | ---: |",
+    ]
+    for label, value in new:
+        lines.append(f"| {label} | {old.get(label, 'n/a')} | {value} |")
+    lines += ["", "Issue 10's targets, judged on this run:", ""]
+    for label, ok in targets(out):
+        lines.append(f"- {label}: {'met' if ok else 'NOT met'}")
+    if before:
+        lines += ["", f"Before: {before.get('machine', '')}; server `{before.get('web', '')}`; "
+                  f"worker `{before.get('worker', '')}`."]
+    DOC.write_text("\n".join(lines) + "\n")
+    return DOC

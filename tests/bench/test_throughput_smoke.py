@@ -1,0 +1,28 @@
+"""The throughput benchmark's code, run on tiny sizes in `make test` so it cannot rot: it starts
+the Procfile's web, worker and beat, plays, expires and loads, and every figure comes back."""
+import math
+
+import pytest
+
+from tests.bench import report, throughput
+
+TINY = {"clients": 2, "seconds": 1.0, "pgbench_seconds": 1, "timer_games": [2], "timer_lead": 1.0,
+        "timer_timeout": 30.0, "history": [30, 60], "load_repeats": 2}
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_the_benchmark_runs_end_to_end_on_tiny_sizes(monkeypatch, tmp_path):
+    out = throughput.run_all(TINY)
+    assert out["kinds_rps"] > 0
+    assert out["move"]["moves_per_s"] > 0 and out["move"]["errors"] == 0
+    assert out["move"]["post_p99_ms"] > 0
+    timer = out["timers"][0]
+    assert timer["expired"] == timer["expected"] == 2  # both games expired
+    assert timer["early"] == 0
+    assert [load["events"] for load in out["load"]] == [30, 60]
+    assert all(load["median_ms"] > 0 for load in out["load"])
+    monkeypatch.setattr(report, "DOC", tmp_path / "benchmarks.md")
+    text = report.write(out).read_text()
+    assert "| move loops / GET /kinds/ |" in text and "POST /moves/ p99 ms" in text
+    assert not math.isnan(timer["p99"])

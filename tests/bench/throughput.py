@@ -1,0 +1,501 @@
+"""The write path and the timers at load: the code behind `bench_throughput.py` (and its smoke
+test in `make test`, which runs it on tiny sizes so it cannot rot).
+
+Every figure is taken beside a ceiling measured in the same run:
+- the move loop (GET game, GET legal-moves, POST move) of N clients playing Pick Pic against the
+  server the Procfile's `web:` line starts, beside that server's GET /kinds/ rate and pgbench's
+  one-row INSERT rate into a copy of games_event at the same concurrency;
+- expiry lateness of many games whose deadlines fall within the same second, with the Procfile's
+  `worker:` and `beat:` lines;
+- loading the state of short and 10,000-event games (from the snapshot, the cache entry deleted).
+
+Only 127.0.0.1 is ever contacted; every loop is bounded in time.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import platform
+import random
+import re
+import shlex
+import shutil
+import socket
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Callable
+
+from django.conf import settings
+from django.db import connection, connections
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ---------------------------------------------------------------------------------------------
+# The stack, as the Procfile runs it
+# ---------------------------------------------------------------------------------------------
+def procfile_command(name: str) -> str:
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            return line.split(":", 1)[1].strip()
+    raise KeyError(f"the Procfile has no {name}: line")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    return (f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}")
+
+
+def stack_env(port: int) -> dict[str, str]:
+    """The production settings (DEBUG off) against the test database and this run's queue;
+    throttling raised so the load is not refused."""
+    return {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database_url(),
+            "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only-secret",
+            "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+            "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+            "THROTTLE_USER": "10000000/min", "THROTTLE_ANON": "10000000/min",
+            "LOG_LEVEL": "WARNING", "PORT": str(port), "PYTHONUNBUFFERED": "1"}
+
+
+class Process:
+    """One Procfile line, run by the shell as honcho would (so $PORT and the like expand)."""
+
+    def __init__(self, name: str, env: dict[str, str]):
+        self.name, self.env = name, env
+        self.log = tempfile.NamedTemporaryFile(prefix=f"darkroom-bench-{name}-", suffix=".log", delete=False)
+        command = procfile_command(name)
+        if name == "beat":  # a schedule file of our own, so runs never share beat's state
+            command = re.sub(r"--schedule \S+", f"--schedule {tempfile.mkdtemp()}/beat", command)
+        self.command = command
+        self.process = subprocess.Popen(["/bin/sh", "-c", f"exec {command}"], cwd=ROOT, env=env,
+                                        stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.alive():
+            os.killpg(self.process.pid, 15)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, 9)
+                self.process.wait(10)
+
+
+def wait_http(port: int, process: Process, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not process.alive():
+            raise RuntimeError(f"the server died:\n{process.output()[-3000:]}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/api/v1/kinds/")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer:\n{process.output()[-3000:]}")
+
+
+def wait_worker(process: Process, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not process.alive():
+            raise RuntimeError(f"the worker died:\n{process.output()[-3000:]}")
+        if "ready." in process.output():
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"the worker did not start:\n{process.output()[-3000:]}")
+
+
+@contextmanager
+def running(*names: str):
+    """Start the named Procfile processes (web first), yield the web port, stop them all."""
+    port = free_port()
+    env = stack_env(port)
+    started: list[Process] = []
+    try:
+        for name in names:
+            proc = Process(name, env)
+            started.append(proc)
+            if name == "web":
+                wait_http(port, proc)
+            elif name == "worker":
+                wait_worker(proc)
+        yield port
+    finally:
+        for proc in reversed(started):
+            proc.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# HTTP load
+# ---------------------------------------------------------------------------------------------
+class Client:
+    def __init__(self, port: int):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.times: dict[str, list[float]] = {}
+
+    def call(self, label: str, method: str, path: str, token: str | None = None, body=None):
+        headers = {"Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        data = None
+        if body is not None:
+            data = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        start = time.perf_counter()
+        try:
+            self.conn.request(method, path, data, headers)
+            response = self.conn.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            raise
+        self.times.setdefault(label, []).append(time.perf_counter() - start)
+        return response.status, (json.loads(raw) if raw else None)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+def run_clients(port: int, clients: int, seconds: float, loop: Callable[[Client, int], None]) -> dict[str, Any]:
+    """`clients` threads, each calling loop(client, index) until `seconds` pass."""
+    stop = time.monotonic() + seconds
+    made = [Client(port) for _ in range(clients)]
+    errors: list[str] = []
+
+    def work(index: int) -> None:
+        client = made[index]
+        while time.monotonic() < stop:
+            try:
+                loop(client, index)
+            except Exception as exc:  # counted, not fatal: a bench reports, it does not judge
+                errors.append(repr(exc)[:200])
+                client.conn.close()
+                if len(errors) > 1000:
+                    return
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 60)
+    elapsed = time.monotonic() - started
+    times: dict[str, list[float]] = {}
+    for client in made:
+        for label, values in client.times.items():
+            times.setdefault(label, []).extend(values)
+        client.conn.close()
+    return {"elapsed": elapsed, "times": times, "errors": errors}
+
+
+def kinds_rate(port: int, clients: int, seconds: float) -> float:
+    def loop(client: Client, _index: int) -> None:
+        status, _ = client.call("kinds", "GET", "/api/v1/kinds/")
+        assert status == 200, status
+    out = run_clients(port, clients, seconds, loop)
+    return len(out["times"].get("kinds", [])) / out["elapsed"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Games made through the services (fast set-up; what is measured goes over HTTP)
+# ---------------------------------------------------------------------------------------------
+def make_users(count: int, prefix: str) -> list[tuple[Any, str]]:
+    from accounts import services as accounts
+
+    return [accounts.register(f"{prefix}{i}-{random.randrange(10**9)}", "correct horse battery",
+                              f"{prefix}{i}@example.com") for i in range(count)]
+
+
+def make_pickpic(users, options: dict[str, Any] | None = None):
+    from games import services
+
+    game = services.create_game(users[0], "pickpic", {"target": 200, **(options or {})}, len(users))
+    for user in users[1:]:
+        services.join_game(game.pk, user)
+    services.start_game(game.pk, users[0])
+    return game.pk
+
+
+def move_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
+    """Each client plays one 3-seat Pick Pic game: GET game, GET legal-moves, POST move, as the
+    seat whose turn it is. A finished game is replaced by a fresh one. A few seconds of the same
+    load come first, unmeasured."""
+    players = make_users(3 * clients, "mover")
+    tables = [players[3 * i:3 * i + 3] for i in range(clients)]
+    games = [make_pickpic([u for u, _ in table]) for table in tables]
+    lock = threading.Lock()
+    counts = {"moves": 0, "conflicts": 0, "finished": 0}
+
+    def loop(client: Client, index: int) -> None:
+        game_id, table = games[index], tables[index]
+        path = f"/api/v1/games/{game_id}/"
+        status, game = client.call("GET game", "GET", path, table[0][1])
+        assert status == 200, (status, game)
+        if game["status"] != "active":
+            with lock:
+                counts["finished"] += 1
+            games[index] = make_pickpic([u for u, _ in table])
+            connections.close_all()
+            return
+        seats = {p["seat"]: p["user"] for p in game["players"]}
+        token = next(t for u, t in table if u.pk == seats[game["active_seats"][0]])
+        status, legal = client.call("GET legal-moves", "GET", f"{path}legal-moves/", token)
+        assert status == 200, (status, legal)
+        move = legal["moves"][0]
+        status, body = client.call("POST move", "POST", f"{path}moves/", token,
+                                   {"move": move, "expected_version": legal["version"]})
+        with lock:
+            if status == 201:
+                counts["moves"] += 1
+            elif status == 409:
+                counts["conflicts"] += 1
+            else:
+                raise AssertionError((status, body))
+
+    # Warm-up: every server thread opens its database connection, every code path is imported.
+    run_clients(port, clients, min(3.0, seconds), loop)
+    counts.update(moves=0, conflicts=0, finished=0)
+    out = run_clients(port, clients, seconds, loop)
+    connections.close_all()
+    out.update(counts, loops_per_s=len(out["times"].get("POST move", [])) / out["elapsed"],
+               moves_per_s=counts["moves"] / out["elapsed"])
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# pgbench: the database's one-row INSERT ceiling into a copy of games_event
+# ---------------------------------------------------------------------------------------------
+PGBENCH_SCRIPT = """\
+INSERT INTO bench_event_copy (game_id, seq, type, actor, data, created_at, idempotency_key, request_hash, user_id)
+VALUES (gen_random_uuid(), 1, 'CardsGiven', 0, '{"move": {"type": "give"}, "record": {}}', now(), NULL, '', NULL);
+"""
+
+
+def pgbench_insert_rate(clients: int, seconds: int) -> float | None:
+    exe = shutil.which("pgbench")
+    if exe is None:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS bench_event_copy")
+        cursor.execute("CREATE TABLE bench_event_copy (LIKE games_event INCLUDING DEFAULTS "
+                       "INCLUDING CONSTRAINTS INCLUDING INDEXES)")
+        cursor.execute("CREATE SEQUENCE IF NOT EXISTS bench_event_copy_id START 1")
+        cursor.execute("ALTER TABLE bench_event_copy ALTER COLUMN id SET DEFAULT nextval('bench_event_copy_id')")
+    db = connection.settings_dict
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as script:
+        script.write(PGBENCH_SCRIPT)
+    try:
+        out = subprocess.run(
+            [exe, "-n", "-c", str(clients), "-j", "2", "-T", str(seconds), "-f", script.name,
+             "-h", db["HOST"] or "127.0.0.1", "-p", str(db["PORT"] or 5432), "-U", db["USER"] or "postgres",
+             db["NAME"]], capture_output=True, text=True, timeout=seconds + 60,
+            env={**os.environ, "PGPASSWORD": db.get("PASSWORD") or ""})
+        found = re.search(r"tps = ([\d.]+)", out.stdout)
+        return float(found.group(1)) if found else None
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE IF EXISTS bench_event_copy")
+            cursor.execute("DROP SEQUENCE IF EXISTS bench_event_copy_id")
+
+
+# ---------------------------------------------------------------------------------------------
+# Timers: many games due within the same second
+# ---------------------------------------------------------------------------------------------
+def expiry_lateness(games: int, lead_seconds: float = 12.0, timeout: float = 240.0) -> dict[str, Any]:
+    """Make `games` 3-seat Pick Pic games on hour-long move clocks (so nothing is scheduled at
+    start), then move every clock so its deadline falls within one second, `lead_seconds` from
+    now, with the Procfile's worker and beat running. Lateness = TimerExpired written - deadline."""
+    from django.utils import timezone
+
+    from games.models import Event, Game
+
+    users = [u for u, _ in make_users(max(3, min(60, games)), "timer")]
+    rnd = random.Random(games)
+    ids = [make_pickpic(rnd.sample(users, 3), {"time_control": "per_move", "move_seconds": 3600})
+           for _ in range(games)]
+    connections.close_all()
+    with running("worker", "beat"):
+        base = timezone.now() + timedelta(seconds=lead_seconds)
+        for game in Game.objects.filter(pk__in=ids):
+            due = base + timedelta(seconds=rnd.random() * 0.999)
+            seats = {k: {**v, "since": (due - timedelta(seconds=v["left"])).isoformat()}
+                     if v["since"] else v for k, v in game.clocks["seats"].items()}
+            Game.objects.filter(pk=game.pk).update(clocks={**game.clocks, "seats": seats}, next_deadline=due)
+        # A game's lateness is its first expiry's (the seats after it are re-based to the moment
+        # the first was settled, so their own "deadline" would flatter the figure).
+        until = time.monotonic() + lead_seconds + timeout
+        seen: dict[Any, tuple[float, float]] = {}  # game -> (decided late, visible late)
+        while time.monotonic() < until and len(seen) < games:
+            # Every row each time: transactions commit out of id order, so no "id > last".
+            found = (Event.objects.filter(game_id__in=ids, type="TimerExpired").exclude(game_id__in=list(seen))
+                     .order_by("game_id", "seq").values_list("game_id", "created_at", "data"))
+            now = timezone.now()
+            for game_id, at, data in found:
+                if game_id in seen:
+                    continue
+                deadline = timezone.datetime.fromisoformat(data["deadline"])
+                seen[game_id] = ((at - deadline).total_seconds(), (now - deadline).total_seconds())
+            time.sleep(0.05)
+        late = [decided for decided, _ in seen.values()]
+        visible = [shown for _, shown in seen.values()]
+        expected = games
+    connections.close_all()
+    return {"games": games, "expected": expected, "expired": len(late),
+            "p50": statistics.median(late) if late else float("nan"),
+            "p99": percentile(late, 99), "max": max(late, default=float("nan")),
+            "early": sum(1 for x in late if x < 0),
+            "visible_p50": statistics.median(visible) if visible else float("nan"),
+            "visible_p99": percentile(visible, 99)}
+
+
+# ---------------------------------------------------------------------------------------------
+# State load against history length
+# ---------------------------------------------------------------------------------------------
+def long_history(events: int) -> Any:
+    """A Pick Pic game with `events` events: its real moves (chosen from the seed, as the server's
+    auto-move would), interleaved with disputes opened and dismissed, as a long, contested game's
+    log looks. Written through store.append as the services write them."""
+    from django.utils import timezone
+
+    from games import store
+    from games.engines import base
+    from games.kinds import get_engine
+    from games.models import Game
+    from games.store import NewEvent
+
+    users = [u for u, _ in make_users(3, "long")]
+    game = Game.objects.get(pk=make_pickpic(users))
+    engine = get_engine("pickpic")
+    state = store.state_at(game)
+    moves = min(200, events - game.version)  # about a whole game (to 200 points is ~230 moves)
+    padding = max(0, events - game.version - moves)
+    per_move, extra = divmod(padding, moves)
+    for n in range(moves):
+        if engine.is_over(state):
+            break
+        pairs = (per_move + (1 if n < extra else 0))
+        batch = []
+        for i in range(pairs):
+            kind = store.DISPUTE_OPENED if i % 2 == 0 else store.DISPUTE_RESOLVED
+            batch.append(NewEvent(kind, {"dispute": 0, "seq": 1, "reason": "bench"} if i % 2 == 0
+                                  else {"dispute": 0, "status": "dismissed", "resolution": "bench"}))
+        for start in range(0, len(batch), 10):
+            store.append(game, game.version, batch[start:start + 10], timezone.now())
+        seat = sorted(engine.active_players(state))[0]
+        choice = base.rng("bench", game.version).choice(engine.legal_moves(state, seat))
+        step = engine.play(state, seat, choice, timezone.now())
+        state = step.state
+        store.append(game, game.version, [NewEvent(step.event_type, {"move": choice, "record": step.record},
+                                                    actor=seat)], timezone.now(), state=state)
+    return game
+
+
+def state_load(game, repeats: int = 20) -> dict[str, float]:
+    """Seconds to load the latest state with its cache entry deleted (snapshot + tail), median of runs."""
+    from django.core.cache import cache
+
+    from games import store
+
+    times = []
+    for _ in range(repeats):
+        # This entry only: cache.clear() would empty the shared Redis (broker queues included).
+        cache.delete(store._cache_key(game.pk, game.version))
+        start = time.perf_counter()
+        store.state_at(game)
+        times.append(time.perf_counter() - start)
+    return {"events": game.version, "median_ms": statistics.median(times) * 1000,
+            "p99_ms": percentile(times, 99) * 1000}
+
+
+# ---------------------------------------------------------------------------------------------
+# The report
+# ---------------------------------------------------------------------------------------------
+def machine() -> str:
+    cpu = ""
+    try:
+        cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                    if line.startswith("model name")), "")
+    except OSError:
+        pass
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        pg = cursor.fetchone()[0]
+    return (f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
+            f"PostgreSQL {pg}, {platform.system()} {platform.release()}")
+
+
+def run_all(sizes: dict[str, Any], progress: Callable[[dict[str, Any]], None] = lambda out: None) -> dict[str, Any]:
+    """Everything `make bench` reports, at the given sizes (tiny ones in the smoke test);
+    `progress` sees the figures so far after each part."""
+    out: dict[str, Any] = {"machine": machine(), "web": procfile_command("web"),
+                           "worker": procfile_command("worker"), "sizes": sizes}
+    clients = sizes["clients"]
+    out["pgbench_tps"] = pgbench_insert_rate(clients, sizes["pgbench_seconds"])
+    with running("web", "worker", "beat") as port:
+        kinds_rate(port, clients, 1.0)  # warm-up: every server worker imported and connected
+        out["kinds_rps"] = kinds_rate(port, clients, sizes["seconds"])
+        loop = move_loop(port, clients, sizes["seconds"])
+    post = loop["times"].get("POST move", [])
+    out["move"] = {"loops_per_s": loop["loops_per_s"], "moves_per_s": loop["moves_per_s"],
+                   "conflicts": loop["conflicts"], "errors": len(loop["errors"]),
+                   "first_errors": loop["errors"][:3],
+                   **{f"{label} p50 ms": percentile(v, 50) * 1000 for label, v in loop["times"].items()},
+                   **{f"{label} p99 ms": percentile(v, 99) * 1000 for label, v in loop["times"].items()},
+                   "post_p99_ms": percentile(post, 99) * 1000}
+    out["timers"], out["load"] = [], []
+    progress(out)
+    for n in sizes["history"]:
+        out["load"].append(state_load(long_history(n), sizes["load_repeats"]))
+        progress(out)
+    for n in sizes["timer_games"]:
+        out["timers"].append(expiry_lateness(n, sizes["timer_lead"], sizes["timer_timeout"]))
+        progress(out)
+    return out
+
+
+def summary(out: dict[str, Any]) -> str:
+    move, kinds, pg = out["move"], out["kinds_rps"], out["pgbench_tps"]
+    lines = [f"machine: {out['machine']}", f"web: {out['web']}", f"worker: {out['worker']}",
+             f"GET /kinds/ at {out['sizes']['clients']} clients: {kinds:.1f} req/s",
+             f"pgbench one-row INSERT at {out['sizes']['clients']} clients: "
+             + (f"{pg:.0f} tps" if pg else "pgbench not found"),
+             f"move loops: {move['loops_per_s']:.1f}/s ({move['loops_per_s'] / kinds:.1%} of /kinds/"
+             + (f", {move['moves_per_s'] / pg:.2%} of pgbench" if pg else "") + f"), moves {move['moves_per_s']:.1f}/s, "
+             f"POST p99 {move['post_p99_ms']:.0f} ms, conflicts {move['conflicts']}, errors {move['errors']}"]
+    for key in sorted(k for k in move if k.endswith(" ms")):
+        lines.append(f"  {key}: {move[key]:.1f}")
+    for timer in out["timers"]:
+        lines.append(f"{timer['games']} games due in one second: {timer['expired']}/{timer['expected']} "
+                     f"expired, lateness p50 {timer['p50']:.3f} s, p99 {timer['p99']:.3f} s, "
+                     f"max {timer['max']:.3f} s, early {timer['early']}; committed and seen: "
+                     f"p50 {timer['visible_p50']:.3f} s, p99 {timer['visible_p99']:.3f} s")
+    for load in out["load"]:
+        lines.append(f"state load, {load['events']} events: median {load['median_ms']:.2f} ms, "
+                     f"p99 {load['p99_ms']:.2f} ms")
+    return "\n".join(lines)

@@ -1,0 +1,104 @@
+"""What a move costs the database, counted so it cannot creep back (issue 10): a handful of
+queries for a move that notifies nobody, the same number however many players it notifies, one
+read of the game row per request, and nothing whose cost grows with other games' or users' rows
+(no search of pending deliveries for the email digest, no expiry transaction when nothing is due)."""
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import Game
+from tests.conftest import start_game
+
+
+def pickpic(make_player, players, options=None):
+    seats = [make_player() for _ in range(players)]
+    game_id = start_game(seats[0], seats[1:], kind="pickpic", options=options or {})
+    return game_id, {p.user.pk: p for p in seats}
+
+
+def give(game_id, seat_user, by_user):
+    """The seat's first legal give, as a services call (what the view calls)."""
+    game = Game.objects.get(pk=game_id)
+    player = by_user[seat_user]
+    move = player.get(f"/api/v1/games/{game_id}/legal-moves/").json()["moves"][0]
+    return player, move, game.version
+
+
+def seat_users(game_id):
+    game = Game.objects.get(pk=game_id)
+    return {s.number: s.user_id for s in game.seat_set.all()}, game.active_seats
+
+
+def queries_of_move(game_id, by_user, seat):
+    users, _ = seat_users(game_id)
+    player, move, version = give(game_id, users[seat], by_user)
+    with CaptureQueriesContext(connection) as captured:
+        services.submit_move(game_id, player.user, move, version)
+    # The test's own transaction turns the service's into a savepoint; in service it is a
+    # BEGIN/COMMIT, which is not a query: leave those out.
+    return [q["sql"] for q in captured.captured_queries
+            if not re.match(r"\s*(SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO SAVEPOINT)", q["sql"])]
+
+
+@pytest.fixture
+def warm(django_capture_on_commit_callbacks):
+    """Run the after-commit work of the set-up (the state cache above all), as a real commit
+    would: the measured move then finds its state in the cache, as in service."""
+    return django_capture_on_commit_callbacks
+
+
+@pytest.mark.parametrize("options", [{}, {"time_control": "per_move", "move_seconds": 600}],
+                         ids=["no clock", "clock"])
+def test_a_move_that_notifies_nobody_costs_at_most_six_queries(make_player, warm, options):
+    with warm(execute=True):
+        game_id, by_user = pickpic(make_player, 3, options)
+    # Give phase: all three seats are active; seat 0 giving makes no seat newly active.
+    sql = queries_of_move(game_id, by_user, 0)
+    assert len(sql) <= 6, "\n".join(sql)
+    assert not any("games_notification" in q and q.lstrip().startswith("INSERT") for q in sql)
+
+
+def test_a_move_costs_the_same_queries_however_many_players_it_notifies(make_player, warm):
+    counts = {}
+    for players in (3, 5):
+        with warm(execute=True):
+            game_id, by_user = pickpic(make_player, players)
+            for seat in range(players - 1):
+                users, _ = seat_users(game_id)
+                player, move, version = give(game_id, users[seat], by_user)
+                services.submit_move(game_id, player.user, move, version)
+        # The last give starts the ranking: every other seat is told it is their turn.
+        sql = queries_of_move(game_id, by_user, players - 1)
+        counts[players] = len(sql)
+        notified = Game.objects.get(pk=game_id).active_seats
+        assert len(notified) == players
+    assert counts[3] == counts[5], counts
+    assert counts[5] <= 16
+
+
+def test_a_move_request_reads_the_game_row_once(make_player, warm):
+    with warm(execute=True):
+        game_id, by_user = pickpic(make_player, 3, {"time_control": "per_move", "move_seconds": 600})
+    users, _ = seat_users(game_id)
+    player, move, version = give(game_id, users[0], by_user)
+    with CaptureQueriesContext(connection) as captured:
+        response = player.move(game_id, move, version)
+    assert response.status_code == 201, response.content
+    game_reads = [q["sql"] for q in captured.captured_queries
+                  if re.match(r'\s*SELECT .* FROM "games_game"', q["sql"])]
+    assert len(game_reads) == 1, game_reads  # no separate expiry transaction: nothing was due
+
+
+def test_the_email_digest_slot_is_not_searched_among_pending_deliveries(make_player, warm):
+    with warm(execute=True):
+        game_id, by_user = pickpic(make_player, 3)
+        for seat in range(2):
+            users, _ = seat_users(game_id)
+            player, move, version = give(game_id, users[seat], by_user)
+            services.submit_move(game_id, player.user, move, version)
+    sql = queries_of_move(game_id, by_user, 2)
+    assert any(q.lstrip().startswith("INSERT") and "games_delivery" in q for q in sql)  # emails queued
+    assert not any(q.lstrip().startswith("SELECT") and "games_delivery" in q for q in sql), sql
