@@ -72,6 +72,9 @@ def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = 
                 state = store.state_at(game)
                 clock[0] += timedelta(seconds=1)
                 active = sorted(engine.active_players(state))
+                if any(d.at <= clock[0] for d in engine.deadlines(state)):
+                    services.expire_due(game.pk)  # the timer fires before anyone moves again
+                    continue
                 if not active:
                     clock[0] = max(clock[0], min(d.at for d in engine.deadlines(state)))
                     services.expire_due(game.pk)
