@@ -198,3 +198,8 @@ CELERY_BEAT_SCHEDULE = {
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", 6))
 WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 30))
 VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
+
+# --- Disputes (ops): per player and game, at most this many open at once, and a cooldown
+# between two, so disputes can neither flood staff nor the other players' notifications.
+DISPUTE_MAX_OPEN = int(os.environ.get("DISPUTE_MAX_OPEN", 3))
+DISPUTE_COOLDOWN_SECONDS = int(os.environ.get("DISPUTE_COOLDOWN_SECONDS", 60))

@@ -194,6 +194,16 @@ class Engine:
         """
         return {"seq": event["seq"], "type": event["type"], "actor": event["actor"]}
 
+    def reveals(self, event: Mapping[str, Any]) -> bool:
+        """Whether this log entry showed someone hidden information (cards dealt face up or seen,
+        gifts, an evaluation): the server refuses to roll a game back to before such an event,
+        since the replayed phase's secrets were already seen.
+
+        Cautious by default: an event whose record holds any fact beyond `round` reveals.
+        Engines whose records say more than that without revealing anything override this."""
+        record = (event.get("data") or {}).get("record") or {}
+        return bool(set(record) - {"round"})
+
     def deadlines(self, state: State) -> list[Deadline]:
         return []
 
