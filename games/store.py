@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
+from config import metrics
 from games import live
 from games.engines.base import Engine, State
 from games.errors import VersionConflict
@@ -79,6 +80,7 @@ def append(game: Game, expected_version: int, events: Iterable[NewEvent], at: da
     for name, value in projection.items():
         setattr(game, name, value)
     game.save(update_fields=["version", *projection])
+    metrics.events_appended(game.kind, rows)
     live.announce(game.pk, game.version)
     if state is not None:
         if game.version // settings.SNAPSHOT_EVERY > expected_version // settings.SNAPSHOT_EVERY:
