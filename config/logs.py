@@ -87,9 +87,14 @@ def _publishing(headers=None, **kwargs):
 _task_tokens: dict[str, contextvars.Token] = {}
 
 
+task_log = logging.getLogger("darkroom.tasks")
+
+
 def _task_starts(task_id=None, task=None, **kwargs):
     rid = getattr(task.request, TASK_HEADER, None) if task is not None else None
     _task_tokens[task_id] = request_id.set(rid if isinstance(rid, str) and SANE_ID.match(rid) else None)
+    task_log.info("task %s started", getattr(task, "name", "?"), extra={
+        "task": getattr(task, "name", None), "task_id": task_id})
 
 
 def _task_ends(task_id=None, **kwargs):
