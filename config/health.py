@@ -75,9 +75,9 @@ class ProbeMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path == "/healthz":
+        if request.path in ("/healthz", "/healthz/"):
             return JsonResponse({"status": "ok"})
-        if request.path == "/readyz":
+        if request.path in ("/readyz", "/readyz/"):
             ready, results = readiness()
             if not ready:
                 return JsonResponse({"status": "unavailable", "code": "not_ready",

@@ -67,7 +67,9 @@ def _check_playable(engine: Engine, options: dict[str, Any]) -> None:
     for players in range(engine.min_players, engine.max_players + 1):
         try:
             engine.setup(players, own, "options-check")
-        except (ValueError, TypeError, KeyError) as error:
+        except (ValueError, TypeError, KeyError, IndexError, AssertionError) as error:
+            # The options are the only input here: whatever the engine refused them with is the
+            # client's 400, never a 500 at create nor at every start later.
             raise Invalid(f"options: {error}") from None
 
 
