@@ -8,13 +8,16 @@ They touch nothing but the checks: no session, no database write, no log line pe
 from __future__ import annotations
 
 import time
+from typing import Callable
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.db import connections
 from django.db.migrations.executor import MigrationExecutor
 from django.http import JsonResponse
 
 TIMEOUT_SECONDS = 2
+PATHS = {"/healthz", "/healthz/", "/readyz", "/readyz/"}
 _migrated = False  # once every migration is applied, it stays so for the life of the process
 
 
@@ -46,7 +49,7 @@ def _migrations() -> None:
     _migrated = True
 
 
-def checks() -> dict[str, callable]:
+def checks() -> dict[str, Callable[[], None]]:
     found = {"database": _database, "migrations": _migrations,
              "redis": lambda: _redis(settings.CACHES["default"]["LOCATION"])}
     if settings.CELERY_BROKER_URL != settings.CACHES["default"]["LOCATION"]:
@@ -71,10 +74,25 @@ def readiness() -> tuple[bool, dict]:
 
 
 class ProbeMiddleware:
+    sync_capable = async_capable = True
+
     def __init__(self, get_response):
         self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
 
     def __call__(self, request):
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        return self.probe(request) or self.get_response(request)
+
+    async def _acall(self, request):
+        if request.path in PATHS:  # the checks touch the database: in a thread, as Django wants
+            return await sync_to_async(self.probe)(request)
+        return await self.get_response(request)
+
+    @staticmethod
+    def probe(request):
         if request.path in ("/healthz", "/healthz/"):
             return JsonResponse({"status": "ok"})
         if request.path in ("/readyz", "/readyz/"):
@@ -85,4 +103,4 @@ class ProbeMiddleware:
                                                          if not v["ok"]),
                                      "checks": results}, status=503)
             return JsonResponse({"status": "ok", "checks": results})
-        return self.get_response(request)
+        return None

@@ -15,6 +15,8 @@ import time
 import uuid
 from datetime import datetime, timezone
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+
 request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 HEADER = "X-Request-ID"
 TASK_HEADER = "request_id"
@@ -53,28 +55,49 @@ class JsonFormatter(logging.Formatter):
 
 
 class RequestIdMiddleware:
-    """Gives each request an id and writes one access line per request."""
+    """Gives each request an id and writes one access line per request. Sync and async, so it
+    never forces an ASGI server's async views into a thread."""
+
+    sync_capable = async_capable = True
 
     def __init__(self, get_response):
         self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
 
     def __call__(self, request):
-        given = request.headers.get(HEADER, "")
-        rid = given if SANE_ID.match(given) else new_id()
-        token = request_id.set(rid)
-        request.request_id = rid
-        started = time.perf_counter()
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        token, started = self._begin(request)
         try:
-            response = self.get_response(request)
-            response[HEADER] = rid
-            match = getattr(request, "resolver_match", None)
-            access_log.info("%s %s %s", request.method, request.path, response.status_code, extra={
-                "method": request.method, "path": request.path, "status": response.status_code,
-                "route": match.route if match else None,
-                "duration_ms": round((time.perf_counter() - started) * 1000, 2)})
-            return response
+            return self._end(request, self.get_response(request), started)
         finally:
             request_id.reset(token)
+
+    async def _acall(self, request):
+        token, started = self._begin(request)
+        try:
+            return self._end(request, await self.get_response(request), started)
+        finally:
+            request_id.reset(token)
+
+    @staticmethod
+    def _begin(request):
+        given = request.headers.get(HEADER, "")
+        request.request_id = given if SANE_ID.match(given) else new_id()
+        return request_id.set(request.request_id), time.perf_counter()
+
+    @staticmethod
+    def _end(request, response, started):
+        response[HEADER] = request.request_id
+        match = getattr(request, "resolver_match", None)
+        status = response.status_code
+        level = logging.ERROR if status >= 500 else logging.WARNING if status >= 400 else logging.INFO
+        access_log.log(level, "%s %s %s", request.method, request.path, status, extra={
+            "method": request.method, "path": request.path, "status": status,
+            "route": match.route if match else None,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2)})
+        return response
 
 
 # -- Celery: the id travels in the task's headers ---------------------------------------------

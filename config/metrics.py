@@ -17,6 +17,7 @@ import os
 import time
 from datetime import datetime
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpResponse
@@ -149,19 +150,33 @@ class MetricsMiddleware:
     """Times every request by its route pattern (never the raw path: ids would make a series per
     game) and serves `/metrics` itself, before host checks, so a scraper may use an IP."""
 
+    sync_capable = async_capable = True
+
     def __init__(self, get_response):
         self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
 
     def __call__(self, request):
+        if iscoroutinefunction(self):
+            return self._acall(request)
         if request.path == PATH:
             return self.scrape(request)
         started = time.perf_counter()
-        response = self.get_response(request)
+        return self._observe(request, self.get_response(request), started)
+
+    async def _acall(self, request):
+        if request.path == PATH:
+            return await sync_to_async(self.scrape)(request)
+        started = time.perf_counter()
+        return self._observe(request, await self.get_response(request), started)
+
+    @staticmethod
+    def _observe(request, response, started):
         match = getattr(request, "resolver_match", None)
         route = match.route if match else "unmatched"
         method = request.method if request.method in METHODS else "other"
-        REQUEST_SECONDS.labels(method, route, str(response.status_code)).observe(
-            time.perf_counter() - started)
+        REQUEST_SECONDS.labels(method, route, str(response.status_code)).observe(time.perf_counter() - started)
         return response
 
     def scrape(self, request):
