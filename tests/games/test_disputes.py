@@ -98,3 +98,34 @@ def test_opening_notifies_the_other_players_once_and_the_decision_is_logged_whol
         "dispute": opened["id"], "seq": 4, "reason": "the deal looks off", "raised_by": 0,
         "status": "dismissed", "resolution": "dealt fairly"}
     assert data["opened_at"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_disputes_cannot_exceed_the_limit(make_player, settings):
+    """Eight disputes from one player at once: the seat lock lets exactly the limit through."""
+    import threading
+
+    from django.db import connections
+
+    from tests.conftest import start_game
+
+    settings.DISPUTE_COOLDOWN_SECONDS, settings.DISPUTE_MAX_OPEN = 0, 3
+    alice, bob = make_player(), make_player()
+    game_id = start_game(alice, [bob])
+    barrier, statuses = threading.Barrier(8), []
+
+    def race(seq):
+        try:
+            barrier.wait(10)
+            statuses.append(dispute(alice, game_id, seq, f"race {seq}").status_code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=race, args=(1 + i % 4,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(statuses).count(201) == 3 and len(statuses) == 8
+    assert set(statuses) <= {201, 400, 429}
+    assert Dispute.objects.filter(game_id=game_id, status="open").count() == 3
