@@ -33,7 +33,7 @@ def sign(secret: str, timestamp: str, body: bytes) -> str:
     return "sha256=" + mac.hexdigest()
 
 
-# IPv6 ranges that carry an IPv4 address: judged by the IPv4 address they carry.
+# IPv6 ranges that carry an IPv4 address.
 NAT64 = ipaddress.ip_network("64:ff9b::/96")          # RFC 6052 well-known prefix
 SIIT = ipaddress.ip_network("::ffff:0:0:0/96")        # RFC 2765 IPv4-translated
 COMPATIBLE = ipaddress.ip_network("::/96")            # deprecated IPv4-compatible (::a.b.c.d)
@@ -49,9 +49,10 @@ def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Whether a webhook may be delivered to `address`.
 
     IPv4: globally routable unicast. IPv6: global unicast (2000::/3) that Python also calls
-    global, or one of the forms that embed an IPv4 address (mapped, translated, compatible,
-    NAT64, 6to4) when that IPv4 address is public itself. Site-local (fec0::/10), unique local,
-    link-local, Teredo and everything else reserved are refused, whatever Python's tables say.
+    global, or a form that carries an IPv4 address (IPv4-mapped, NAT64, 6to4) when that IPv4
+    address is public itself. The obsolete IPv4-compatible and SIIT forms, site-local
+    (fec0::/10), unique local, link-local, Teredo and everything else reserved are refused,
+    whatever Python's tables say (its 3.11 tables call fec0::1 and ::127.0.0.1 global).
     """
     if isinstance(address, ipaddress.IPv4Address):
         return _public_v4(address)
