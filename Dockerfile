@@ -8,5 +8,14 @@ COPY games ./games
 COPY manage.py Procfile ./
 RUN pip install --no-cache-dir -c constraints.txt . \
  && DJANGO_SECRET_KEY=build-only python manage.py collectstatic --no-input
+# Run as an unprivileged user; it owns only the metrics directory (prometheus-client's
+# multiprocess files, see docs/operations.md), the code stays root's and read-only to it.
+ENV PROMETHEUS_MULTIPROC_DIR=/var/run/darkroom-metrics
+RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin darkroom \
+ && mkdir -p "$PROMETHEUS_MULTIPROC_DIR" && chown darkroom "$PROMETHEUS_MULTIPROC_DIR"
+USER darkroom
 EXPOSE 8000
+# Liveness by IP over plain HTTP: /healthz is answered before host checks and HTTPS redirects.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
 CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", "--workers", "2", "--threads", "16"]

@@ -38,9 +38,19 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "corsheaders",
+    "config.apps.OperationsConfig",
 ]
 
 MIDDLEWARE = [
+    # --- Operations (ops): probes first (before host checks and redirects, so they work by IP),
+    # then request timing, the request id, CORS (before CommonMiddleware, as django-cors-headers
+    # requires). See docs/operations.md.
+    "config.health.ProbeMiddleware",
+    "config.metrics.MetricsMiddleware",
+    "config.logs.RequestIdMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    # --- end operations
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -185,12 +195,13 @@ EXTRA_ENGINES = env_list("DARKROOM_EXTRA_ENGINES")
 # How many events between snapshots of a game's state.
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", 20))
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-}
+# --- Logging (ops): JSON lines with the request id (config/logs.py); LOG_FORMAT=text for a
+# terminal. Celery must not replace this configuration with its own.
+from config import logs as _logs  # noqa: E402
+
+LOGGING = _logs.config(os.environ.get("LOG_LEVEL", "INFO"), os.environ.get("LOG_FORMAT", "json"))
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# --- end logging
 
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "games.tasks.sweep", "schedule": SWEEP_INTERVAL_SECONDS},
@@ -198,3 +209,36 @@ CELERY_BEAT_SCHEDULE = {
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", 6))
 WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 30))
 VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
+
+# --- Disputes (ops): per player and game, at most this many open at once, and a cooldown
+# between two, so disputes can neither flood staff nor the other players' notifications.
+DISPUTE_MAX_OPEN = int(os.environ.get("DISPUTE_MAX_OPEN", 3))
+DISPUTE_COOLDOWN_SECONDS = int(os.environ.get("DISPUTE_COOLDOWN_SECONDS", 60))
+
+# --- CORS (ops): browser clients on these origins may call /api/ (comma-separated, e.g.
+# "https://play.example.org,http://localhost:5173"); none by default. Tokens travel in the
+# Authorization header, so no cookies are needed across origins.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_HEADERS = ("accept", "authorization", "content-type", "idempotency-key", "if-none-match",
+                      "x-request-id")
+CORS_EXPOSE_HEADERS = ("etag", "retry-after", "idempotent-replayed", "x-request-id")
+CORS_PREFLIGHT_MAX_AGE = 3600
+# --- end CORS
+
+# --- Metrics (ops): see config/metrics.py. METRICS_TOKEN, when set, guards /metrics.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# --- end metrics
+
+# --- Security for production (ops): on by default when DJANGO_DEBUG is off, so
+# `manage.py check --deploy` is clean with the environment in docs/operations.md. A deployment
+# serving plain HTTP behind nothing (docker compose on localhost) turns them off explicitly.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 0 if DEBUG else 31536000))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", not DEBUG)
+# --- end security

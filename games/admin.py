@@ -6,7 +6,7 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -109,17 +109,41 @@ class DisputeAdmin(admin.ModelAdmin):
                                      roll_back=decision == "rollback")
         except DomainError as error:
             messages.error(request, error.detail)
+            request._dispute_refused = True  # response_change must not claim success
+
+    def response_change(self, request, obj):
+        if getattr(request, "_dispute_refused", False):
+            # Back to the form with only the refusal, instead of Django's "changed successfully".
+            return HttpResponseRedirect(request.path)
+        return super().response_change(request, obj)
+
+    def log_change(self, request, obj, message):
+        if not getattr(request, "_dispute_refused", False):
+            super().log_change(request, obj, message)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Written by the server only (the outbox): staff look, never add, edit or delete."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(ReadOnlyAdmin):
     list_display = ("id", "user", "type", "title", "collapsed", "updated_at", "read_at")
     list_filter = ("type",)
     readonly_fields = [f.name for f in Notification._meta.fields]
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(admin.ModelAdmin):
+class DeliveryAdmin(ReadOnlyAdmin):
     list_display = ("id", "channel", "status", "attempts", "next_attempt_at", "last_error")
     list_filter = ("channel", "status")
     readonly_fields = [f.name for f in Delivery._meta.fields]

@@ -75,3 +75,9 @@ class WrongPlayerCount(DomainError):
 
 class IdempotencyMismatch(DomainError):
     status, code = 422, "idempotency_mismatch"
+
+
+class TooManyDisputes(DomainError):
+    """A player's dispute limit in one game (count or cooldown): `retry_after` seconds."""
+
+    status, code = 429, "throttled"

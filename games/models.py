@@ -168,6 +168,9 @@ class Delivery(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name_plural = "deliveries"
+
 
 class DeliveryAttempt(models.Model):
     delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="attempt_log")

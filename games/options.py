@@ -46,6 +46,33 @@ def schema_for(engine: Engine) -> dict[str, Any]:
     }
 
 
+def _normalised(schema: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """Whole floats where the schema wants an integer become ints (JSON Schema calls 10.0 an
+    integer, but an engine checking `type(x) is int` would refuse it at every start); any other
+    float stays as it is, for the schema to refuse."""
+    properties = schema["properties"]
+    out = {}
+    for name, value in options.items():
+        wants_int = properties.get(name, {}).get("type") == "integer"
+        if wants_int and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        out[name] = value
+    return out
+
+
+def _check_playable(engine: Engine, options: dict[str, Any]) -> None:
+    """Set the game up once, with a throwaway seed, for every player count it may start with, so
+    options the engine refuses are refused now rather than at every `start`."""
+    own = engine_options(engine, options)
+    for players in range(engine.min_players, engine.max_players + 1):
+        try:
+            engine.setup(players, own, "options-check")
+        except (ValueError, TypeError, KeyError, IndexError, AssertionError) as error:
+            # The options are the only input here: whatever the engine refused them with is the
+            # client's 400, never a 500 at create nor at every start later.
+            raise Invalid(f"options: {error}") from None
+
+
 def validate(engine: Engine, options: Any) -> dict[str, Any]:
     """The options with every default filled in; Invalid names each problem."""
     if options is None:
@@ -53,6 +80,7 @@ def validate(engine: Engine, options: Any) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise Invalid("options must be an object")
     schema = schema_for(engine)
+    options = _normalised(schema, options)
     errors = sorted(Draft202012Validator(schema).iter_errors(options), key=lambda e: list(e.path))
     if errors:
         raise Invalid("; ".join(
@@ -61,9 +89,12 @@ def validate(engine: Engine, options: Any) -> dict[str, Any]:
     filled.update(options)
     if filled["time_control"] == "bank" and filled["bank_max_seconds"] < filled["bank_initial_seconds"]:
         raise Invalid("options.bank_max_seconds must be at least bank_initial_seconds")
+    _check_playable(engine, filled)
     return filled
 
 
 def engine_options(engine: Engine, options: dict[str, Any]) -> dict[str, Any]:
+    """The engine's own options (normalised again: a game created before normalisation may hold
+    `10.0` and must still start)."""
     own = engine.options_schema().get("properties", {})
-    return {k: v for k, v in options.items() if k in own}
+    return _normalised({"properties": own}, {k: v for k, v in options.items() if k in own})

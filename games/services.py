@@ -8,10 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -20,7 +22,7 @@ from games import access, clocks, notify, options as game_options, scheduling, s
 from games.engines import base
 from games.errors import (AlreadyJoined, Forbidden, GameFull, GameNotActive, GameNotOpen,
                           IdempotencyMismatch, IllegalMove, Invalid, NotFound, NotYourTurn,
-                          UnavailableMove, VersionConflict, WrongPlayerCount)
+                          TooManyDisputes, UnavailableMove, VersionConflict, WrongPlayerCount)
 from games.kinds import engine_of, get_engine
 from games.models import Dispute, Event, Game, Seat
 from games.store import NewEvent
@@ -338,25 +340,54 @@ def send_due_reminders(game_id) -> int:
 # ---------------------------------------------------------------------------------------------
 @transaction.atomic
 def open_dispute(game_id, user, seq: Any, reason: Any) -> Dispute:
-    game = access.get_game(game_id, lock=True)
-    seat = access.require_player(game, user)
+    """A player disputes an event. The dispute is a row for staff, not an event: it does not bump
+    the game's version, so it never costs the other players a 409, and the log records it when
+    staff decide (DisputeResolved carries the dispute whole). Limited per player and game: at most
+    DISPUTE_MAX_OPEN open at once, and DISPUTE_COOLDOWN_SECONDS between two."""
+    game = access.get_game(game_id)
+    access.require_player(game, user)
     if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= game.version:
         raise Invalid(f"seq must be an event of this game, 1 to {game.version}")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 2000:
         raise Invalid("reason must be a non-empty text of at most 2000 characters")
+    # The player's seat row serialises their own disputes (the limit holds under racing
+    # requests) without locking the game, which moves need.
+    Seat.objects.select_for_update().get(game=game, user=user)
+    mine = Dispute.objects.filter(game=game, raised_by=user)
+    now = timezone.now()
+    if mine.filter(status=Dispute.Status.OPEN, seq=seq).exists():
+        raise Invalid(f"you already have an open dispute on event {seq}")
+    if mine.filter(status=Dispute.Status.OPEN).count() >= settings.DISPUTE_MAX_OPEN:
+        raise TooManyDisputes(f"you have {settings.DISPUTE_MAX_OPEN} open disputes in this game; "
+                              "wait until staff decide one", retry_after=settings.DISPUTE_COOLDOWN_SECONDS)
+    last = mine.order_by("-created_at").values_list("created_at", flat=True).first()
+    if last is not None:
+        wait = settings.DISPUTE_COOLDOWN_SECONDS - (now - last).total_seconds()
+        if wait > 0:
+            raise TooManyDisputes("one dispute at a time: try again later", retry_after=math.ceil(wait))
     dispute = Dispute.objects.create(game=game, seq=seq, reason=reason.strip(), raised_by=user)
-    store.append(game, game.version, [NewEvent(
-        store.DISPUTE_OPENED, {"dispute": dispute.pk, "seq": seq, "reason": dispute.reason},
-        actor=seat, user_id=user.pk)], timezone.now())
     notify.dispute_changed(game, dispute, opened=True)
     return dispute
+
+
+def _reveals_after(game: Game, engine: base.Engine, target: int) -> int | None:
+    """The first event after `target` that showed someone hidden information (None: none did).
+    Replaying from `target` would replay a phase whose secrets were seen, so such rollbacks are
+    refused; voided events count too, since what they showed was seen all the same."""
+    for event in Event.objects.filter(game=game, seq__gt=target).order_by("seq"):
+        if event.type in store.SERVER_TYPES:
+            continue
+        if engine.reveals({"seq": event.seq, "type": event.type, "actor": event.actor, "data": event.data}):
+            return event.seq
+    return None
 
 
 @transaction.atomic
 def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
                     roll_back: bool = False) -> Dispute:
     """Staff decide a dispute. Upholding may roll the game back to just before the disputed
-    event: a new event, so history keeps both the move and its voiding."""
+    event: a new event, so history keeps both the move and its voiding. A rollback is refused
+    when a later event revealed hidden information (see `_reveals_after`)."""
     if not staff_user.is_staff:
         raise Forbidden("only staff resolve disputes")
     dispute = Dispute.objects.select_for_update().filter(pk=dispute_id).first()
@@ -369,9 +400,12 @@ def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
     now = timezone.now()
     dispute.status = Dispute.Status.UPHELD if uphold else Dispute.Status.DISMISSED
     dispute.resolution, dispute.resolved_by, dispute.resolved_at = resolution, staff_user, now
-    dispute.save()
-    events = [NewEvent(store.DISPUTE_RESOLVED, {"dispute": dispute.pk, "status": dispute.status,
-                                                "resolution": resolution}, user_id=staff_user.pk)]
+    raised_by = Seat.objects.filter(game=game, user_id=dispute.raised_by_id).values_list("number", flat=True).first()
+    # The opening wrote no event: the decision carries the dispute whole into the immutable log.
+    events = [NewEvent(store.DISPUTE_RESOLVED, {
+        "dispute": dispute.pk, "status": dispute.status, "resolution": resolution, "seq": dispute.seq,
+        "reason": dispute.reason, "raised_by": raised_by, "opened_at": dispute.created_at.isoformat(),
+    }, user_id=staff_user.pk)]
     if uphold and roll_back:
         started = Event.objects.filter(game=game, type=store.GAME_STARTED).values_list("seq", flat=True).first()
         target = dispute.seq - 1
@@ -381,6 +415,12 @@ def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
             # The seed is public once the game is over: replaying from a rollback would be played
             # with every hidden card known to everyone. Uphold without rolling back instead.
             raise Invalid("the game is over and its seed published; it cannot be rolled back")
+        revealed = _reveals_after(game, engine, target)
+        if revealed is not None:
+            raise Invalid(f"event {revealed} revealed hidden information after event {target}: "
+                          "the players have seen it, so the game cannot be rolled back past it; "
+                          "uphold without rolling back instead")
+        dispute.save()
         events.append(NewEvent(store.GAME_ROLLED_BACK, {"to": target, "dispute": dispute.pk},
                                user_id=staff_user.pk))
         game.status = Game.Status.ACTIVE
@@ -388,6 +428,7 @@ def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
         turn.roll_back(store.state_at(game, target), events)
         turn.commit(status=Game.Status.ACTIVE, result=None, finished_at=None)
     else:
+        dispute.save()
         store.append(game, game.version, events, now)
     notify.dispute_changed(game, dispute)
     return dispute

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
+from config import metrics
 from games import bulk, live
 from games.engines.base import Engine, State
 from games.errors import VersionConflict
@@ -108,6 +109,7 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
             setattr(game, name, value)
             if name not in fields:
                 fields.append(name)
+        metrics.events_appended(game.kind, group)
         live.announce(game.pk, game.version)
         if game.version // settings.SNAPSHOT_EVERY > item.expected_version // settings.SNAPSHOT_EVERY:
             state = item.state if item.state is not None else _state_after(game)

@@ -106,6 +106,10 @@ class Duel(base.Engine):
         return {"seq": event["seq"], "type": event["type"], "actor": event["actor"],
                 "card": record["card"], "winner": record.get("winner"), "drawn": drawn}
 
+    def reveals(self, event):
+        # A card played is its player's own choice; a card drawn from the deck is a secret seen.
+        return bool(event["data"]["record"].get("drawn"))
+
     def result(self, state):
         if any(state["hands"]) or state["trick"]:
             return None

@@ -38,7 +38,9 @@ def _flatten(detail, prefix: str = "") -> list[str]:
 
 def exception_handler(exc, context):
     if isinstance(exc, DomainError):
-        return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status)
+        retry = exc.extra.get("retry_after")
+        return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status,
+                        headers={"Retry-After": str(retry)} if retry is not None else None)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge("request body over the size limit")
     if isinstance(exc, Http404):

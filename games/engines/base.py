@@ -243,6 +243,15 @@ class Engine:
         """The view of a past state, as a replay shows it once the game has moved on: without
         what was shown only for a moment. Default: the view itself."""
         return self.view(state, viewer)
+    def reveals(self, event: Mapping[str, Any]) -> bool:
+        """Whether this log entry showed someone hidden information (cards dealt face up or seen,
+        gifts, an evaluation): the server refuses to roll a game back to before such an event,
+        since the replayed phase's secrets were already seen.
+
+        Cautious by default: an event whose record holds any fact beyond `round` reveals.
+        Engines whose records say more than that without revealing anything override this."""
+        record = (event.get("data") or {}).get("record") or {}
+        return bool(set(record) - {"round"})
 
     def deadlines(self, state: State) -> list[Deadline]:
         return []

@@ -1,0 +1,189 @@
+"""Prometheus metrics at `/metrics`.
+
+Several processes serve one deployment (web workers, Celery workers, beat), and a scrape reaches
+one of them. prometheus_client's multiprocess mode solves that without another service: with
+PROMETHEUS_MULTIPROC_DIR set, every process writes its samples to files in that directory and
+`/metrics` adds them up (counters and histograms; no live gauges are used, so no cleanup per dead
+process is needed). The directory must be shared by the processes of one host and emptied before
+they start (compose's `migrate` service does it). Without the variable (development, tests) the
+process's own registry is served. The Celery queue depth is read from Redis at scrape time.
+
+`METRICS_TOKEN`, when set, is required as `Authorization: Bearer <token>`.
+"""
+from __future__ import annotations
+
+import hmac
+import os
+import time
+from datetime import datetime
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpResponse
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
+                               generate_latest)
+from prometheus_client.core import GaugeMetricFamily
+
+PATH = "/metrics"
+METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+
+REQUEST_SECONDS = Histogram(
+    "darkroom_http_request_duration_seconds", "Time to answer a request, by route",
+    ["method", "route", "status"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60))
+MOVES = Counter("darkroom_moves_total", "Moves accepted, by kind; auto: played by the server",
+                ["kind", "auto"])
+EXPIRIES = Counter("darkroom_expiries_total", "Timers that expired, by kind, timer and policy",
+                   ["kind", "timer", "policy"])
+EXPIRY_LATENESS = Histogram(
+    "darkroom_expiry_lateness_seconds", "How long after its deadline an expiry was written",
+    ["kind"], buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600))
+DELIVERIES = Counter("darkroom_notification_deliveries_total",
+                     "Notification delivery attempts, by channel and outcome", ["channel", "outcome"])
+
+
+# -- recording ------------------------------------------------------------------------------
+def events_appended(kind: str, rows) -> None:
+    """Count the moves and expiries among appended events, once their transaction commits (a
+    rolled-back move is no move)."""
+    from games.store import SERVER_TYPES, TIMER_EXPIRED
+
+    moves: dict[str, int] = {}
+    expiries = []
+    for row in rows:
+        if row.type == TIMER_EXPIRED:
+            deadline = row.data.get("deadline")
+            late = (row.created_at - datetime.fromisoformat(deadline)).total_seconds() if deadline else None
+            expiries.append((row.data.get("timer", "clock"), row.data.get("policy", ""), late))
+        elif row.type not in SERVER_TYPES:
+            auto = "true" if row.data.get("auto") else "false"
+            moves[auto] = moves.get(auto, 0) + 1
+
+    def record():
+        for auto, count in moves.items():
+            MOVES.labels(kind, auto).inc(count)
+        for timer, policy, late in expiries:
+            EXPIRIES.labels(kind, timer, policy).inc()
+            if late is not None:
+                EXPIRY_LATENESS.labels(kind).observe(max(late, 0.0))
+
+    if moves or expiries:
+        transaction.on_commit(record)
+
+
+def _attempt_saved(sender, instance, created, **kwargs):
+    if created:
+        channel = instance.delivery.channel
+        outcome = "ok" if instance.ok else "error"
+        transaction.on_commit(lambda: DELIVERIES.labels(channel, outcome).inc())
+
+
+def connect() -> None:
+    from django.db.models.signals import post_save
+
+    from games.models import DeliveryAttempt
+
+    post_save.connect(_attempt_saved, sender=DeliveryAttempt, dispatch_uid="darkroom-metrics-delivery")
+
+
+# -- the Celery queue, read at scrape time ------------------------------------------------------
+class QueueCollector:
+    """Tasks waiting in the broker's queue, and tasks taken by a worker but not yet acknowledged
+    (ETA timers sit there until due). Kombu's Redis transport keeps a queue as lists, one per
+    priority step, and the taken ones in the `unacked` hash."""
+
+    PRIORITY_SEPARATOR = "\x06\x16"
+
+    def collect(self):
+        import redis
+
+        queue = settings.CELERY_TASK_DEFAULT_QUEUE
+        waiting = GaugeMetricFamily("darkroom_celery_queue_length", "Tasks waiting in the broker queue",
+                                    labels=["queue"])
+        taken = GaugeMetricFamily("darkroom_celery_unacked", "Tasks reserved by workers, not yet done")
+        up = GaugeMetricFamily("darkroom_broker_up", "1 if the broker answered the scrape")
+        try:
+            client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=1, socket_timeout=1)
+            names = [queue] + [f"{queue}{self.PRIORITY_SEPARATOR}{p}" for p in range(1, 10)]
+            pipe = client.pipeline()
+            for name in names:
+                pipe.llen(name)
+            pipe.hlen("unacked")
+            *lengths, unacked = pipe.execute()
+            client.close()
+        except Exception:  # a scrape must not fail because the broker is down: say so instead
+            up.add_metric([], 0)
+            yield up
+            return
+        waiting.add_metric([queue], sum(lengths))
+        taken.add_metric([], unacked)
+        up.add_metric([], 1)
+        yield waiting
+        yield taken
+        yield up
+
+
+def registry() -> CollectorRegistry:
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        from prometheus_client import multiprocess
+
+        scrape = CollectorRegistry()
+        multiprocess.MultiProcessCollector(scrape, path=directory)
+    else:
+        scrape = CollectorRegistry()
+        scrape.register(_Default())
+    scrape.register(QueueCollector())
+    return scrape
+
+
+class _Default:
+    """This process's metrics (the global registry) inside a scrape registry of its own."""
+
+    def collect(self):
+        return REGISTRY.collect()
+
+
+# -- HTTP ---------------------------------------------------------------------------------------
+class MetricsMiddleware:
+    """Times every request by its route pattern (never the raw path: ids would make a series per
+    game) and serves `/metrics` itself, before host checks, so a scraper may use an IP."""
+
+    sync_capable = async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        if request.path == PATH:
+            return self.scrape(request)
+        started = time.perf_counter()
+        return self._observe(request, self.get_response(request), started)
+
+    async def _acall(self, request):
+        if request.path == PATH:
+            return await sync_to_async(self.scrape)(request)
+        started = time.perf_counter()
+        return self._observe(request, await self.get_response(request), started)
+
+    @staticmethod
+    def _observe(request, response, started):
+        match = getattr(request, "resolver_match", None)
+        route = match.route if match else "unmatched"
+        method = request.method if request.method in METHODS else "other"
+        REQUEST_SECONDS.labels(method, route, str(response.status_code)).observe(time.perf_counter() - started)
+        return response
+
+    def scrape(self, request):
+        token = settings.METRICS_TOKEN
+        if token:
+            given = request.headers.get("Authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                return HttpResponse("metrics need the bearer token\n", status=401,
+                                    content_type="text/plain", headers={"WWW-Authenticate": "Bearer"})
+        return HttpResponse(generate_latest(registry()), content_type=CONTENT_TYPE_LATEST)

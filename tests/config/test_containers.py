@@ -1,0 +1,65 @@
+"""The image runs as a non-root user with a HEALTHCHECK, compose checks every long-running
+service, and the health commands they run do answer against a live server."""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_the_image_runs_as_an_unprivileged_user():
+    users = re.findall(r"^USER\s+(\S+)", DOCKERFILE, re.M)
+    assert users and users[-1] not in {"root", "0"}
+    assert re.search(rf"useradd .*--uid (\d+) .*{users[-1]}", DOCKERFILE)
+    assert DOCKERFILE.index("USER ") > DOCKERFILE.index("pip install")  # installs done as root
+
+
+def dockerfile_healthcheck() -> list[str]:
+    match = re.search(r"^HEALTHCHECK .*?CMD (\[.*?\])$", DOCKERFILE, re.M | re.S)
+    assert match, "the Dockerfile has no HEALTHCHECK"
+    return json.loads(match.group(1))
+
+
+@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "beat"])
+def test_every_long_running_service_has_a_healthcheck(service):
+    assert COMPOSE["services"][service]["healthcheck"]["test"]
+
+
+def on(command: list[str], live_server) -> list[str]:
+    return [part.replace("http://127.0.0.1:8000", live_server.url) for part in command]
+
+
+def run(command: list[str]) -> subprocess.CompletedProcess:
+    """The command as the container runs it, with this virtualenv's `python` first on the PATH."""
+    path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
+    return subprocess.run(["/usr/bin/env", *command], capture_output=True, text=True, timeout=30,
+                          env={"PATH": path})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_image_and_web_healthchecks_pass_against_a_live_server(live_server):
+    for command in (dockerfile_healthcheck(), COMPOSE["services"]["web"]["healthcheck"]["test"][1:]):
+        command = on(command, live_server)
+        assert live_server.url in " ".join(command)
+        result = run(command)
+        assert result.returncode == 0, result.stderr
+
+
+def test_the_healthcheck_fails_when_nothing_answers():
+    command = [part.replace("127.0.0.1:8000", "127.0.0.1:9") for part in dockerfile_healthcheck()]
+    assert run(command).returncode != 0
+
+
+def test_web_worker_and_beat_share_the_metrics_directory_that_migrate_empties():
+    services = COMPOSE["services"]
+    directory = COMPOSE["x-app"]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
+    for name in ("web", "worker", "beat", "migrate"):
+        assert any(v.endswith(f":{directory}") for v in services[name]["volumes"]), name
+    assert f"rm -rf {directory}/*" in " ".join(services["migrate"]["command"])
