@@ -147,6 +147,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # 3.1: schemas are JSON Schema 2020-12, so the engines' own schemas (const, anyOf with null)
+    # go into the document as they are.
+    "OAS_VERSION": "3.1.0",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "games.api.schema.postprocess"],
 }
 
 # Celery: Redis is the broker. Day-long clocks are the sweeper's job (see games.tasks): no task is

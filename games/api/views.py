@@ -93,7 +93,7 @@ class GamesView(APIView):
         parameters=[OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
                     OpenApiParameter("kind", str), OpenApiParameter("mine", bool),
                     OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
-        responses=s.GameOut(many=True), summary="List games")
+        responses={200: s.GamesPageOut, 400: ERRORS[400]}, operation_id="games_list", summary="List games")
     def get(self, request):
         games = Game.objects.prefetch_related("seat_set__user").order_by("-created_at")
         params = request.query_params
@@ -125,8 +125,13 @@ def etag_for(game: Game, seat) -> str:
 
 
 class GameView(APIView):
-    @extend_schema(responses={200: s.GameDetailOut, 304: None, 404: ERRORS[404]},
-                   parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
+    @extend_schema(responses={200: s.GameDetailOut,
+                              304: OpenApiResponse(description="not modified: your If-None-Match "
+                                                               "holds the current ETag"),
+                              404: ERRORS[404]},
+                   parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER),
+                               OpenApiParameter("ETag", str, OpenApiParameter.HEADER, response=[200, 304],
+                                                description="changes whenever the body would")],
                    summary="The game, with its state as you may see it")
     def get(self, request, game_id):
         game = access.get_game(game_id)
@@ -168,7 +173,12 @@ class LegalMovesView(APIView):
 class MovesView(APIView):
     @extend_schema(request=s.MoveIn, responses={201: s.MoveOut, **ERRORS},
                    parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
-                                                description="retry-safe: same key, same answer")],
+                                                description="retry-safe: same key, same answer",
+                                                pattern=r"^[\x21-\x7e]{1,128}$"),
+                               OpenApiParameter("Idempotent-Replayed", str, OpenApiParameter.HEADER,
+                                                response=[201], enum=["true"],
+                                                description="present: this is the stored answer "
+                                                            "to an earlier request with the key")],
                    summary="Make a move")
     def post(self, request, game_id):
         key = request.headers.get("Idempotency-Key")
