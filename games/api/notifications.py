@@ -39,7 +39,8 @@ class NotificationsPageOut(serializers.Serializer):
 class NotificationsView(APIView):
     @extend_schema(parameters=[OpenApiParameter("unread", bool), OpenApiParameter("limit", int),
                                OpenApiParameter("offset", int)],
-                   responses=NotificationsPageOut, summary="Your inbox, newest first")
+                   responses=NotificationsPageOut, operation_id="notifications_list",
+                   summary="Your inbox, newest first")
     def get(self, request):
         notes = Notification.objects.filter(user=request.user).order_by("-updated_at")
         if request.query_params.get("unread", "").lower() in {"1", "true", "yes"}:
@@ -85,7 +86,7 @@ class MuteView(APIView):
         Mute.objects.get_or_create(user=request.user, game=game)
         return Response({"muted": True})
 
-    @extend_schema(responses=MutedOut, summary="Unmute a game")
+    @extend_schema(responses={200: MutedOut}, summary="Unmute a game")
     def delete(self, request, game_id):
         game = access.get_game(game_id)
         Mute.objects.filter(user=request.user, game=game).delete()
