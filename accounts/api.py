@@ -35,7 +35,7 @@ class TokenOut(serializers.Serializer):
 class MeOut(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
-    email = serializers.EmailField()
+    email = serializers.CharField(help_text="empty when none was given")
     date_joined = serializers.DateTimeField()
 
 

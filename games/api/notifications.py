@@ -2,11 +2,11 @@
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import access
+from games.api import params
 from games.errors import NotFound
 from games.api.serializers import ErrorOut, MutedOut, ReadAllOut, UnreadOut, kind_typed
 from games.models import Mute, Notification
@@ -37,15 +37,14 @@ class NotificationsPageOut(serializers.Serializer):
 
 
 class NotificationsView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("unread", bool), OpenApiParameter("limit", int),
-                               OpenApiParameter("offset", int)],
+    @extend_schema(parameters=[OpenApiParameter("unread", bool), *params.page_parameters()],
                    responses=NotificationsPageOut, operation_id="notifications_list",
                    summary="Your inbox, newest first")
     def get(self, request):
         notes = Notification.objects.filter(user=request.user).order_by("-updated_at")
-        if request.query_params.get("unread", "").lower() in {"1", "true", "yes"}:
+        if params.flag(request, "unread"):
             notes = notes.filter(read_at__isnull=True)
-        paginator = LimitOffsetPagination()
+        paginator = params.Pagination()
         page = paginator.paginate_queryset(notes, request, view=self)
         response = paginator.get_paginated_response(NotificationOut(page, many=True).data)
         response.data["unread"] = Notification.objects.filter(user=request.user, read_at__isnull=True).count()

@@ -122,19 +122,34 @@ SHARED: dict[str, Any] = {
 }
 
 
+def _moves(name: str, schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """`<Kind>Move`, and each move type as a component of its own (`PickpicMoveGive`) when the
+    schema is a oneOf over types: one named class per move in a generated client."""
+    members = schema.get("oneOf")
+    types = [m.get("properties", {}).get("type", {}).get("const") for m in members or []]
+    if not members or not all(isinstance(t, str) for t in types) or len(set(types)) < len(types):
+        return {f"{name}Move": schema}
+    out = {f"{name}Move{kind_name(t)}": member for t, member in zip(types, members)}
+    rest = {k: v for k, v in schema.items() if k != "oneOf"}
+    return {**out, f"{name}Move": {**rest, "oneOf": [ref(n) for n in out]}}
+
+
 def kind_components() -> dict[str, dict[str, Any]]:
     components: dict[str, dict[str, Any]] = {}
     names = [kind_name(kind) for kind in all_kinds()]
     for kind, name in zip(all_kinds(), names):
         engine = get_engine(kind)
-        components[f"{name}Move"] = _untitled(engine.move_schema())
+        components.update(_moves(name, _untitled(engine.move_schema())))
         components[f"{name}View"] = _untitled(engine.view_schema())
         components[f"{name}Event"] = {"allOf": [ref("EventCommon"), _untitled(engine.event_schema())]}
         components[f"{name}Options"] = schema_for(engine)
     unions = {"Move": "a move of the game's kind", "View": "the game as the caller may see it",
               "Event": None, "Options": "the options of the game's kind"}
     for union, text in unions.items():
-        members = [ref(f"{n}{union}") for n in names]
+        # Precise schemas first: a client that tries the members in order (as generated ones do)
+        # must not stop at a kind whose schema promises only "an object".
+        ordered = sorted(names, key=lambda n: "required" not in components.get(f"{n}{union}", {}))
+        members = [ref(f"{n}{union}") for n in ordered]
         if union == "Event":
             members, text = [ref("ServerEvent"), *members], "a log entry: a server event or a move's"
         components[union] = {"anyOf": members,
@@ -170,6 +185,8 @@ def _add_errors(path: str, method: str, operation: dict[str, Any]) -> None:
     statuses = {401, 406, 429}
     if method in WITH_BODY:
         statuses |= {400, 413, 415}
+    if any(p.get("in") == "query" for p in operation.get("parameters", [])):
+        statuses.add(400)
     if "{" in path:
         statuses.add(404)
     statuses |= {int(code) for code in responses if str(code).isdigit() and int(code) >= 400}
@@ -182,6 +199,9 @@ def postprocess(result: dict[str, Any], generator, request, public) -> dict[str,
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(SHARED)
     schemas.update(kind_components())
+    create = schemas.get("CreateGameInRequest", {}).get("properties", {}).get("kind")
+    if create is not None:
+        create["enum"] = all_kinds()
     result["components"]["schemas"] = _resolve_markers(schemas)
     result["paths"] = _resolve_markers(result.get("paths", {}))
     for path, item in result["paths"].items():

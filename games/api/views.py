@@ -8,13 +8,14 @@ import re
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import access, live, selectors, services
 from games.api import serializers as s
+from games.api.params import Pagination, flag, page_parameters
+from games.api.params import whole as int_param
 from games.errors import Invalid, NotFound
 from games.kinds import all_kinds, get_engine
 from games.models import Game
@@ -32,19 +33,6 @@ def parse(serializer_class, data):
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
-
-def int_param(request, name: str, default: int, low: int, high: int | None = None) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise Invalid(f"{name} must be a whole number") from None
-    if value < low or (high is not None and value > high):
-        raise Invalid(f"{name} must be from {low} to {high}" if high is not None else f"{name} must be at least {low}")
-    return value
 
 
 def kind_info(kind: str) -> dict:
@@ -91,8 +79,7 @@ class CardsView(APIView):
 class GamesView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
-                    OpenApiParameter("kind", str), OpenApiParameter("mine", bool),
-                    OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+                    OpenApiParameter("kind", str), OpenApiParameter("mine", bool), *page_parameters()],
         responses={200: s.GamesPageOut, 400: ERRORS[400]}, operation_id="games_list", summary="List games")
     def get(self, request):
         games = Game.objects.prefetch_related("seat_set__user").order_by("-created_at")
@@ -103,9 +90,9 @@ class GamesView(APIView):
             games = games.filter(status=params["status"])
         if params.get("kind"):
             games = games.filter(kind=params["kind"])
-        if params.get("mine", "").lower() in {"1", "true", "yes"}:
+        if flag(request, "mine"):
             games = games.filter(seat_set__user=request.user)
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(games, request, view=self)
         seats = dict(request.user.seats.filter(game__in=page).values_list("game_id", "number"))
         return paginator.get_paginated_response(
@@ -194,9 +181,11 @@ class MovesView(APIView):
 
 
 class EventsView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("after", int), OpenApiParameter("wait", int,
-                               description="seconds (max 30) to wait for an event after `after`"),
-                               OpenApiParameter("limit", int)],
+    @extend_schema(parameters=[OpenApiParameter("after", {"type": "integer", "minimum": 0}),
+                               OpenApiParameter("wait", {"type": "integer", "minimum": 0,
+                                                         "maximum": live.MAX_WAIT_SECONDS},
+                                                description="seconds to wait for an event after `after`"),
+                               OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 1000})],
                    responses={200: s.EventsOut, **ERRORS}, summary="The log as you may see it")
     def get(self, request, game_id):
         game = access.get_game(game_id)
@@ -210,7 +199,9 @@ class EventsView(APIView):
 
 
 class StateAtView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("at", int, required=True)],
+    @extend_schema(parameters=[OpenApiParameter("at", {"type": "integer", "minimum": 0},
+                                                description="an event number, at most the game's version "
+                                                            "(default: the current one)")],
                    responses={200: s.StateAtOut, **ERRORS}, summary="Your view after event N")
     def get(self, request, game_id):
         game = access.get_game(game_id)

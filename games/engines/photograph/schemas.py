@@ -32,7 +32,7 @@ PLACE = nullable(card_with(face_up={"type": "boolean"}))
 REEL_ENTRY: dict[str, Any] = {"type": "object", "required": ["colour"], "description":
                               "a shot; a blurred one shows only its colour and `blurred: true`",
                               "properties": {"colour": COLOUR, "number": FACE["properties"]["number"],
-                                             "blurred": {"const": True}}}
+                                             "blurred": {"type": "boolean", "description": "always true"}}}
 COLOUR_SCORE: dict[str, Any] = {"type": "object", "required": ["shots", "blurred", "good_shot", "missed", "points"],
                                 "properties": {"shots": {"type": "integer"}, "blurred": {"type": "integer"},
                                                "good_shot": {"type": "boolean"}, "missed": {"type": "boolean"},

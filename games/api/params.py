@@ -1,0 +1,51 @@
+"""Query parameters read strictly: a value the document does not allow is a 400, never ignored
+(DRF's LimitOffsetPagination quietly falls back to its defaults on `limit=abc`)."""
+from __future__ import annotations
+
+from rest_framework.pagination import LimitOffsetPagination
+
+from games.errors import Invalid
+
+TRUE, FALSE = {"true", "1", "yes"}, {"false", "0", "no", ""}
+MAX_PAGE = 1000
+
+
+def flag(request, name: str) -> bool:
+    raw = request.query_params.get(name)
+    if raw is None or raw.lower() in FALSE:
+        return False
+    if raw.lower() in TRUE:
+        return True
+    raise Invalid(f"{name} must be true or false")
+
+
+def whole(request, name: str, default: int, low: int, high: int | None = None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Invalid(f"{name} must be a whole number") from None
+    if value < low or (high is not None and value > high):
+        raise Invalid(f"{name} must be from {low} to {high}" if high is not None else f"{name} must be at least {low}")
+    return value
+
+
+class Pagination(LimitOffsetPagination):
+    max_limit = MAX_PAGE
+
+    def get_limit(self, request):
+        return whole(request, self.limit_query_param, self.default_limit, 1, self.max_limit)
+
+    def get_offset(self, request):
+        return whole(request, self.offset_query_param, 0, 0)
+
+
+def page_parameters():
+    """The two paging parameters, with their bounds, for @extend_schema."""
+    from drf_spectacular.utils import OpenApiParameter
+
+    return [OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+                             description="page size (default 50)"),
+            OpenApiParameter("offset", {"type": "integer", "minimum": 0})]
