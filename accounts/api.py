@@ -157,7 +157,7 @@ class WebhookDeliveriesView(APIView):
     def get(self, request, webhook_id):
         from games.errors import NotFound
 
-        hook = request.user.webhooks.filter(pk=webhook_id).first()
+        hook = request.user.webhooks.filter(pk=webhook_id, active=True).first()
         if hook is None:
             raise NotFound("no such webhook")
         deliveries = hook.deliveries.prefetch_related("attempt_log").order_by("-created_at")[:100]

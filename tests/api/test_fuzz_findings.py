@@ -1,0 +1,47 @@
+"""What schemathesis found, each pinned by a test of its own (see tests/api/test_fuzz.py)."""
+from __future__ import annotations
+
+import pytest
+
+
+def test_a_deleted_webhook_is_gone_for_its_owner(alice):
+    hook = alice.post("/api/v1/accounts/webhooks/", {"url": "https://example.com/hook"}).json()
+    path = f"/api/v1/accounts/webhooks/{hook['id']}/"
+    assert alice.client.delete(path).status_code == 204
+    assert alice.get(f"{path}deliveries/").status_code == 404
+    assert alice.client.delete(path).status_code == 404, "deleting twice: the second finds nothing"
+    assert alice.get("/api/v1/accounts/webhooks/").json() == []
+
+
+@pytest.mark.parametrize("query", ["limit=abc", "limit=0", "limit=1001", "offset=-1", "offset=null",
+                                   "mine=null", "mine=2"])
+def test_the_games_list_refuses_query_values_the_document_does_not_allow(alice, query):
+    response = alice.client.get(f"/api/v1/games/?{query}")
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+
+
+@pytest.mark.parametrize("query", ["unread=null", "limit=-5", "offset=x"])
+def test_the_inbox_refuses_query_values_the_document_does_not_allow(alice, query):
+    response = alice.client.get(f"/api/v1/notifications/?{query}")
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+
+
+@pytest.mark.parametrize("query, count", [("mine=true", 1), ("mine=false", 2), ("mine=", 2),
+                                          ("limit=1", 2), ("limit=1&offset=1", 2)])
+def test_allowed_query_values_still_work(alice, bob, query, count):
+    alice.post("/api/v1/games/", {"kind": "duel"})
+    bob.post("/api/v1/games/", {"kind": "duel"})
+    page = alice.client.get(f"/api/v1/games/?{query}").json()
+    assert page["count"] == count
+    if "limit=1" in query:
+        assert len(page["results"]) == 1
+
+
+def test_the_account_email_may_be_empty_as_documented(make_player):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    token = client.post("/api/v1/accounts/register/", {"username": "noemail", "password": "correct horse battery"},
+                        format="json").json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/v1/accounts/me/").json()["email"] == ""
