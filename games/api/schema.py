@@ -14,7 +14,7 @@ from typing import Any
 
 from accounts.models import NotificationPreference
 from games import store
-from games.engines.base import SEAT_SCHEMA, nullable, result_schema
+from games.engines.base import SEAT_SCHEMA, Engine, nullable, result_schema
 from games.kinds import all_kinds, get_engine
 from games.options import schema_for
 
@@ -136,22 +136,24 @@ def _moves(name: str, schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def kind_components() -> dict[str, dict[str, Any]]:
     components: dict[str, dict[str, Any]] = {}
-    names = [kind_name(kind) for kind in all_kinds()]
-    for kind, name in zip(all_kinds(), names):
-        engine = get_engine(kind)
+    kinds = all_kinds()
+    engines = {kind_name(kind): get_engine(kind) for kind in kinds}
+    for name, engine in engines.items():
         components.update(_moves(name, _untitled(engine.move_schema())))
         components[f"{name}View"] = _untitled(engine.view_schema())
         components[f"{name}Event"] = {"allOf": [ref("EventCommon"), _untitled(engine.event_schema())]}
         components[f"{name}Options"] = schema_for(engine)
-    unions = {"Move": "a move of the game's kind", "View": "the game as the caller may see it",
-              "Event": None, "Options": "the options of the game's kind"}
-    for union, text in unions.items():
-        # Precise schemas first: a client that tries the members in order (as generated ones do)
-        # must not stop at a kind whose schema promises only "an object".
-        ordered = sorted(names, key=lambda n: "required" not in components.get(f"{n}{union}", {}))
+    unions = {"Move": ("a move of the game's kind", "move_schema"),
+              "View": ("the game as the caller may see it", "view_schema"),
+              "Event": ("a log entry: a server event or a move's", "event_schema"),
+              "Options": ("the options of the game's kind", "options_schema")}
+    for union, (text, method) in unions.items():
+        # Kinds with schemas of their own first: a client that tries the members in order (as
+        # generated ones do) must not stop at a kind whose default schema takes any object.
+        ordered = sorted(engines, key=lambda n: getattr(type(engines[n]), method) is getattr(Engine, method))
         members = [ref(f"{n}{union}") for n in ordered]
         if union == "Event":
-            members, text = [ref("ServerEvent"), *members], "a log entry: a server event or a move's"
+            members = [ref("ServerEvent"), *members]
         components[union] = {"anyOf": members,
                              "description": f"{text}: the `<Kind>{union}` of the game's `kind`"}
     return components
