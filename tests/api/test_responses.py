@@ -26,11 +26,12 @@ def contract(django_db_blocker):
         return Contract(fetch_document())
 
 
-def checked(contract, player, method, path, body=None, **extra):
+def checked(contract, player, method, path, body=None, validate=True, **extra):
     call = getattr(player.client, method)
     response = call(path, body, format="json", **extra) if body is not None or method != "get" \
         else call(path, **extra)
-    contract.check_response(method, path, response)
+    if validate:
+        contract.check_response(method, path, response)
     return response
 
 
@@ -67,7 +68,8 @@ def test_a_whole_game_of_every_kind_answers_as_documented(kind, make_player, con
                     state_fits_only_its_kind(contract, kind, at["state"])
                 checks += 1
         seat = chooser.choice(detail["active_seats"])
-        listed = checked(contract, seats[seat], "get", f"{base}legal-moves/").json()
+        # Provence lists hundreds of placements: every item is checked on every 5th step only.
+        listed = checked(contract, seats[seat], "get", f"{base}legal-moves/", validate=step % 5 == 0).json()
         answer = checked(contract, seats[seat], "post", f"{base}moves/",
                          {"move": chooser.choice(listed["moves"]), "expected_version": listed["version"]})
         assert answer.status_code == 201

@@ -56,8 +56,8 @@ def model(package, name: str):
 
 def register(package, base_url: str, name: str):
     body = model(package, "RegisterInRequest")(username=name, password="correct horse battery")
-    created = api(package, "accounts.accounts_register_create").sync(
-        client=package.Client(base_url=base_url), body=body)
+    with package.Client(base_url=base_url) as anonymous:
+        created = api(package, "accounts.accounts_register_create").sync(client=anonymous, body=body)
     assert isinstance(created, model(package, "RegisterOut")), created
     return package.AuthenticatedClient(base_url=base_url, token=created.token, prefix="Token",
                                        raise_on_unexpected_status=True, timeout=60)
@@ -68,6 +68,14 @@ def test_a_generated_client_plays_a_whole_game_of_every_kind(kind, darkroom_clie
                                                              transactional_db):
     package, url = darkroom_client, live_server.url
     clients = [register(package, url, f"typed-{kind}-{n}") for n in range(get_engine(kind).min_players)]
+    try:
+        play_a_whole_game(package, kind, clients)
+    finally:  # a kept-alive connection holds a server thread, and its database connection
+        for client in clients:
+            client.get_httpx_client().close()
+
+
+def play_a_whole_game(package, kind, clients):
     view_class = model(package, f"{kind_name(kind)}View")
     kind_enum = model(package, "CreateGameInRequestKind")
     created = api(package, "games.games_create").sync(
