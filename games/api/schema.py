@@ -210,4 +210,7 @@ def postprocess(result: dict[str, Any], generator, request, public) -> dict[str,
         for method, operation in item.items():
             if isinstance(operation, dict) and "responses" in operation:
                 _add_errors(path, method, operation)
+                for parameter in operation.get("parameters", []):
+                    if parameter["name"] == "kind":
+                        parameter["schema"] = {"type": "string", "enum": all_kinds()}
     return result

@@ -89,6 +89,8 @@ class GamesView(APIView):
                 raise Invalid(f"status must be one of {', '.join(Game.Status.values)}")
             games = games.filter(status=params["status"])
         if params.get("kind"):
+            if params["kind"] not in all_kinds():
+                raise Invalid(f"kind must be one of {', '.join(all_kinds())}")
             games = games.filter(kind=params["kind"])
         if flag(request, "mine"):
             games = games.filter(seat_set__user=request.user)

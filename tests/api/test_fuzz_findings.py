@@ -45,3 +45,16 @@ def test_the_account_email_may_be_empty_as_documented(make_player):
                         format="json").json()["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert client.get("/api/v1/accounts/me/").json()["email"] == ""
+
+
+@pytest.mark.parametrize("kind", ["a%00b", "chess"])
+def test_listing_games_of_an_unknown_kind_is_refused(alice, kind):
+    """A NUL in `kind` reached PostgreSQL (a 500); now only the kinds the server plays pass."""
+    response = alice.client.get(f"/api/v1/games/?kind={kind}")
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+
+
+def test_listing_games_of_a_known_kind_still_filters(alice):
+    alice.post("/api/v1/games/", {"kind": "duel"})
+    assert alice.client.get("/api/v1/games/?kind=duel").json()["count"] == 1
+    assert alice.client.get("/api/v1/games/?kind=pickpic").json()["count"] == 0
