@@ -2,16 +2,27 @@
 (DRF's LimitOffsetPagination quietly falls back to its defaults on `limit=abc`)."""
 from __future__ import annotations
 
+import re
+
 from rest_framework.pagination import LimitOffsetPagination
 
 from games.errors import Invalid
 
-TRUE, FALSE = {"true", "1", "yes"}, {"false", "0", "no", ""}
+TRUE, FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
 MAX_PAGE = 1000
+# ASCII digits only: int() also takes " 3\n" and "٣", which no document calls an integer.
+WHOLE = re.compile(r"^-?[0-9]{1,18}$")
+
+
+def single(request, name: str) -> str | None:
+    values = request.query_params.getlist(name)
+    if len(values) > 1:
+        raise Invalid(f"{name} is given more than once")
+    return values[0] if values else None
 
 
 def flag(request, name: str) -> bool:
-    raw = request.query_params.get(name)
+    raw = single(request, name)
     if raw is None or raw.lower() in FALSE:
         return False
     if raw.lower() in TRUE:
@@ -20,13 +31,12 @@ def flag(request, name: str) -> bool:
 
 
 def whole(request, name: str, default: int, low: int, high: int | None = None) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
+    raw = single(request, name)
+    if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise Invalid(f"{name} must be a whole number") from None
+    if not WHOLE.match(raw):
+        raise Invalid(f"{name} must be a whole number")
+    value = int(raw)
     if value < low or (high is not None and value > high):
         raise Invalid(f"{name} must be from {low} to {high}" if high is not None else f"{name} must be at least {low}")
     return value

@@ -6,9 +6,30 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 
+def has_nul(data) -> bool:
+    if isinstance(data, str):
+        return "\x00" in data
+    if isinstance(data, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in data.items())
+    if isinstance(data, list):
+        return any(has_nul(v) for v in data)
+    return False
+
+
+class StoredJSONField(serializers.JSONField):
+    """JSON that may be stored: PostgreSQL's text and jsonb cannot hold a NUL character. Refused
+    here for every kind's moves and options, whatever each engine checks of its free text."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if has_nul(value):
+            raise serializers.ValidationError("strings may not contain NUL (\\u0000)")
+        return value
+
+
 def kind_typed(component: str):
-    """A JSON field the document types as `component` (see games.api.schema.KIND_TYPED)."""
-    field = type(component + "Field", (serializers.JSONField,), {})
+    """A JSON field the document types as `component` (a component of games.api.schema)."""
+    field = type(component + "Field", (StoredJSONField,), {})
     return extend_schema_field({"type": "object", "x-darkroom": component})(field)
 
 

@@ -117,19 +117,3 @@ def test_brackets_inside_strings_do_not_count(alice):
     body = json.dumps({"username": "x" + "[" * 140, "password": "]" * 100})
     response = alice.client.post("/api/v1/accounts/token/", body, content_type="application/json")
     error_of(response, 400, "bad_credentials")
-
-
-@pytest.mark.parametrize("body", ['{"kind": "duel", "options": {"x\\u0000": 1}}',
-                                  '{"kind": "duel", "options": {"note": "a\\u0000b"}}',
-                                  '{"kind": "duel", "options": ["\\u0000"]}'])
-def test_a_nul_character_anywhere_is_refused_as_malformed(alice, body):
-    """PostgreSQL cannot store it: a move or comment carrying one would otherwise be a 500."""
-    response = alice.client.post("/api/v1/games/", body, content_type="application/json")
-    assert "NUL" in error_of(response, 400, "malformed")["detail"]
-    assert not Game.objects.exists()
-
-
-def test_an_escaped_backslash_before_u0000_is_only_text(alice):
-    body = '{"kind": "duel", "options": {"note": "a\\\\u0000b"}}'  # the text \u0000, no NUL
-    response = alice.client.post("/api/v1/games/", body, content_type="application/json")
-    assert error_of(response, 400, "invalid")  # refused by the options' schema, not the parser

@@ -14,7 +14,8 @@ def test_a_deleted_webhook_is_gone_for_its_owner(alice):
 
 
 @pytest.mark.parametrize("query", ["limit=abc", "limit=0", "limit=1001", "offset=-1", "offset=null",
-                                   "mine=null", "mine=2"])
+                                   "mine=null", "mine=2", "mine=", "limit=", "limit=%203%0A",
+                                   "limit=%D9%A3", "limit=1&limit=2", "mine=true&mine=false"])
 def test_the_games_list_refuses_query_values_the_document_does_not_allow(alice, query):
     response = alice.client.get(f"/api/v1/games/?{query}")
     assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
@@ -26,7 +27,7 @@ def test_the_inbox_refuses_query_values_the_document_does_not_allow(alice, query
     assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
 
 
-@pytest.mark.parametrize("query, count", [("mine=true", 1), ("mine=false", 2), ("mine=", 2),
+@pytest.mark.parametrize("query, count", [("mine=true", 1), ("mine=false", 2), ("mine=0", 2),
                                           ("limit=1", 2), ("limit=1&offset=1", 2)])
 def test_allowed_query_values_still_work(alice, bob, query, count):
     alice.post("/api/v1/games/", {"kind": "duel"})
@@ -58,3 +59,37 @@ def test_listing_games_of_a_known_kind_still_filters(alice):
     alice.post("/api/v1/games/", {"kind": "duel"})
     assert alice.client.get("/api/v1/games/?kind=duel").json()["count"] == 1
     assert alice.client.get("/api/v1/games/?kind=pickpic").json()["count"] == 0
+
+
+@pytest.mark.parametrize("query", ["at=", "at=%203", "at=%D9%A3", "at=1&at=2"])
+def test_state_at_takes_one_plain_whole_number(alice, duel, query):
+    """`int()` took " 3" and the Arabic-Indic digit three, so ?at=<garbage> could answer 200."""
+    response = alice.client.get(f"/api/v1/games/{duel}/state/?{query}")
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+
+
+def test_a_nul_in_a_move_is_refused_before_the_database(make_player):
+    """PostgreSQL's jsonb cannot hold a NUL. Pick Pic's engine refuses control characters in a
+    comment itself; the API refuses NUL for every kind, before an engine or the database sees it."""
+    from tests.conftest import start_game
+
+    seats = [make_player() for _ in range(3)]
+    game_id = start_game(seats[0], seats[1:], kind="pickpic", options={"comments": True})
+    for player in seats:  # the give phase: everyone gives, then the rank phase starts
+        listed = player.get(f"/api/v1/games/{game_id}/legal-moves/").json()
+        assert player.move(game_id, listed["moves"][0], listed["version"]).status_code == 201
+    listed = seats[0].get(f"/api/v1/games/{game_id}/legal-moves/").json()
+    rank = listed["moves"][0]
+    assert rank["type"] == "rank"
+    with_nul = {**rank, "comments": {str(rank["order"][0]): "fine\u0000light"}}
+    response = seats[0].move(game_id, with_nul, listed["version"])
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+    assert "NUL" in response.json()["detail"]
+    assert seats[0].game(game_id)["version"] == listed["version"], "nothing was written"
+    commented = {**rank, "comments": {str(rank["order"][0]): "fine light"}}
+    assert seats[0].move(game_id, commented, listed["version"]).status_code == 201
+
+
+def test_a_nul_in_options_is_refused(alice):
+    response = alice.post("/api/v1/games/", {"kind": "duel", "options": {"x\u0000": 1}})
+    assert response.status_code == 400 and "NUL" in response.json()["detail"]
