@@ -10,8 +10,9 @@ from games.errors import Invalid
 
 TRUE, FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
 MAX_PAGE = 1000
+MAX_OFFSET = 10**9  # PostgreSQL's OFFSET is a bigint: a larger one must not reach it
 # ASCII digits only: int() also takes " 3\n" and "٣", which no document calls an integer.
-WHOLE = re.compile(r"^-?[0-9]{1,18}$")
+WHOLE = re.compile(r"^-?[0-9]+$")
 
 
 def single(request, name: str) -> str | None:
@@ -34,9 +35,12 @@ def whole(request, name: str, default: int, low: int, high: int | None = None) -
     raw = single(request, name)
     if raw is None:
         return default
-    if not WHOLE.match(raw):
-        raise Invalid(f"{name} must be a whole number")
-    value = int(raw)
+    try:
+        if not WHOLE.match(raw):
+            raise ValueError(raw)
+        value = int(raw)
+    except ValueError:  # also past Python's 4300-digit limit
+        raise Invalid(f"{name} must be a whole number") from None
     if value < low or (high is not None and value > high):
         raise Invalid(f"{name} must be from {low} to {high}" if high is not None else f"{name} must be at least {low}")
     return value
@@ -49,7 +53,7 @@ class Pagination(LimitOffsetPagination):
         return whole(request, self.limit_query_param, self.default_limit, 1, self.max_limit)
 
     def get_offset(self, request):
-        return whole(request, self.offset_query_param, 0, 0)
+        return whole(request, self.offset_query_param, 0, 0, MAX_OFFSET)
 
 
 def page_parameters():
@@ -58,4 +62,4 @@ def page_parameters():
 
     return [OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
                              description="page size (default 50)"),
-            OpenApiParameter("offset", {"type": "integer", "minimum": 0})]
+            OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET})]

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from games import access, live, selectors, services
 from games.api import serializers as s
-from games.api.params import Pagination, flag, page_parameters
+from games.api.params import Pagination, flag, page_parameters, single
 from games.api.params import whole as int_param
 from games.errors import Invalid, NotFound
 from games.kinds import all_kinds, get_engine
@@ -83,15 +83,15 @@ class GamesView(APIView):
         responses={200: s.GamesPageOut, 400: ERRORS[400]}, operation_id="games_list", summary="List games")
     def get(self, request):
         games = Game.objects.prefetch_related("seat_set__user").order_by("-created_at")
-        params = request.query_params
-        if params.get("status"):
-            if params["status"] not in Game.Status.values:
+        wanted_status, kind = single(request, "status"), single(request, "kind")
+        if wanted_status is not None:
+            if wanted_status not in Game.Status.values:
                 raise Invalid(f"status must be one of {', '.join(Game.Status.values)}")
-            games = games.filter(status=params["status"])
-        if params.get("kind"):
-            if params["kind"] not in all_kinds():
+            games = games.filter(status=wanted_status)
+        if kind is not None:
+            if kind not in all_kinds():
                 raise Invalid(f"kind must be one of {', '.join(all_kinds())}")
-            games = games.filter(kind=params["kind"])
+            games = games.filter(kind=kind)
         if flag(request, "mine"):
             games = games.filter(seat_set__user=request.user)
         paginator = Pagination()

@@ -15,7 +15,9 @@ def test_a_deleted_webhook_is_gone_for_its_owner(alice):
 
 @pytest.mark.parametrize("query", ["limit=abc", "limit=0", "limit=1001", "offset=-1", "offset=null",
                                    "mine=null", "mine=2", "mine=", "limit=", "limit=%203%0A",
-                                   "limit=%D9%A3", "limit=1&limit=2", "mine=true&mine=false"])
+                                   "limit=%D9%A3", "limit=1&limit=2", "mine=true&mine=false",
+                                   "offset=1000000001", "offset=9223372036854775808", "status=",
+                                   "offset=" + "9" * 5000])
 def test_the_games_list_refuses_query_values_the_document_does_not_allow(alice, query):
     response = alice.client.get(f"/api/v1/games/?{query}")
     assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
@@ -28,6 +30,7 @@ def test_the_inbox_refuses_query_values_the_document_does_not_allow(alice, query
 
 
 @pytest.mark.parametrize("query, count", [("mine=true", 1), ("mine=false", 2), ("mine=0", 2),
+                                          ("offset=1000000000", 2), ("offset=999999999", 2),
                                           ("limit=1", 2), ("limit=1&offset=1", 2)])
 def test_allowed_query_values_still_work(alice, bob, query, count):
     alice.post("/api/v1/games/", {"kind": "duel"})
@@ -48,7 +51,7 @@ def test_the_account_email_may_be_empty_as_documented(make_player):
     assert client.get("/api/v1/accounts/me/").json()["email"] == ""
 
 
-@pytest.mark.parametrize("kind", ["a%00b", "chess"])
+@pytest.mark.parametrize("kind", ["a%00b", "chess", "", "duel&kind=pickpic"])
 def test_listing_games_of_an_unknown_kind_is_refused(alice, kind):
     """A NUL in `kind` reached PostgreSQL (a 500); now only the kinds the server plays pass."""
     response = alice.client.get(f"/api/v1/games/?kind={kind}")
