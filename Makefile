@@ -5,7 +5,7 @@ PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: install services migrate run test bench mutate check clean
+.PHONY: install services migrate run test fuzz bench mutate check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ run: migrate
 test: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	$(VENV)/bin/pytest
+
+# schemathesis against a live server, every check, FUZZ_EXAMPLES per operation (`make test` runs 5).
+fuzz: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-200} $(VENV)/bin/pytest -p no:randomly -s -o addopts="" tests/api/test_fuzz.py
 
 bench: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services

@@ -7,12 +7,14 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
+from games.api.serializers import ErrorOut, kind_typed
 
 
 class RegisterIn(serializers.Serializer):
     username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
     password = serializers.CharField(max_length=128, write_only=True, style={"input_type": "password"})
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    # No default in the document: '' is not an email, and a validator rejects the schema for it.
+    email = serializers.EmailField(required=False, allow_blank=True)
 
 
 class RegisterOut(serializers.Serializer):
@@ -33,7 +35,7 @@ class TokenOut(serializers.Serializer):
 class MeOut(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
-    email = serializers.EmailField()
+    email = serializers.CharField(help_text="empty when none was given")
     date_joined = serializers.DateTimeField()
 
 
@@ -42,7 +44,7 @@ class RegisterView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=RegisterIn, responses={201: RegisterOut}, summary="Create an account")
+    @extend_schema(request=RegisterIn, responses={201: RegisterOut, 409: ErrorOut}, summary="Create an account")
     def post(self, request):
         data = RegisterIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -73,7 +75,7 @@ class MeView(APIView):
 # Notification preferences, webhooks, vacations
 # ---------------------------------------------------------------------------------------------
 class PreferencesIO(serializers.Serializer):
-    channels = serializers.JSONField(required=False, help_text='{"your_turn": ["inbox", "email"], ...}')
+    channels = kind_typed("Channels")(required=False, help_text='{"your_turn": ["inbox", "email"], ...}')
     email_digest_minutes = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 60)
 
 
@@ -155,7 +157,7 @@ class WebhookDeliveriesView(APIView):
     def get(self, request, webhook_id):
         from games.errors import NotFound
 
-        hook = request.user.webhooks.filter(pk=webhook_id).first()
+        hook = request.user.webhooks.filter(pk=webhook_id, active=True).first()
         if hook is None:
             raise NotFound("no such webhook")
         deliveries = hook.deliveries.prefetch_related("attempt_log").order_by("-created_at")[:100]
@@ -166,8 +168,20 @@ class VacationIn(serializers.Serializer):
     days = serializers.FloatField(min_value=0.01, max_value=366)
 
 
+class VacationOut(serializers.Serializer):
+    on_vacation = serializers.BooleanField()
+    until = serializers.DateTimeField(allow_null=True)
+    days_per_year = serializers.IntegerField()
+    days_left = serializers.FloatField()
+
+
+class VacationStartedOut(serializers.Serializer):
+    start = serializers.DateTimeField()
+    end = serializers.DateTimeField()
+
+
 class VacationView(APIView):
-    @extend_schema(responses=None, summary="Your vacation: current one and days left this year")
+    @extend_schema(responses=VacationOut, summary="Your vacation: current one and days left this year")
     def get(self, request):
         from django.conf import settings
         from django.utils import timezone
@@ -182,14 +196,15 @@ class VacationView(APIView):
             "days_left": round(settings.VACATION_DAYS_PER_YEAR - used, 2),
         })
 
-    @extend_schema(request=VacationIn, responses={201: None}, summary="Start a vacation now: your clocks stop")
+    @extend_schema(request=VacationIn, responses={201: VacationStartedOut},
+                   summary="Start a vacation now: your clocks stop")
     def post(self, request):
         data = VacationIn(data=request.data)
         data.is_valid(raise_exception=True)
         vacation = services.start_vacation(request.user, data.validated_data["days"])
         return Response({"start": vacation.start, "end": vacation.end}, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={204: None}, summary="End your vacation now")
+    @extend_schema(responses={204: None, 404: ErrorOut}, summary="End your vacation now")
     def delete(self, request):
         services.end_vacation(request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

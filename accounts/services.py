@@ -84,7 +84,8 @@ def add_webhook(user, url: str):
 
 
 def remove_webhook(user, webhook_id: int) -> None:
-    if not Webhook.objects.filter(user=user, pk=webhook_id).update(active=False):
+    # A removed webhook is gone for its owner (404 from then on); its rows stay for the audit.
+    if not Webhook.objects.filter(user=user, pk=webhook_id, active=True).update(active=False):
         raise NotFound("no such webhook")
 
 

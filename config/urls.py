@@ -5,3 +5,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api.urls")),
 ]
+
+# Production error pages are JSON like every other error (games.api.errors.JsonErrorsMiddleware
+# does the same for Django's debug pages).
+handler400 = "games.api.errors.bad_request"
+handler403 = "games.api.errors.permission_denied"
+handler404 = "games.api.errors.not_found"
+handler500 = "games.api.errors.server_error"

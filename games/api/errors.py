@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied, RequestDataTooBig
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -62,3 +62,66 @@ def exception_handler(exc, context):
             headers["WWW-Authenticate"] = exc.auth_header
         return Response(body, status=exc.status_code, headers=headers)
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors outside DRF's views: unknown routes, Django's own 400/403/500, and the debug pages.
+# ---------------------------------------------------------------------------------------------
+PLAIN = {
+    400: ("malformed", "bad request"),
+    403: ("forbidden", "forbidden"),
+    404: ("not_found", "no such resource"),
+    405: ("method_not_allowed", "method not allowed"),
+    413: ("too_large", "request body over the size limit"),
+    500: ("server_error", "internal server error: the error was logged"),
+}
+KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate", "ETag")
+
+
+def json_error(status_code: int, code: str | None = None, detail: str | None = None) -> JsonResponse:
+    default_code, default_detail = PLAIN.get(status_code, ("error", "error"))
+    return JsonResponse({"code": code or default_code, "detail": detail or default_detail},
+                        status=status_code)
+
+
+def bad_request(request, exception=None):
+    return json_error(400)
+
+
+def permission_denied(request, exception=None):
+    return json_error(403)
+
+
+def not_found(request, exception=None):
+    return json_error(404)
+
+
+def server_error(request):
+    return json_error(500)
+
+
+class JsonErrorsMiddleware:
+    """Every error answer is {"code", "detail"} JSON, DJANGO_DEBUG on or off.
+
+    handler404/handler500 cover production; with DEBUG on Django answers unknown routes and
+    uncaught exceptions with its HTML debug pages instead (after logging them as usual), and the
+    browsable API renders errors as HTML for browsers. This rewrites those answers; the admin
+    keeps its HTML pages."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (response.status_code < 400 or request.path.startswith("/admin/")
+                or response.get("Content-Type", "").startswith("application/json")):
+            return response
+        data = getattr(response, "data", None)
+        if isinstance(data, dict) and "code" in data:
+            replaced = JsonResponse(data, status=response.status_code)
+        else:
+            replaced = json_error(response.status_code)
+        for header in KEPT_HEADERS:
+            if header in response:
+                replaced[header] = response[header]
+        return replaced

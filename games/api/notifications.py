@@ -2,12 +2,13 @@
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import access
+from games.api import params
 from games.errors import NotFound
+from games.api.serializers import ErrorOut, MutedOut, ReadAllOut, UnreadOut, kind_typed
 from games.models import Mute, Notification
 
 
@@ -17,7 +18,7 @@ class NotificationOut(serializers.Serializer):
     title = serializers.CharField()
     game = serializers.UUIDField(source="game_id", allow_null=True)
     seq = serializers.IntegerField(allow_null=True)
-    data = serializers.JSONField()
+    data = kind_typed("NotificationData")()
     collapsed = serializers.IntegerField(help_text="how many notices this one stands for")
     read = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
@@ -27,15 +28,23 @@ class NotificationOut(serializers.Serializer):
         return note.read_at is not None
 
 
+class NotificationsPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = NotificationOut(many=True)
+    unread = serializers.IntegerField(help_text="all your unread notifications, not only this page's")
+
+
 class NotificationsView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("unread", bool), OpenApiParameter("limit", int),
-                               OpenApiParameter("offset", int)],
-                   responses=NotificationOut(many=True), summary="Your inbox, newest first")
+    @extend_schema(parameters=[OpenApiParameter("unread", bool), *params.page_parameters()],
+                   responses=NotificationsPageOut, operation_id="notifications_list",
+                   summary="Your inbox, newest first")
     def get(self, request):
         notes = Notification.objects.filter(user=request.user).order_by("-updated_at")
-        if request.query_params.get("unread", "").lower() in {"1", "true", "yes"}:
+        if params.flag(request, "unread"):
             notes = notes.filter(read_at__isnull=True)
-        paginator = LimitOffsetPagination()
+        paginator = params.Pagination()
         page = paginator.paginate_queryset(notes, request, view=self)
         response = paginator.get_paginated_response(NotificationOut(page, many=True).data)
         response.data["unread"] = Notification.objects.filter(user=request.user, read_at__isnull=True).count()
@@ -43,7 +52,7 @@ class NotificationsView(APIView):
 
 
 class UnreadCountView(APIView):
-    @extend_schema(responses={200: None}, summary="How many unread notifications you have")
+    @extend_schema(responses=UnreadOut, summary="How many unread notifications you have")
     def get(self, request):
         return Response({"unread": Notification.objects.filter(user=request.user, read_at__isnull=True).count()})
 
@@ -61,21 +70,22 @@ class ReadView(APIView):
 
 
 class ReadAllView(APIView):
-    @extend_schema(request=None, responses={200: None}, summary="Mark all your notifications read")
+    @extend_schema(request=None, responses=ReadAllOut, summary="Mark all your notifications read")
     def post(self, request):
         count = Notification.objects.filter(user=request.user, read_at__isnull=True).update(read_at=timezone.now())
         return Response({"marked": count, "unread": 0})
 
 
 class MuteView(APIView):
-    @extend_schema(request=None, responses={200: None}, summary="Mute a game: no notifications from it")
+    @extend_schema(request=None, responses={200: MutedOut, 403: ErrorOut},
+                   summary="Mute a game: no notifications from it")
     def post(self, request, game_id):
         game = access.get_game(game_id)
         access.require_player(game, request.user)
         Mute.objects.get_or_create(user=request.user, game=game)
         return Response({"muted": True})
 
-    @extend_schema(responses={200: None}, summary="Unmute a game")
+    @extend_schema(responses={200: MutedOut}, summary="Unmute a game")
     def delete(self, request, game_id):
         game = access.get_game(game_id)
         Mute.objects.filter(user=request.user, game=game).delete()

@@ -1,17 +1,57 @@
-"""Request shapes (parsed and validated here) and response shapes (for the OpenAPI document)."""
+"""Request shapes (parsed and validated here) and response shapes (for the OpenAPI document).
+
+Fields whose shape depends on the game's kind (moves, views, options, events) are JSON here and
+typed in the document by games.api.schema, from every kind's own schemas."""
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+
+def has_nul(data) -> bool:
+    if isinstance(data, str):
+        return "\x00" in data
+    if isinstance(data, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in data.items())
+    if isinstance(data, list):
+        return any(has_nul(v) for v in data)
+    return False
+
+
+class StoredJSONField(serializers.JSONField):
+    """JSON that may be stored: PostgreSQL's text and jsonb cannot hold a NUL character. Refused
+    here for every kind's moves and options, whatever each engine checks of its free text."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if has_nul(value):
+            raise serializers.ValidationError("strings may not contain NUL (\\u0000)")
+        return value
+
+
+def kind_typed(component: str):
+    """A JSON field the document types as `component` (a component of games.api.schema)."""
+    field = type(component + "Field", (StoredJSONField,), {})
+    return extend_schema_field({"type": "object", "x-darkroom": component})(field)
+
+
+MoveField = kind_typed("Move")
+ViewField = kind_typed("View")
+OptionsField = kind_typed("Options")
+ResultField = kind_typed("Result")
+ClocksField = kind_typed("Clocks")
+EventField = kind_typed("Event")
+JsonSchemaField = kind_typed("JsonSchema")
 
 
 class CreateGameIn(serializers.Serializer):
     kind = serializers.CharField(max_length=32)
-    options = serializers.JSONField(required=False, default=dict,
-                                    help_text="the kind's options (GET /kinds/ has the schema)")
+    options = OptionsField(required=False, default=dict,
+                           help_text="the kind's options (the kind's `...Options` schema)")
     seats = serializers.IntegerField(required=False, allow_null=True, default=None,
                                      help_text="seats offered; default the kind's maximum")
 
 
 class MoveIn(serializers.Serializer):
-    move = serializers.JSONField(help_text='a move as listed by legal-moves, e.g. {"type": "give", ...}')
+    move = MoveField(help_text='a move as listed by legal-moves, e.g. {"type": "give", ...}')
     expected_version = serializers.IntegerField(
         min_value=0, help_text="the game version the move was decided on")
 
@@ -45,8 +85,9 @@ class GameOut(serializers.Serializer):
     rules_version = serializers.IntegerField(
         help_text="the rules the game was created under; it is played and replayed by them")
     status = serializers.ChoiceField(choices=["open", "active", "finished", "cancelled"])
-    options = serializers.JSONField()
+    options = OptionsField(help_text="every option, defaults filled in at create")
     seats = serializers.IntegerField()
+    rules_version = serializers.IntegerField(required=False, help_text="the rules the game is played by")
     players = PlayerOut(many=True)
     creator = serializers.IntegerField()
     your_seat = serializers.IntegerField(allow_null=True)
@@ -54,8 +95,8 @@ class GameOut(serializers.Serializer):
     active_seats = serializers.ListField(child=serializers.IntegerField())
     your_turn = serializers.BooleanField()
     next_deadline = serializers.DateTimeField(allow_null=True)
-    clocks = serializers.JSONField(allow_null=True)
-    result = serializers.JSONField(allow_null=True)
+    clocks = ClocksField(allow_null=True)
+    result = ResultField(allow_null=True)
     seed_hash = serializers.CharField(help_text="sha256 of the secret seed, published at creation")
     seed = serializers.CharField(allow_null=True, help_text="revealed when the game is finished")
     created_at = serializers.DateTimeField()
@@ -64,37 +105,39 @@ class GameOut(serializers.Serializer):
 
 
 class GameDetailOut(GameOut):
-    state = serializers.JSONField(allow_null=True, help_text="the game as the caller may see it")
+    state = ViewField(allow_null=True, help_text="the game as the caller may see it: the `...View` "
+                                                 "schema of the game's kind")
+
+
+class GamesPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameOut(many=True)
 
 
 class MoveOut(serializers.Serializer):
     version = serializers.IntegerField()
-    state = serializers.JSONField()
+    state = ViewField(help_text="the game after the move, as the mover sees it")
 
 
 class LegalMovesOut(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField()
-    moves = serializers.ListField(child=serializers.JSONField())
-
-
-class EventOut(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = serializers.CharField()
-    actor = serializers.IntegerField(allow_null=True)
-    created_at = serializers.DateTimeField()
+    moves = serializers.ListField(child=MoveField(), help_text="each one a valid `move` to send now")
 
 
 class EventsOut(serializers.Serializer):
     version = serializers.IntegerField()
     your_seat = serializers.IntegerField(allow_null=True)
-    events = EventOut(many=True)
+    events = serializers.ListField(child=EventField(), help_text="server events, and the kind's "
+                                                                 "events as it describes them")
 
 
 class StateAtOut(serializers.Serializer):
     version = serializers.IntegerField()
     your_seat = serializers.IntegerField(allow_null=True)
-    state = serializers.JSONField(allow_null=True)
+    state = ViewField(allow_null=True)
 
 
 class KindOut(serializers.Serializer):
@@ -103,13 +146,30 @@ class KindOut(serializers.Serializer):
     rules_version = serializers.IntegerField(help_text="the rules new games are created under")
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
-    options_schema = serializers.JSONField()
-    move_schema = serializers.JSONField()
+    rules_version = serializers.IntegerField(required=False)
+    options_schema = JsonSchemaField(help_text="JSON Schema: also the kind's `...Options` component")
+    move_schema = JsonSchemaField(help_text="JSON Schema: also the kind's `...Move` component")
 
 
 class ErrorOut(serializers.Serializer):
-    code = serializers.CharField()
-    detail = serializers.CharField()
+    code = serializers.CharField(help_text="stable, machine-readable; the response's description "
+                                           "lists the codes of each status")
+    detail = serializers.CharField(help_text="for people")
+    fields = kind_typed("FieldErrors")(required=False, allow_null=True,
+                                       help_text="invalid: the problems per request field")
+    retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait")
+
+
+class MutedOut(serializers.Serializer):
+    muted = serializers.BooleanField()
+
+
+class UnreadOut(serializers.Serializer):
+    unread = serializers.IntegerField()
+
+
+class ReadAllOut(UnreadOut):
+    marked = serializers.IntegerField(help_text="how many were unread")
 
 
 class CardOut(serializers.Serializer):

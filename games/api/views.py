@@ -9,13 +9,14 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import access, live, selectors, services
 from games.api import serializers as s
+from games.api.params import Pagination, flag, page_parameters, single
+from games.api.params import whole as int_param
 from games.errors import Invalid, NotFound
 from games.kinds import all_kinds, get_engine
 from games.models import Game
@@ -33,19 +34,6 @@ def parse(serializer_class, data):
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
-
-def int_param(request, name: str, default: int, low: int, high: int | None = None) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise Invalid(f"{name} must be a whole number") from None
-    if value < low or (high is not None and value > high):
-        raise Invalid(f"{name} must be from {low} to {high}" if high is not None else f"{name} must be at least {low}")
-    return value
 
 
 def kind_info(kind: str) -> dict:
@@ -93,21 +81,22 @@ class CardsView(APIView):
 class GamesView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
-                    OpenApiParameter("kind", str), OpenApiParameter("mine", bool),
-                    OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
-        responses=s.GameOut(many=True), summary="List games")
+                    OpenApiParameter("kind", str), OpenApiParameter("mine", bool), *page_parameters()],
+        responses={200: s.GamesPageOut, 400: ERRORS[400]}, operation_id="games_list", summary="List games")
     def get(self, request):
         games = Game.objects.prefetch_related("seat_set__user").order_by("-created_at")
-        params = request.query_params
-        if params.get("status"):
-            if params["status"] not in Game.Status.values:
+        wanted_status, kind = single(request, "status"), single(request, "kind")
+        if wanted_status is not None:
+            if wanted_status not in Game.Status.values:
                 raise Invalid(f"status must be one of {', '.join(Game.Status.values)}")
-            games = games.filter(status=params["status"])
-        if params.get("kind"):
-            games = games.filter(kind=params["kind"])
-        if params.get("mine", "").lower() in {"1", "true", "yes"}:
+            games = games.filter(status=wanted_status)
+        if kind is not None:
+            if kind not in all_kinds():
+                raise Invalid(f"kind must be one of {', '.join(all_kinds())}")
+            games = games.filter(kind=kind)
+        if flag(request, "mine"):
             games = games.filter(seat_set__user=request.user)
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(games, request, view=self)
         seats = dict(request.user.seats.filter(game__in=page).values_list("game_id", "number"))
         return paginator.get_paginated_response(
@@ -129,8 +118,13 @@ def etag_for(body: dict) -> str:
 
 
 class GameView(APIView):
-    @extend_schema(responses={200: s.GameDetailOut, 304: None, 404: ERRORS[404]},
-                   parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
+    @extend_schema(responses={200: s.GameDetailOut,
+                              304: OpenApiResponse(description="not modified: your If-None-Match "
+                                                               "holds the current ETag"),
+                              404: ERRORS[404]},
+                   parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER),
+                               OpenApiParameter("ETag", str, OpenApiParameter.HEADER, response=[200, 304],
+                                                description="changes whenever the body would")],
                    summary="The game, with its state as you may see it")
     def get(self, request, game_id):
         body = selectors.detail(access.get_game(game_id, user=request.user), request.user)
@@ -172,7 +166,12 @@ class LegalMovesView(APIView):
 class MovesView(APIView):
     @extend_schema(request=s.MoveIn, responses={201: s.MoveOut, **ERRORS},
                    parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
-                                                description="retry-safe: same key, same answer")],
+                                                description="retry-safe: same key, same answer",
+                                                pattern=r"^[\x21-\x7e]{1,128}$"),
+                               OpenApiParameter("Idempotent-Replayed", str, OpenApiParameter.HEADER,
+                                                response=[201], enum=["true"],
+                                                description="present: this is the stored answer "
+                                                            "to an earlier request with the key")],
                    summary="Make a move")
     def post(self, request, game_id):
         key = request.headers.get("Idempotency-Key")
@@ -191,9 +190,11 @@ class MovesView(APIView):
 
 
 class EventsView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("after", int), OpenApiParameter("wait", int,
-                               description="seconds (max 30) to wait for an event after `after`"),
-                               OpenApiParameter("limit", int)],
+    @extend_schema(parameters=[OpenApiParameter("after", {"type": "integer", "minimum": 0}),
+                               OpenApiParameter("wait", {"type": "integer", "minimum": 0,
+                                                         "maximum": live.MAX_WAIT_SECONDS},
+                                                description="seconds to wait for an event after `after`"),
+                               OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 1000})],
                    responses={200: s.EventsOut, **ERRORS}, summary="The log as you may see it")
     def get(self, request, game_id):
         game = access.get_game(game_id)
@@ -207,7 +208,9 @@ class EventsView(APIView):
 
 
 class StateAtView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("at", int, required=True)],
+    @extend_schema(parameters=[OpenApiParameter("at", {"type": "integer", "minimum": 0},
+                                                description="an event number, at most the game's version "
+                                                            "(default: the current one)")],
                    responses={200: s.StateAtOut, **ERRORS}, summary="Your view after event N")
     def get(self, request, game_id):
         game = access.get_game(game_id)

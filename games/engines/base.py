@@ -139,6 +139,48 @@ def make_result(scores: Mapping[int, int], keys: Mapping[int, Any] | None = None
     }
 
 
+# ---------------------------------------------------------------------------------------------
+# Schema pieces engines share (JSON Schema 2020-12, plain data)
+# ---------------------------------------------------------------------------------------------
+SEAT_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0}
+SEATS_SCHEMA: dict[str, Any] = {"type": "array", "items": SEAT_SCHEMA}
+
+
+def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def result_schema(breakdown: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The shape `make_result` returns (one list entry per seat), `breakdown` items as given."""
+    ints = {"type": "array", "items": {"type": "integer"}}
+    return {
+        "type": "object", "required": ["scores", "places", "winners", "breakdown", "tie_break"],
+        "properties": {
+            "scores": ints,
+            "places": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                       "description": "competition ranking: equal keys share a place"},
+            "winners": SEATS_SCHEMA,
+            "breakdown": nullable({"type": "array", "items": breakdown or {"type": "object"}}),
+            "tie_break": nullable({"type": "string"}),
+            "forfeited": {**SEATS_SCHEMA, "description": "seats out by forfeit, ranked last"},
+        },
+    }
+
+
+def event_schema(fields: dict[str, Any], types: list[str] | None = None) -> dict[str, Any]:
+    """A `describe`d log entry: seq, type, actor, plus the kind's own `fields` (each optional:
+    which appear depends on the event type and on who is looking)."""
+    return {
+        "type": "object", "required": ["seq", "type", "actor"],
+        "properties": {
+            "seq": {"type": "integer", "minimum": 1},
+            "type": {"type": "string", **({"enum": types} if types else {})},
+            "actor": nullable(SEAT_SCHEMA),
+            **fields,
+        },
+    }
+
+
 def require(condition: bool, detail: str, error: type[EngineError] = IllegalMove) -> None:
     if not condition:
         raise error(detail)
@@ -193,6 +235,16 @@ class Engine:
     def move_schema(self) -> dict[str, Any]:
         """JSON Schema of a move (usually a oneOf over move types), for the OpenAPI document."""
         return {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}}}
+
+    def view_schema(self) -> dict[str, Any]:
+        """JSON Schema of `view` (what a seat or spectator sees), for the OpenAPI document.
+
+        The default promises only an object; every product game gives a precise one."""
+        return {"type": "object", "description": f"the {self.kind} game as the caller may see it"}
+
+    def event_schema(self) -> dict[str, Any]:
+        """JSON Schema of one `describe`d log entry, for the OpenAPI document."""
+        return event_schema({})
 
     # -- the rules ----------------------------------------------------------------------------
     def setup(self, players: int, options: Mapping[str, Any], seed: str) -> State:

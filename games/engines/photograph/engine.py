@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from games.engines.base import Engine, IllegalMove, Step
 
-from . import moves, scoring, views
+from . import moves, schemas, scoring, views
 
 
 class PhotographEngine(Engine):
@@ -50,6 +50,12 @@ class PhotographEngine(Engine):
                             "from": {"type": "integer", "minimum": 0},
                             "to": {"type": "integer", "minimum": 1}}},
         ]}
+
+    def view_schema(self) -> dict[str, Any]:
+        return schemas.VIEW
+
+    def event_schema(self) -> dict[str, Any]:
+        return schemas.EVENT
 
     def setup(self, players: int, options: Mapping[str, Any], seed: str) -> dict[str, Any]:
         if not (self.min_players <= players <= self.max_players):

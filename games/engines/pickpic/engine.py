@@ -18,6 +18,7 @@ from .. import base
 from . import deck as decks
 from . import moves as mv
 from . import scoring, views
+from . import schemas
 from .cards import CATALOGUE, image_path
 
 DEFAULT_TARGET = 20
@@ -53,6 +54,12 @@ class PickPic(base.Engine):
 
     def move_schema(self) -> dict[str, Any]:
         return mv.move_schema()
+
+    def view_schema(self) -> dict[str, Any]:
+        return schemas.VIEW
+
+    def event_schema(self) -> dict[str, Any]:
+        return schemas.EVENT
 
     # -- setup and rounds ---------------------------------------------------------------------
     def setup(self, players: int, options: Mapping[str, Any], seed: str) -> base.State:

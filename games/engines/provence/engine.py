@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from .. import base
 from ..base import IllegalMove, Step
 from . import cards, components, layout, moves, photos, scoring, views
+from . import schemas
 
 SCENE, WALKING, OVER = "scene", "walking", "over"
 
@@ -31,6 +32,12 @@ class ProvenceEngine(base.Engine):
 
     def move_schema(self) -> dict[str, Any]:
         return moves.MOVE_SCHEMA
+
+    def view_schema(self) -> dict[str, Any]:
+        return schemas.VIEW
+
+    def event_schema(self) -> dict[str, Any]:
+        return schemas.EVENT
 
     # -- setup ----------------------------------------------------------------------------------
     def setup(self, players: int, options: Mapping[str, Any], seed: str) -> dict:

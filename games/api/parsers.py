@@ -1,0 +1,44 @@
+"""The JSON request parser: DRF's, with a nesting limit.
+
+Python's json module recurses once per level, and so do the validators and the JSON encoder that
+see the data afterwards: a body of about a thousand nested brackets, small enough for the size
+limit, would end in a RecursionError (a 500) somewhere. No request of this API nests deeper than a
+few levels, so anything over MAX_DEPTH is refused as malformed before it is decoded.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError
+from rest_framework.utils import json
+
+MAX_DEPTH = 64
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def depth(raw: bytes) -> int:
+    """The deepest nesting of arrays and objects in `raw` (JSON text), brackets in strings aside."""
+    deepest = level = 0
+    for bracket in _BRACKET.findall(_STRING.sub(b"", raw)):
+        level += 1 if bracket in (b"[", b"{") else -1
+        deepest = max(deepest, level)
+    return deepest
+
+
+class JSONParser(parsers.JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        encoding = parsers.get_encoding(parser_context or {})
+        raw = stream.read() if stream is not None else b""
+        try:
+            text = codecs.decode(raw, encoding)
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
+        if depth(text.encode("utf-8")) > MAX_DEPTH:
+            raise ParseError(f"JSON parse error - nested deeper than {MAX_DEPTH} levels")
+        try:
+            return json.loads(text, parse_constant=json.strict_constant if self.strict else None)
+        except (ValueError, RecursionError) as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None

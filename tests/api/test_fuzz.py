@@ -1,0 +1,51 @@
+"""schemathesis against a live server (pytest-django's live_server on a free 127.0.0.1 port):
+every operation of the document, every check (no 5xx; statuses, content types, headers and bodies
+as documented; schema-valid requests accepted, schema-violating ones refused; stateful sequences
+through the links it infers). Bounded here (FUZZ_EXAMPLES per operation, default 5); `make fuzz`
+runs it with many more. Configuration, and the one tuning it has: tests/api/schemathesis.toml."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CONFIG = Path(__file__).with_name("schemathesis.toml")
+SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
+
+
+def run_schemathesis(base_url: str, token: str, workdir: Path, examples: int, seed: str | None):
+    command = [str(SCHEMATHESIS), "--config-file", str(CONFIG), "--no-color", "run",
+               f"{base_url}/api/v1/schema/", "--checks", "all", "--max-examples", str(examples),
+               "--header", f"Authorization: Token {token}", "--workers", "2",
+               "--report", "junit", "--report-dir", str(workdir / "report")]
+    if seed:
+        command += ["--seed", seed]
+    timeout = int(os.environ.get("FUZZ_TIMEOUT", 1800))
+    return subprocess.run(command, capture_output=True, text=True, cwd=workdir, timeout=timeout,
+                          env={**os.environ, "SCHEMATHESIS_HOOKS": ""})
+
+
+@pytest.mark.timeout(3600)
+def test_schemathesis_finds_no_server_error_and_no_schema_violation(live_server, transactional_db,
+                                                                      tmp_path):
+    import httpx
+
+    registered = httpx.post(f"{live_server.url}/api/v1/accounts/register/",
+                            json={"username": "fuzzer", "password": "correct horse battery"})
+    assert registered.status_code == 201
+    examples = int(os.environ.get("FUZZ_EXAMPLES", 5))
+    result = run_schemathesis(live_server.url, registered.json()["token"], tmp_path, examples,
+                              os.environ.get("FUZZ_SEED"))
+    output = result.stdout + result.stderr
+    summary = output[output.rfind("SUMMARY"):] if "SUMMARY" in output else output[-3000:]
+    print(summary)
+    tested = re.search(r"Tested:\s+(\d+)", output)
+    generated = re.search(r"(\d+) generated", output)
+    assert result.returncode == 0, output[-20000:]
+    assert tested and int(tested.group(1)) >= 30, "every operation of the document was tested"
+    assert generated and int(generated.group(1)) >= 30 * min(examples, 5)
+    assert "Failures:" not in summary and "Errors:" not in summary

@@ -1,0 +1,98 @@
+"""What schemathesis found, each pinned by a test of its own (see tests/api/test_fuzz.py)."""
+from __future__ import annotations
+
+import pytest
+
+
+def test_a_deleted_webhook_is_gone_for_its_owner(alice):
+    hook = alice.post("/api/v1/accounts/webhooks/", {"url": "https://example.com/hook"}).json()
+    path = f"/api/v1/accounts/webhooks/{hook['id']}/"
+    assert alice.client.delete(path).status_code == 204
+    assert alice.get(f"{path}deliveries/").status_code == 404
+    assert alice.client.delete(path).status_code == 404, "deleting twice: the second finds nothing"
+    assert alice.get("/api/v1/accounts/webhooks/").json() == []
+
+
+@pytest.mark.parametrize("query", ["limit=abc", "limit=0", "limit=1001", "offset=-1", "offset=null",
+                                   "mine=null", "mine=2", "mine=", "limit=", "limit=%203%0A",
+                                   "limit=%D9%A3", "limit=1&limit=2", "mine=true&mine=false",
+                                   "offset=1000000001", "offset=9223372036854775808", "status=",
+                                   "offset=" + "9" * 5000])
+def test_the_games_list_refuses_query_values_the_document_does_not_allow(alice, query):
+    response = alice.client.get(f"/api/v1/games/?{query}")
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+
+
+@pytest.mark.parametrize("query", ["unread=null", "limit=-5", "offset=x"])
+def test_the_inbox_refuses_query_values_the_document_does_not_allow(alice, query):
+    response = alice.client.get(f"/api/v1/notifications/?{query}")
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+
+
+@pytest.mark.parametrize("query, count", [("mine=true", 1), ("mine=false", 2), ("mine=0", 2),
+                                          ("offset=1000000000", 2), ("offset=999999999", 2),
+                                          ("limit=1", 2), ("limit=1&offset=1", 2)])
+def test_allowed_query_values_still_work(alice, bob, query, count):
+    alice.post("/api/v1/games/", {"kind": "duel"})
+    bob.post("/api/v1/games/", {"kind": "duel"})
+    page = alice.client.get(f"/api/v1/games/?{query}").json()
+    assert page["count"] == count
+    if "limit=1" in query:
+        assert len(page["results"]) == 1
+
+
+def test_the_account_email_may_be_empty_as_documented(make_player):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    token = client.post("/api/v1/accounts/register/", {"username": "noemail", "password": "correct horse battery"},
+                        format="json").json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/v1/accounts/me/").json()["email"] == ""
+
+
+@pytest.mark.parametrize("kind", ["a%00b", "chess", "", "duel&kind=pickpic"])
+def test_listing_games_of_an_unknown_kind_is_refused(alice, kind):
+    """A NUL in `kind` reached PostgreSQL (a 500); now only the kinds the server plays pass."""
+    response = alice.client.get(f"/api/v1/games/?kind={kind}")
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+
+
+def test_listing_games_of_a_known_kind_still_filters(alice):
+    alice.post("/api/v1/games/", {"kind": "duel"})
+    assert alice.client.get("/api/v1/games/?kind=duel").json()["count"] == 1
+    assert alice.client.get("/api/v1/games/?kind=pickpic").json()["count"] == 0
+
+
+@pytest.mark.parametrize("query", ["at=", "at=%203", "at=%D9%A3", "at=1&at=2"])
+def test_state_at_takes_one_plain_whole_number(alice, duel, query):
+    """`int()` took " 3" and the Arabic-Indic digit three, so ?at=<garbage> could answer 200."""
+    response = alice.client.get(f"/api/v1/games/{duel}/state/?{query}")
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+
+
+def test_a_nul_in_a_move_is_refused_before_the_database(make_player):
+    """PostgreSQL's jsonb cannot hold a NUL. Pick Pic's engine refuses control characters in a
+    comment itself; the API refuses NUL for every kind, before an engine or the database sees it."""
+    from tests.conftest import start_game
+
+    seats = [make_player() for _ in range(3)]
+    game_id = start_game(seats[0], seats[1:], kind="pickpic", options={"comments": True})
+    for player in seats:  # the give phase: everyone gives, then the rank phase starts
+        listed = player.get(f"/api/v1/games/{game_id}/legal-moves/").json()
+        assert player.move(game_id, listed["moves"][0], listed["version"]).status_code == 201
+    listed = seats[0].get(f"/api/v1/games/{game_id}/legal-moves/").json()
+    rank = listed["moves"][0]
+    assert rank["type"] == "rank"
+    with_nul = {**rank, "comments": {str(rank["order"][0]): "fine\u0000light"}}
+    response = seats[0].move(game_id, with_nul, listed["version"])
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+    assert "NUL" in response.json()["detail"]
+    assert seats[0].game(game_id)["version"] == listed["version"], "nothing was written"
+    commented = {**rank, "comments": {str(rank["order"][0]): "fine light"}}
+    assert seats[0].move(game_id, commented, listed["version"]).status_code == 201
+
+
+def test_a_nul_in_options_is_refused(alice):
+    response = alice.post("/api/v1/games/", {"kind": "duel", "options": {"x\u0000": 1}})
+    assert response.status_code == 400 and "NUL" in response.json()["detail"]
