@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from django.db import transaction
 from django.utils import timezone
 
-from games import store
+from games import live, store
 from games.models import Delivery, Game, Mute, Notification, Seat
 
 TITLES = {
@@ -52,7 +52,9 @@ def send(user_ids: Iterable[int], game: Game | None, kind: str, data: dict[str, 
     title = TITLES[kind].format(title=_title(game) if game else "", **title_args)
     payload = {**data, **({"game": str(game.pk), "kind": game.kind} if game else {})}
     created = []
-    for user_id in sorted(set(user_ids) - muted):
+    targets = sorted(set(user_ids) - muted)
+    live.announce_users(targets)  # their own streams, after commit
+    for user_id in targets:
         channels = _preferences(user_id).channels_for(kind)
         if kind == "your_turn":
             unread = Notification.objects.select_for_update().filter(

@@ -79,7 +79,7 @@ def append(game: Game, expected_version: int, events: Iterable[NewEvent], at: da
     for name, value in projection.items():
         setattr(game, name, value)
     game.save(update_fields=["version", *projection])
-    live.announce(game.pk, game.version)
+    live.announce(game.pk, game.version, users=[r.user_id for r in rows])
     if state is not None:
         if game.version // settings.SNAPSHOT_EVERY > expected_version // settings.SNAPSHOT_EVERY:
             Snapshot.objects.create(game=game, version=game.version, state=state)
