@@ -21,6 +21,7 @@ import redis
 from django.conf import settings
 from django.db.models import Q
 from django.http import StreamingHttpResponse
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import authentication, exceptions, serializers, status
 from rest_framework.response import Response
@@ -101,6 +102,15 @@ class TicketAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request):
         return "Token"
+
+
+class TicketScheme(OpenApiAuthenticationExtension):
+    target_class = TicketAuthentication
+    name = "streamTicket"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "query", "name": "ticket",
+                "description": "from POST /api/v1/stream-tickets/; single use, short-lived"}
 
 
 STREAM_AUTH = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, TicketAuthentication]
