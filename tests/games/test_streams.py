@@ -173,3 +173,68 @@ def test_my_stream_tells_of_my_games_starting_my_turn_notices_and_the_end(server
     resumed = again.until(lambda m: m.event == "notification")
     assert resumed[-1].id == notice.id and resumed[-1].data == notice.data
     again.close()
+
+
+def test_waiting_clients_hold_no_thread_and_share_a_few_pooled_connections(server, alice, bob, carol, duel):
+    """30 streams and 30 long-polls on one process (pool of 4 there): its thread count hardly
+    moves, and it never holds more than its pool's connections, though all of them hear the move."""
+    import os
+    import threading
+    import time
+
+    from tests.live_server import web_connections
+
+    def threads():
+        return len(os.listdir(f"/proc/{server.process.pid}/task"))
+
+    from django.db import connections
+
+    peak, done = [0], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], web_connections())
+            done.wait(0.02)
+        connections.close_all()
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    answers, polls = [], []
+
+    def poll():
+        with server.client(bob.token) as http:
+            answers.append(http.get(f"/games/{duel}/events/", params={"after": 4, "wait": 25}))
+
+    streams = []
+    for count in (3, 27):  # a few first (the process starts its fixed threads), then many more
+        streams += [game_stream(server, carol.token, duel) for _ in range(count)]
+        for stream in streams[-count:]:
+            stream.next()
+        polls += [threading.Thread(target=poll) for _ in range(count)]
+        for thread in polls[-count:]:
+            thread.start()
+        time.sleep(1)  # most long-polls are asleep by now
+        if count == 3:
+            before = threads()
+    waiting = threads()
+    version = play(server, alice, duel)
+    for stream in streams:
+        assert stream.next().id == str(version)
+        stream.close()
+    for thread in polls:
+        thread.join(30)
+    done.set()
+    sampler.join()
+    assert [len(a.json()["events"]) for a in answers] == [1] * 30
+    assert waiting - before <= 2, (before, waiting)  # not one per client
+    assert 0 < peak[0] <= 4
+
+
+def test_every_middleware_can_run_async():
+    """One sync-only middleware makes Django run the chain, and the view, on a thread: each
+    stream and long-poll would then hold one while it waits (see config/static.py)."""
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    sync_only = [m for m in settings.MIDDLEWARE if not getattr(import_string(m), "async_capable", False)]
+    assert sync_only == []
