@@ -208,11 +208,13 @@ class Stream:
 
 def game_stream(server: Server, token: str, game_id: str, after: int | None = None, **headers) -> Stream:
     url = f"{server.url}/api/v1/games/{game_id}/stream/" + (f"?after={after}" if after is not None else "")
-    return Stream(url, {"Authorization": f"Token {token}", **headers}).open()
+    # as a browser's EventSource asks
+    return Stream(url, {"Authorization": f"Token {token}", "Accept": "text/event-stream", **headers}).open()
 
 
 def user_stream(server: Server, token: str, **headers) -> Stream:
-    return Stream(f"{server.url}/api/v1/stream/", {"Authorization": f"Token {token}", **headers}).open()
+    return Stream(f"{server.url}/api/v1/stream/", {"Authorization": f"Token {token}",
+                                                   "Accept": "text/event-stream", **headers}).open()
 
 
 def web_connections(db_name: str | None = None) -> int:

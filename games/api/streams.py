@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.http import StreamingHttpResponse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import authentication, exceptions, serializers, status
+from rest_framework import authentication, exceptions, renderers, serializers, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.utils.encoders import JSONEncoder
@@ -113,6 +113,16 @@ class TicketScheme(OpenApiAuthenticationExtension):
                 "description": "from POST /api/v1/stream-tickets/; single use, short-lived"}
 
 
+class EventStreamRenderer(renderers.BaseRenderer):
+    """Lets a client that accepts only text/event-stream (a browser's EventSource does) through
+    content negotiation; the stream itself is a StreamingHttpResponse, and an error is JSON text."""
+    media_type, format, charset = "text/event-stream", "sse", "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return b"" if data is None else json.dumps(data, cls=JSONEncoder).encode()
+
+
+STREAM_RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, EventStreamRenderer]
 STREAM_AUTH = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, TicketAuthentication]
 
 
@@ -238,6 +248,7 @@ STREAM_DOC = ("text/event-stream. First `event: ready` (no id), then one message
 
 class GameStreamView(APIView):
     authentication_classes = STREAM_AUTH
+    renderer_classes = STREAM_RENDERERS
 
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="resume after this seq (or Last-Event-ID)"),
@@ -303,6 +314,7 @@ class UserReader:
 
 class UserStreamView(APIView):
     authentication_classes = STREAM_AUTH
+    renderer_classes = STREAM_RENDERERS
 
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="resume after this notification id "

@@ -122,12 +122,14 @@ def test_a_ticket_opens_one_stream_once(server, alice, bob, duel):
         issued = http.post("/stream-tickets/")
     assert issued.status_code == 201 and 0 < issued.json()["expires_in"] <= 60
     ticket = issued.json()["ticket"]
-    stream = Stream(f"{server.url}/api/v1/games/{duel}/stream/?after=4&ticket={ticket}").open()
+    stream = Stream(f"{server.url}/api/v1/games/{duel}/stream/?after=4&ticket={ticket}",
+                    {"Accept": "text/event-stream", "Cache-Control": "no-cache"}).open()  # as EventSource
     assert stream.status == 200 and stream.next().data["your_seat"] == 1  # the ticket is bob's
     version = play(server, alice, duel)
     assert stream.next().id == str(version)
     stream.close()
-    reused = Stream(f"{server.url}/api/v1/games/{duel}/stream/?ticket={ticket}").open()
+    reused = Stream(f"{server.url}/api/v1/games/{duel}/stream/?ticket={ticket}",
+                    {"Accept": "text/event-stream"}).open()
     assert (reused.status, "authentication_failed" in reused.body) == (401, True)
     with server.client() as http:
         anonymous = http.post("/stream-tickets/")
