@@ -158,6 +158,7 @@ def plan_for(games: dict, streams: int, polls: int, rounds: int, interval: float
             "kinds_seconds": 5, "kinds_concurrency": 50, "open_timeout": 240, "settle": 5, "grace": 8}
 
 
+@pytest.mark.timeout(1500)
 def test_bench_streams_and_long_polls_while_games_move(capsys):
     streams = int(os.environ.get("BENCH_STREAMS", 1000))
     polls = int(os.environ.get("BENCH_POLLS", 1000))
@@ -186,6 +187,7 @@ CANDIDATES = {
 }
 
 
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", list(CANDIDATES))
 def test_bench_server_choice(name, capsys):
     pytest.importorskip({"gunicorn+uvicorn-worker": "uvicorn_worker"}.get(name, name))
