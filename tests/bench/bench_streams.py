@@ -142,6 +142,8 @@ def report(title: str, r: dict, pool_bound: int) -> str:
         lines.append(f"  delivery {name}: {d['deliveries']} (missing {d['missing']}), from POST sent p50 "
                      f"{d['p50_ms']:.0f} ms p99 {d['p99_ms']:.0f} ms; after its reply p50 {d['p50_after_reply_ms']:.0f} ms "
                      f"p99 {d['p99_after_reply_ms']:.0f} ms")
+    if r.get("movers_failed"):
+        lines.append(f"  movers failed: {r['movers_failed']}")
     lines.append(f"  peak web PostgreSQL connections: {r['peak_pg']} (bound: {pool_bound})")
     lines.append(f"  memory: {r['rss_idle_kib'] / 1024:.0f} MiB idle, {r['rss_open_kib'] / 1024:.0f} MiB with the "
                  f"streams open: {r['kib_per_stream']:.1f} KiB per open stream")

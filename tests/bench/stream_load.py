@@ -94,7 +94,7 @@ async def long_poller(http: httpx.AsyncClient, game: str, token: str, after: int
         try:
             response = await http.get(f"/api/v1/games/{game}/events/", params={"after": after, "wait": 25},
                                       headers=headers)
-        except httpx.HTTPError:
+        except (httpx.HTTPError, RuntimeError):  # RuntimeError: the client closed at the end
             await asyncio.sleep(0.5)
             continue
         now = time.monotonic()
@@ -103,21 +103,34 @@ async def long_poller(http: httpx.AsyncClient, game: str, token: str, after: int
             after = max(after, event["seq"])
 
 
+async def request(http: httpx.AsyncClient, method: str, url: str, **kwargs) -> httpx.Response:
+    """Retry a dropped connection (a keep-alive the server closed as we reused it): GETs are safe
+    to repeat, and the POST carries an Idempotency-Key."""
+    for attempt in range(4):
+        try:
+            return await http.request(method, url, **kwargs)
+        except httpx.TransportError:
+            if attempt == 3:
+                raise
+            await asyncio.sleep(0.2)
+
+
 async def mover(http: httpx.AsyncClient, game: dict, rounds: int, interval: float, moves: dict, posts: list):
     tokens = {p["seat"]: p["token"] for p in game["players"]}
     rng = random.Random(game["id"])
     for _ in range(rounds):
         await asyncio.sleep(rng.uniform(0.5 * interval, 1.5 * interval))
-        detail = (await http.get(f"/api/v1/games/{game['id']}/",
-                                 headers={"Authorization": f"Token {tokens[0]}"})).json()
+        detail = (await request(http, "GET", f"/api/v1/games/{game['id']}/",
+                                headers={"Authorization": f"Token {tokens[0]}"})).json()
         if detail["status"] != "active":
             return
         token = tokens[detail["active_seats"][0]]
         headers = {"Authorization": f"Token {token}"}
-        listed = (await http.get(f"/api/v1/games/{game['id']}/legal-moves/", headers=headers)).json()
+        listed = (await request(http, "GET", f"/api/v1/games/{game['id']}/legal-moves/", headers=headers)).json()
         start = time.monotonic()
-        answer = await http.post(f"/api/v1/games/{game['id']}/moves/", headers=headers,
-                                 json={"move": listed["moves"][0], "expected_version": listed["version"]})
+        answer = await request(http, "POST", f"/api/v1/games/{game['id']}/moves/",
+                               headers={**headers, "Idempotency-Key": f"bench-{game['id']}-{listed['version']}"},
+                               json={"move": listed["moves"][0], "expected_version": listed["version"]})
         done = time.monotonic()
         if answer.status_code == 201:
             posts.append(done - start)
@@ -161,7 +174,9 @@ async def main(plan: dict) -> dict:
         moves: dict = {}
         posts: list[float] = []
         began = time.monotonic()
-        await asyncio.gather(*(mover(http, g, plan["rounds"], plan["interval"], moves, posts) for g in games))
+        outcomes = await asyncio.gather(*(mover(http, g, plan["rounds"], plan["interval"], moves, posts)
+                                          for g in games), return_exceptions=True)
+        result["movers_failed"] = [repr(o) for o in outcomes if isinstance(o, BaseException)][:5]
         result["move_seconds"] = time.monotonic() - began
         await asyncio.sleep(plan.get("grace", 5))
         stop.set()

@@ -4,7 +4,6 @@ tickets, and the bad inputs. Waits are bounded; nothing here is timed."""
 import pytest
 
 from games.models import Game
-from tests.conftest import start_game
 from tests.live_server import Server, Stream, game_stream, user_stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
