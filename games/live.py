@@ -164,6 +164,9 @@ class Hub:
 
     def __init__(self):
         self.listeners: dict[str, set[Listener]] = {}
+        # The latest version announced per game channel since the subscription began: a waiter
+        # woken by news need not ask the database whether there is news.
+        self.versions: dict[str, int] = {}
         self.connected = asyncio.Event()
         self.tried = asyncio.Event()  # the first connection attempt is over, whatever its outcome
         self.task = asyncio.get_running_loop().create_task(self._run())
@@ -178,6 +181,10 @@ class Hub:
     def sleep_for(self, heartbeat: float) -> float:
         """How long a waiter may sleep on its flag: till its heartbeat, or one poll while Redis is down."""
         return heartbeat if self.live else min(heartbeat, settings.LIVE_POLL_SECONDS)
+
+    def hints(self, channels: Iterable[str]) -> dict[str, int]:
+        """The versions announced on these channels (a copy, for a reader on another thread)."""
+        return {name: self.versions[name] for name in channels if name in self.versions}
 
     def _wake(self, name: str | None = None) -> None:
         groups = [self.listeners.get(name, ())] if name is not None else list(self.listeners.values())
@@ -196,6 +203,7 @@ class Hub:
                 confirmed = await pubsub.get_message(timeout=2)  # in place once Redis confirms it
                 if confirmed is None or confirmed["type"] != "psubscribe":
                     raise redis.ConnectionError("no confirmation of the subscription")
+                self.versions.clear()  # what was announced while away is unknown
                 self.connected.set()
                 self.tried.set()
                 came_back("live updates")
@@ -204,8 +212,10 @@ class Hub:
                 while True:
                     message = await pubsub.get_message(timeout=30)
                     if message is not None and message["type"] == "pmessage":
-                        name = message["channel"]
-                        self._wake(name.decode() if isinstance(name, bytes) else name)
+                        name = message["channel"].decode()
+                        if message["data"].isdigit():
+                            self.versions[name] = max(int(message["data"]), self.versions.get(name, 0))
+                        self._wake(name)
             except asyncio.CancelledError:
                 raise
             except (redis.RedisError, OSError) as error:
@@ -250,14 +260,17 @@ async def wait_for_version(game_id, after: int, timeout: float, read_version: Ca
     loop = asyncio.get_running_loop()
     deadline = loop.time() + min(max(timeout, 0), MAX_WAIT_SECONDS)
     the_hub = await hub()
-    listener = the_hub.listen([channel(game_id)])
+    name = channel(game_id)
+    listener = the_hub.listen([name])
+    woke = False
     try:
         while True:
             listener.clear()
-            version = await run_sync(read_version)
+            announced = the_hub.versions.get(name, 0) if woke else 0
+            version = announced if announced > after else await run_sync(read_version)
             left = deadline - loop.time()
             if version > after or left <= 0:
                 return version
-            await listener.wait(min(left, the_hub.sleep_for(left)))
+            woke = await listener.wait(min(left, the_hub.sleep_for(left)))
     finally:
         listener.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import threading
 from typing import Any, Callable
 
 import redis
@@ -158,20 +159,26 @@ async def _stream(reader):
     the_hub = await live.hub()
     listener = the_hub.listen(reader.channels())
     heartbeat = settings.LIVE_HEARTBEAT_SECONDS
+    woke = False
     try:
         yield f"retry: {RETRY_MS}\n\n"
         last_sent = loop.time()
         while True:
             listener.clear()  # before reading: news from now on wakes us, even mid-read
-            chunks, more = await live.run_sync(reader.read)
+            # Woken by news, the reader may share what another reader of the same game just read;
+            # after a timeout (a poll, a heartbeat) it asks the database itself.
+            hints = the_hub.hints(reader.channels()) if woke else {}
+            chunks, more = await live.run_sync(reader.read, hints)
             listener.follow(reader.channels())
             if chunks:
                 yield "".join(chunks)
                 last_sent = loop.time()
             if more:
+                woke = False
                 continue
             quiet = heartbeat - (loop.time() - last_sent)
-            if not await listener.wait(the_hub.sleep_for(quiet)) and loop.time() - last_sent >= heartbeat * 0.99:
+            woke = await listener.wait(the_hub.sleep_for(quiet))
+            if not woke and loop.time() - last_sent >= heartbeat * 0.99:
                 yield ": keep-alive\n\n"
                 last_sent = loop.time()
     finally:
@@ -201,6 +208,38 @@ def _cursor(request, name: str = "after") -> int | None:
 # ---------------------------------------------------------------------------------------------
 # A game's stream
 # ---------------------------------------------------------------------------------------------
+# The last tail of events read per game in this process. When a move wakes the game's readers,
+# the first reads the database and the others, woken by the same announced version, share it.
+_tails: dict[Any, tuple[Game, list]] = {}
+_tail_locks = [threading.Lock() for _ in range(64)]
+
+
+def _read_events(game_id, after: int) -> tuple[Game, list]:
+    game = Game.objects.get(pk=game_id)
+    # Only rows up to the version read: every message's version then covers its event.
+    return game, list(store.events(game, after).filter(seq__lte=game.version)[:BATCH])
+
+
+def recent_events(game_id, after: int, announced: int | None) -> tuple[Game, list]:
+    """The game and its events after `after`; from the shared tail when it is at least as new
+    as the version announced, else (and always without an announcement) from the database."""
+    if announced is None:
+        return _read_events(game_id, after)
+    with _tail_locks[hash(game_id) % len(_tail_locks)]:
+        cached = _tails.get(game_id)
+        if cached is not None:
+            game, rows = cached
+            covers = rows[0].seq <= after + 1 if rows else game.version <= after
+            if game.version >= announced and covers:
+                return game, [r for r in rows if r.seq > after][:BATCH]
+        game, rows = _read_events(game_id, after)
+        if len(rows) < BATCH:
+            if len(_tails) > 5000:
+                _tails.clear()
+            _tails[game_id] = (game, rows)
+        return game, rows
+
+
 class GameReader:
     def __init__(self, game: Game, user, seat: int | None, after: int):
         self.game_id, self.user, self.seat, self.after, self.ready = game.pk, user, seat, after, False
@@ -213,10 +252,8 @@ class GameReader:
                 "active_seats": game.active_seats or [],
                 "your_turn": self.seat is not None and self.seat in (game.active_seats or [])}
 
-    def read(self) -> tuple[list[str], bool]:
-        game = Game.objects.get(pk=self.game_id)
-        # Only rows up to the version read: every message's version then covers its event.
-        rows = list(store.events(game, self.after).filter(seq__lte=game.version)[:BATCH])
+    def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
+        game, rows = recent_events(self.game_id, self.after, hints.get(live.channel(self.game_id)))
         seats_move = any(r.type in (store.PLAYER_JOINED, store.PLAYER_LEFT) for r in rows)
         if game.status == Game.Status.OPEN or seats_move:
             self.seat = access.seat_of(game, self.user)
@@ -278,7 +315,7 @@ class UserReader:
     def channels(self) -> list[str]:
         return [live.user_channel(self.user.pk), *(live.channel(g) for g in self.games)]
 
-    def read(self) -> tuple[list[str], bool]:
+    def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
         chunks = []
         notes = list(Notification.objects.filter(user=self.user, id__gt=self.after).order_by("id")[:BATCH])
         seats = (Seat.objects.filter(user=self.user)
