@@ -142,8 +142,9 @@ def report(title: str, r: dict, pool_bound: int) -> str:
         lines.append(f"  delivery {name}: {d['deliveries']} (missing {d['missing']}), from POST sent p50 "
                      f"{d['p50_ms']:.0f} ms p99 {d['p99_ms']:.0f} ms; after its reply p50 {d['p50_after_reply_ms']:.0f} ms "
                      f"p99 {d['p99_after_reply_ms']:.0f} ms")
-    if r.get("movers_failed"):
-        lines.append(f"  movers failed: {r['movers_failed']}")
+    if r.get("movers_failed") or r.get("movers_unfinished"):
+        lines.append(f"  games that did not finish their rounds by the deadline: {r['movers_unfinished']}; "
+                     f"failed: {r['movers_failed']}")
     lines.append(f"  peak web PostgreSQL connections: {r['peak_pg']} (bound: {pool_bound})")
     lines.append(f"  memory: {r['rss_idle_kib'] / 1024:.0f} MiB idle, {r['rss_open_kib'] / 1024:.0f} MiB with the "
                  f"streams open: {r['kib_per_stream']:.1f} KiB per open stream")
@@ -157,7 +158,8 @@ BENCH_ENV = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only", "LOG_LE
 
 def plan_for(games: dict, streams: int, polls: int, rounds: int, interval: float) -> dict:
     return {**games, "streams": streams, "polls": polls, "rounds": rounds, "interval": interval,
-            "kinds_seconds": 5, "kinds_concurrency": 50, "open_timeout": 240, "settle": 5, "grace": 8}
+            "kinds_seconds": 5, "kinds_concurrency": 50, "open_timeout": 240, "settle": 5, "grace": 8,
+            "move_deadline": float(os.environ.get("BENCH_MOVE_DEADLINE", 240))}
 
 
 @pytest.mark.timeout(1500)

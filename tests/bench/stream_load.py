@@ -118,13 +118,14 @@ async def request(http: httpx.AsyncClient, method: str, url: str, **kwargs) -> h
 async def mover(http: httpx.AsyncClient, game: dict, rounds: int, interval: float, moves: dict, posts: list):
     tokens = {p["seat"]: p["token"] for p in game["players"]}
     rng = random.Random(game["id"])
+    detail = (await request(http, "GET", f"/api/v1/games/{game['id']}/",
+                            headers={"Authorization": f"Token {tokens[0]}"})).json()
+    active = detail["active_seats"]
     for _ in range(rounds):
         await asyncio.sleep(rng.uniform(0.5 * interval, 1.5 * interval))
-        detail = (await request(http, "GET", f"/api/v1/games/{game['id']}/",
-                                headers={"Authorization": f"Token {tokens[0]}"})).json()
-        if detail["status"] != "active":
+        if not active:
             return
-        token = tokens[detail["active_seats"][0]]
+        token = tokens[active[0]]
         headers = {"Authorization": f"Token {token}"}
         listed = (await request(http, "GET", f"/api/v1/games/{game['id']}/legal-moves/", headers=headers)).json()
         start = time.monotonic()
@@ -135,6 +136,7 @@ async def mover(http: httpx.AsyncClient, game: dict, rounds: int, interval: floa
         if answer.status_code == 201:
             posts.append(done - start)
             moves[(game["id"], answer.json()["version"])] = (start, done)
+            active = answer.json()["state"]["active"]  # the duel's view names who moves next
 
 
 async def main(plan: dict) -> dict:
@@ -174,9 +176,12 @@ async def main(plan: dict) -> dict:
         moves: dict = {}
         posts: list[float] = []
         began = time.monotonic()
-        outcomes = await asyncio.gather(*(mover(http, g, plan["rounds"], plan["interval"], moves, posts)
-                                          for g in games), return_exceptions=True)
-        result["movers_failed"] = [repr(o) for o in outcomes if isinstance(o, BaseException)][:5]
+        movers = [asyncio.create_task(mover(http, g, plan["rounds"], plan["interval"], moves, posts)) for g in games]
+        finished, unfinished = await asyncio.wait(movers, timeout=plan.get("move_deadline", 240))
+        for task in unfinished:  # bounded time: what was not done by the deadline is reported
+            task.cancel()
+        result["movers_unfinished"] = len(unfinished)
+        result["movers_failed"] = [repr(t.exception()) for t in finished if t.exception()][:5]
         result["move_seconds"] = time.monotonic() - began
         await asyncio.sleep(plan.get("grace", 5))
         stop.set()
