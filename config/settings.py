@@ -53,7 +53,7 @@ MIDDLEWARE = [
     # --- end operations
     "games.api.errors.JsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.static.AsyncWhiteNoiseMiddleware",  # live updates (issue 9): async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -88,15 +88,42 @@ DATABASES = {
     )
 }
 DATABASES["default"]["ENGINE"] = "config.dbbackend"
+
+# --- Live updates (issue 9): bounded connections, Redis failing open, streams -----------------
+# Each process borrows PostgreSQL connections from a psycopg pool of at most DATABASE_POOL_MAX,
+# however many clients wait on it (waiters hold none, see games/live.py). A pool needs
+# CONN_MAX_AGE = 0: a request hands its connection back when it ends. DATABASE_POOL=off restores
+# one connection per thread (CONN_MAX_AGE applies then), e.g. behind PgBouncer.
+if env_bool("DATABASE_POOL", True):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN", 1)),
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX", 10)),
+        # A request that finds the pool empty waits this long, then fails with a clear error.
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", 10)),
+    }
+# Threads per process that run the streams' database reads (each holds a pooled connection only
+# while it reads). Keep it below DATABASE_POOL_MAX so requests always find a connection.
+LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
+# Seconds between heartbeat comments on an idle stream, and between database polls while Redis
+# is unreachable (the degraded mode; live delivery resumes by itself when Redis is back).
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", 15))
+LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", 5))
+# How long a stream ticket (for EventSource, which cannot send headers) stays valid.
+STREAM_TICKET_SECONDS = int(os.environ.get("STREAM_TICKET_SECONDS", 30))
+# --- end of live updates -----------------------------------------------------------------------
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Live updates (issue 9): a cache miss, not a 500, while Redis is down (config/failopen.py);
+        # throttling keeps its history here, so it fails open too.
+        "BACKEND": "config.failopen.FailOpenRedisCache",
         "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
         "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "darkroom"),
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
     }
 }
 

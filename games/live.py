@@ -1,68 +1,276 @@
-"""Long-polling: a reader waits for a game's version to pass N.
+"""Live updates: writers announce after commit, waiters sleep on Redis pub/sub without a thread.
 
-After each commit the writer publishes the new version on a Redis channel; a waiter subscribes,
-then checks the database (the truth), then sleeps on the channel. Subscribing before the check
-means a publish between the two cannot be missed. Redis down degrades to a plain poll.
+Writers (sync, in a request or a task) publish on a game's channel when its version changes and on
+a user's channel when they get a notification, once the transaction commits, so nobody hears of a
+rolled-back write. The message only says "look again": the database stays the truth.
+
+Waiters (async: streams and long-polls) register with the process's `Hub`, one Redis connection
+per process pattern-subscribed to every live channel, which sets the waiters' flags. A waiter
+clears its flag, reads the database, sends what it read, then sleeps on the flag: a publish after
+the clear sets it again, so no news falls between the read and the sleep. Reads run on a few
+threads of our own (`run_sync`) and hand their pooled connection back at once, so an idle waiter
+holds neither a thread nor a connection.
+
+Redis down: writes still commit (publishing is best effort), and waiters poll the database every
+LIVE_POLL_SECONDS. The hub reconnects by itself and wakes every waiter when it does, since it may
+have missed messages meanwhile.
 """
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
-import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Iterable, TypeVar
 
 import redis
+import redis.asyncio as aioredis
+from asgiref.sync import AsyncToSync, sync_to_async
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 
-from games.models import Game
+from config.failopen import came_back, went_down
 
 log = logging.getLogger(__name__)
 MAX_WAIT_SECONDS = 30
+T = TypeVar("T")
 _client: redis.Redis | None = None
 
 
 def client() -> redis.Redis:
+    """The process's sync Redis client (publishing; Celery helpers), quick to give up when down."""
     global _client
     if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=MAX_WAIT_SECONDS + 5)
+        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5,
+                                       socket_timeout=MAX_WAIT_SECONDS + 5)
     return _client
 
 
+def _prefix() -> str:
+    # The cache's key prefix: test runs (and deployments sharing a Redis) keep to their own channels.
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'darkroom')}:live"
+
+
+def key(*parts) -> str:
+    """A Redis key of this deployment's live machinery (stream tickets)."""
+    return ":".join([_prefix(), *map(str, parts)])
+
+
 def channel(game_id) -> str:
-    return f"darkroom:game:{game_id}"
+    return f"{_prefix()}:game:{game_id}"
 
 
-def announce(game_id, version: int) -> None:
-    """Tell waiters once the current transaction commits (never about a rolled-back write)."""
-    def publish():
-        try:
-            client().publish(channel(game_id), str(version))
-        except redis.RedisError:
-            log.warning("could not announce version %s of game %s", version, game_id)
-    transaction.on_commit(publish)
+def user_channel(user_id) -> str:
+    return f"{_prefix()}:user:{user_id}"
 
 
-def current_version(game_id) -> int:
-    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
-
-
-def wait_for_version(game_id, after: int, timeout: float) -> int:
-    """Return as soon as the game's version exceeds `after`, or when `timeout` runs out."""
-    deadline = time.monotonic() + min(max(timeout, 0), MAX_WAIT_SECONDS)
+# ---------------------------------------------------------------------------------------------
+# Writers
+# ---------------------------------------------------------------------------------------------
+def _publish(messages: list[tuple[str, str]]) -> None:
     try:
-        pubsub = client().pubsub(ignore_subscribe_messages=True)
-        pubsub.subscribe(channel(game_id))
-    except redis.RedisError:
-        pubsub = None
+        with client().pipeline(transaction=False) as pipe:
+            for name, payload in messages:
+                pipe.publish(name, payload)
+            pipe.execute()
+    except redis.RedisError as error:
+        went_down("live updates", error)  # readers fall back to polling and miss nothing
+    else:
+        came_back("live updates")
+
+
+def announce(game_id, version: int, users: Iterable[int] = ()) -> None:
+    """Once the current transaction commits, tell the game's readers (and `users`' own streams,
+    e.g. whoever created or joined the game) that there is news."""
+    messages = [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]
+    transaction.on_commit(lambda: _publish(messages))
+
+
+def announce_users(user_ids: Iterable[int]) -> None:
+    """Once the current transaction commits, wake these users' own streams (a notification)."""
+    messages = [(user_channel(u), "") for u in sorted(set(user_ids))]
+    if messages:
+        transaction.on_commit(lambda: _publish(messages))
+
+
+# ---------------------------------------------------------------------------------------------
+# Reads off the event loop
+# ---------------------------------------------------------------------------------------------
+_executor: ThreadPoolExecutor | None = None
+
+
+def _closing(fn: Callable[..., T], *args) -> T:
+    try:
+        return fn(*args)
+    finally:
+        connections.close_all()  # back to the pool: a sleeping stream holds no connection
+
+
+async def run_sync(fn: Callable[..., T], *args) -> T:
+    """Run blocking (database) work for an async view or stream.
+
+    On the live threads (LIVE_DB_THREADS of them per process), handing the connection back after.
+    When a sync caller is already blocked on us (Django's test client, or a sync middleware
+    above), run on that caller's thread instead, as Django itself would, so its connection and
+    transaction are the ones used.
+    """
+    if getattr(AsyncToSync.executors, "current", None) is not None:
+        return await sync_to_async(fn, thread_sensitive=True)(*args)
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
+    return await asyncio.get_running_loop().run_in_executor(_executor, functools.partial(_closing, fn, *args))
+
+
+# ---------------------------------------------------------------------------------------------
+# Waiters
+# ---------------------------------------------------------------------------------------------
+class Listener:
+    """One waiter's flag, set by news on any of its channels."""
+
+    def __init__(self, hub: "Hub", channels: Iterable[str]):
+        self.hub, self.channels, self.flag = hub, set(), asyncio.Event()
+        self.follow(channels)
+
+    def follow(self, channels: Iterable[str]) -> None:
+        for name in set(channels) - self.channels:
+            self.hub.listeners.setdefault(name, set()).add(self)
+            self.channels.add(name)
+
+    def clear(self) -> None:
+        self.flag.clear()
+
+    async def wait(self, timeout: float) -> bool:
+        """True on news (or a reconnect), False when `timeout` runs out first."""
+        try:
+            await asyncio.wait_for(self.flag.wait(), max(timeout, 0))
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    def close(self) -> None:
+        for name in self.channels:
+            waiting = self.hub.listeners.get(name)
+            if waiting is not None:
+                waiting.discard(self)
+                if not waiting:
+                    del self.hub.listeners[name]
+        self.channels = set()
+
+
+class Hub:
+    """The process's one subscription to every live channel (per event loop)."""
+
+    def __init__(self):
+        self.listeners: dict[str, set[Listener]] = {}
+        # The latest version announced per game channel since the subscription began: a waiter
+        # woken by news need not ask the database whether there is news.
+        self.versions: dict[str, int] = {}
+        self.connected = asyncio.Event()
+        self.tried = asyncio.Event()  # the first connection attempt is over, whatever its outcome
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def listen(self, channels: Iterable[str]) -> Listener:
+        return Listener(self, channels)
+
+    @property
+    def live(self) -> bool:
+        return self.connected.is_set()
+
+    def sleep_for(self, heartbeat: float) -> float:
+        """How long a waiter may sleep on its flag: till its heartbeat, or one poll while Redis is down."""
+        return heartbeat if self.live else min(heartbeat, settings.LIVE_POLL_SECONDS)
+
+    def hints(self, channels: Iterable[str]) -> dict[str, int]:
+        """The versions announced on these channels (a copy, for a reader on another thread)."""
+        return {name: self.versions[name] for name in channels if name in self.versions}
+
+    def _wake(self, name: str | None = None) -> None:
+        groups = [self.listeners.get(name, ())] if name is not None else list(self.listeners.values())
+        for group in groups:
+            for listener in group:
+                listener.flag.set()
+
+    async def _run(self) -> None:
+        backoff = 0.2
+        while True:
+            conn = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
+                                           health_check_interval=10)
+            pubsub = conn.pubsub()
+            try:
+                await pubsub.psubscribe(f"{_prefix()}:*")
+                confirmed = await pubsub.get_message(timeout=2)  # in place once Redis confirms it
+                if confirmed is None or confirmed["type"] != "psubscribe":
+                    raise redis.ConnectionError("no confirmation of the subscription")
+                self.versions.clear()  # what was announced while away is unknown
+                self.connected.set()
+                self.tried.set()
+                came_back("live updates")
+                backoff = 0.2
+                self._wake()  # news may have been missed while we were away
+                while True:
+                    message = await pubsub.get_message(timeout=30)
+                    if message is not None and message["type"] == "pmessage":
+                        name = message["channel"].decode()
+                        if message["data"].isdigit():
+                            self.versions[name] = max(int(message["data"]), self.versions.get(name, 0))
+                        self._wake(name)
+            except asyncio.CancelledError:
+                raise
+            except (redis.RedisError, OSError) as error:
+                went_down("live updates", error)
+            except Exception:  # never let the hub die: waiters would all fall back to polling
+                log.exception("live updates: the subscription failed")
+            finally:
+                was_live = self.connected.is_set()
+                self.connected.clear()
+                self.tried.set()
+                if was_live:
+                    self._wake()  # switch every waiter to polling now
+                try:
+                    await pubsub.aclose()
+                    await conn.aclose()
+                except Exception:
+                    pass
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, settings.LIVE_POLL_SECONDS)
+
+
+_hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
+
+
+async def hub() -> Hub:
+    """This event loop's hub, started on first use (waiting briefly for its first connection)."""
+    loop = asyncio.get_running_loop()
+    current = _hubs.get(loop)
+    if current is None or current.task.done():
+        current = _hubs[loop] = Hub()
+    if not current.tried.is_set():
+        try:
+            await asyncio.wait_for(current.tried.wait(), 2)
+        except asyncio.TimeoutError:
+            pass
+    return current
+
+
+async def wait_for_version(game_id, after: int, timeout: float, read_version: Callable[[], int]) -> int:
+    """Return as soon as the game's version (per `read_version`, a sync database read) exceeds
+    `after`, or when `timeout` runs out. Holds no thread and no connection while it sleeps."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + min(max(timeout, 0), MAX_WAIT_SECONDS)
+    the_hub = await hub()
+    name = channel(game_id)
+    listener = the_hub.listen([name])
+    woke = False
     try:
         while True:
-            version = current_version(game_id)
-            left = deadline - time.monotonic()
+            listener.clear()
+            announced = the_hub.versions.get(name, 0) if woke else 0
+            version = announced if announced > after else await run_sync(read_version)
+            left = deadline - loop.time()
             if version > after or left <= 0:
                 return version
-            if pubsub is None:
-                time.sleep(min(0.5, left))
-            else:
-                pubsub.get_message(timeout=min(1.0, left))
+            woke = await listener.wait(min(left, the_hub.sleep_for(left)))
     finally:
-        if pubsub is not None:
-            pubsub.close()
+        listener.close()

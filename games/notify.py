@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from django.db import connection
 from django.utils import timezone
 
-from games import bulk, scheduling, store
+from games import bulk, live, scheduling, store
 from games.models import Delivery, Game, Mute, Notification, Seat
 
 NOTIFICATION_COLUMNS = ["user", "game", "type", "title", "data", "seq", "created_at", "updated_at",
@@ -89,6 +89,7 @@ class Outbox:
         if not wanted:
             return []
         users = {user_id for user_id, _ in wanted}
+        live.announce_users(users)  # their own streams, after commit
         prefs = {p.user_id: p for p in NotificationPreference.objects.filter(user_id__in=users)}
 
         def channels(user_id: int, kind: str) -> list[str]:

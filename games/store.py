@@ -110,7 +110,7 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
             if name not in fields:
                 fields.append(name)
         metrics.events_appended(game.kind, group)
-        live.announce(game.pk, game.version)
+        live.announce(game.pk, game.version, users=[r.user_id for r in group])
         if game.version // settings.SNAPSHOT_EVERY > item.expected_version // settings.SNAPSHOT_EVERY:
             state = item.state if item.state is not None else _state_after(game)
             if state is not None:

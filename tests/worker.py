@@ -29,7 +29,9 @@ class Worker:
                 "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
                 "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
                 "SWEEP_INTERVAL_SECONDS": str(self.sweep_seconds),
-                "DATABASE_CONN_MAX_AGE": "0"}
+                "DATABASE_CONN_MAX_AGE": "0",
+                # A pool opened before the fork would be shared by the children: workers connect plainly.
+                "DATABASE_POOL": "off"}
 
     def start(self) -> "Worker":
         schedule = Path(tempfile.mkdtemp()) / "beat-schedule"

@@ -1,7 +1,7 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from games.api import notifications, views
+from games.api import notifications, streams, views
 
 urlpatterns = [
     path("accounts/", include("accounts.urls")),
@@ -15,7 +15,11 @@ urlpatterns = [
     path("games/<str:game_id>/start/", views.StartView.as_view(), name="game-start"),
     path("games/<str:game_id>/legal-moves/", views.LegalMovesView.as_view(), name="game-legal-moves"),
     path("games/<str:game_id>/moves/", views.MovesView.as_view(), name="game-moves"),
-    path("games/<str:game_id>/events/", views.EventsView.as_view(), name="game-events"),
+    # Async: a long-poll (?wait=) sleeps on the event loop, not on a thread (games.api.streams).
+    path("games/<str:game_id>/events/", streams.asynchronous(views.EventsView), name="game-events"),
+    path("games/<str:game_id>/stream/", streams.game_stream, name="game-stream"),
+    path("stream/", streams.user_stream, name="stream"),
+    path("stream-tickets/", streams.StreamTicketsView.as_view(), name="stream-tickets"),
     path("games/<str:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
     path("games/<str:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
     path("games/<str:game_id>/mute/", notifications.MuteView.as_view(), name="game-mute"),

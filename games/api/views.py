@@ -201,10 +201,18 @@ class EventsView(APIView):
         after = int_param(request, "after", 0, 0)
         wait = int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
         limit = int_param(request, "limit", 200, 1, 1000)
+        response = Response(selectors.log(game, request.user, after, limit))
         if wait and game.version <= after:
-            live.wait_for_version(game.pk, after, wait)
-            game.refresh_from_db()
-        return Response(selectors.log(game, request.user, after, limit))
+            # Nothing yet: games.api.streams finishes this answer once there is news (or at the
+            # end of the wait), asleep on the event loop rather than holding this thread.
+            def read_version():
+                return Game.objects.filter(pk=game.pk).values_list("version", flat=True).first() or 0
+
+            def reread():
+                return selectors.log(access.get_game(game.pk), request.user, after, limit)
+
+            response.long_poll = (game.pk, after, wait, read_version, reread)
+        return response
 
 
 class StateAtView(APIView):

@@ -1,0 +1,205 @@
+"""Benchmarks of live updates (run by `make bench`, never by `make test`).
+
+The Procfile's web server against the test database; a client fleet in a process of its own
+(tests/bench/stream_load.py) opens BENCH_STREAMS SSE streams and BENCH_POLLS long-polls over
+BENCH_GAMES games, then every game moves (paced) while they listen. Printed: POST /moves/ p50/p99,
+delivery latency p50/p99 per channel (from the POST being sent, and from its reply), readers that
+missed a move, the peak of the web server's PostgreSQL connections against its pool bound, memory
+per open stream, all beside the GET /kinds/ ceiling measured by the same client in the same run.
+
+`test_bench_server_choice` runs a smaller fleet against each candidate ASGI server (how the
+Procfile's was chosen).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from django.db import connections
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+from games import services
+from tests.live_server import Server, web_connections
+from tests.worker import ROOT
+
+pytestmark = [pytest.mark.bench, pytest.mark.django_db(transaction=True)]
+
+POOL_MAX = 10
+
+
+def procfile_web(port: int) -> list[str]:
+    line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith("web:"))
+    command = line.split(":", 1)[1].replace("${PORT:-8000}", str(port))
+    return shlex.split(command)
+
+
+def workers_in(command: list[str]) -> int:
+    for flag in ("--workers", "-w"):
+        if flag in command:
+            return int(command[command.index(flag) + 1])
+    return 1
+
+
+def rss_kib(root_pid: int) -> int:
+    """Resident memory of the server: its process group (master and workers)."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            pgid = int(stat.rsplit(")", 1)[1].split()[2])
+            if pgid == root_pid:
+                total += int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text()).group(1))
+        except (OSError, AttributeError, IndexError, ValueError):
+            continue
+    return total
+
+
+def make_games(count: int, readers: int) -> dict:
+    def user(name):
+        person = User.objects.create_user(username=name, password="correct horse battery")
+        return person, Token.objects.create(user=person).key
+
+    games = []
+    for i in range(count):
+        (first, t0), (second, t1) = user(f"bench-a{i}"), user(f"bench-b{i}")
+        game = services.create_game(first, "duel", {"hand_size": 6}, 2)
+        services.join_game(game.pk, second)
+        game = services.start_game(game.pk, first)
+        games.append({"id": str(game.pk), "version": game.version,
+                      "players": [{"seat": 0, "token": t0}, {"seat": 1, "token": t1}]})
+    return {"games": games, "readers": [user(f"bench-r{i}")[1] for i in range(readers)]}
+
+
+class Load:
+    """The server, the client process and the samplers of one run."""
+
+    def __init__(self, command_for, plan: dict, env: dict[str, str]):
+        self.server = Server(command=None, **env)
+        self.server.command = command_for(self.server.port)
+        self.plan = {**plan, "base": self.server.url}
+        self.peak, self.samples = 0, []
+
+    def sample(self, done: threading.Event):
+        while not done.is_set():
+            self.peak = max(self.peak, web_connections())
+            done.wait(0.05)
+        connections.close_all()
+
+    def run(self) -> dict:
+        self.server.start()
+        done = threading.Event()
+        sampler = threading.Thread(target=self.sample, args=(done,))
+        sampler.start()
+        try:
+            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                json.dump(self.plan, f)
+            client = subprocess.Popen([sys.executable, str(Path(__file__).with_name("stream_load.py")), f.name],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+            line = client.stdout.readline().strip()
+            assert line == "measured", f"the client failed: {line}"
+            idle = rss_kib(self.server.process.pid)
+            client.stdin.write("go\n")
+            client.stdin.flush()
+            line = client.stdout.readline().strip()
+            assert line == "open", f"the client failed: {line}\n{self.server.output()[-2000:]}"
+            opened = rss_kib(self.server.process.pid)
+            client.stdin.write("go\n")
+            client.stdin.flush()
+            out, _ = client.communicate(timeout=600)
+            result = json.loads(out.strip().splitlines()[-1])
+        finally:
+            done.set()
+            sampler.join()
+            self.server.stop()
+        result["rss_idle_kib"], result["rss_open_kib"] = idle, opened
+        result["kib_per_stream"] = (opened - idle) / max(1, self.plan["streams"])
+        result["peak_pg"] = self.peak
+        return result
+
+
+def report(title: str, r: dict, pool_bound: int) -> str:
+    c, m = r["ceiling"], r["moves"]
+    lines = [f"\n{title}",
+             f"  GET /kinds/ ceiling: {c['rate']:.0f} req/s, p50 {c['p50_ms']:.1f} ms, p99 {c['p99_ms']:.1f} ms "
+             f"({c['concurrency']} concurrent)",
+             f"  streams opened: {r['streams_open']} in {r['streams_open_seconds']:.1f} s, failed {r['streams_failed']}; "
+             f"long-polls: {r['polls']}",
+             f"  POST /moves/: {m['count']} moves in {r['move_seconds']:.1f} s, p50 {m['p50_ms']:.0f} ms, "
+             f"p99 {m['p99_ms']:.0f} ms (p99 / kinds p99 = {m['p99_ms'] / c['p99_ms']:.1f}x)"]
+    for name in ("sse", "long_poll"):
+        d = r[name]
+        lines.append(f"  delivery {name}: {d['deliveries']} (missing {d['missing']}), from POST sent p50 "
+                     f"{d['p50_ms']:.0f} ms p99 {d['p99_ms']:.0f} ms; after its reply p50 {d['p50_after_reply_ms']:.0f} ms "
+                     f"p99 {d['p99_after_reply_ms']:.0f} ms")
+    if r.get("movers_failed") or r.get("movers_unfinished"):
+        lines.append(f"  games that did not finish their rounds by the deadline: {r['movers_unfinished']}; "
+                     f"failed: {r['movers_failed']}")
+    lines.append(f"  peak web PostgreSQL connections: {r['peak_pg']} (bound: {pool_bound})")
+    lines.append(f"  memory: {r['rss_idle_kib'] / 1024:.0f} MiB idle, {r['rss_open_kib'] / 1024:.0f} MiB with the "
+                 f"streams open: {r['kib_per_stream']:.1f} KiB per open stream")
+    return "\n".join(lines)
+
+
+BENCH_ENV = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only", "LOG_LEVEL": "WARNING",
+             "DATABASE_POOL": "on", "DATABASE_POOL_MAX": str(POOL_MAX), "LIVE_DB_THREADS": "4",
+             "LIVE_HEARTBEAT_SECONDS": "15", "LIVE_POLL_SECONDS": "5"}
+
+
+def plan_for(games: dict, streams: int, polls: int, rounds: int, interval: float) -> dict:
+    return {**games, "streams": streams, "polls": polls, "rounds": rounds, "interval": interval,
+            "kinds_seconds": 5, "kinds_concurrency": 50, "open_timeout": 240, "settle": 5, "grace": 8,
+            "move_deadline": float(os.environ.get("BENCH_MOVE_DEADLINE", 240))}
+
+
+@pytest.mark.timeout(1500)
+def test_bench_streams_and_long_polls_while_games_move(capsys):
+    streams = int(os.environ.get("BENCH_STREAMS", 1000))
+    polls = int(os.environ.get("BENCH_POLLS", 1000))
+    count = int(os.environ.get("BENCH_GAMES", 100))
+    plan = plan_for(make_games(count, readers=100), streams, polls,
+                    rounds=int(os.environ.get("BENCH_ROUNDS", 8)), interval=float(os.environ.get("BENCH_INTERVAL", 3)))
+    load = Load(procfile_web, plan, BENCH_ENV)
+    bound = workers_in(load.server.command) * POOL_MAX
+    result = load.run()
+    result.update(streams_open=streams, polls=polls)
+    with capsys.disabled():
+        print(report(f"Live updates, the Procfile's server ({' '.join(load.server.command[:2])}...): "
+                     f"{streams} SSE + {polls} long-polls over {count} games", result, bound))
+    assert result["moves"]["count"] > 0 and result["sse"]["deliveries"] > 0
+    assert result["peak_pg"] <= bound  # the pool's bound holds whatever the number of clients
+
+
+CANDIDATES = {
+    "gunicorn+uvicorn-worker": lambda port: [sys.executable, "-m", "gunicorn", "config.asgi:application",
+                                             "-k", "uvicorn_worker.UvicornWorker", "--workers", "2",
+                                             "--bind", f"127.0.0.1:{port}"],
+    "granian": lambda port: [sys.executable, "-m", "granian", "--interface", "asgi", "--workers", "2",
+                             "--host", "127.0.0.1", "--port", str(port), "--no-ws", "config.asgi:application"],
+    "daphne": lambda port: [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                            "config.asgi:application"],
+}
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("name", list(CANDIDATES))
+def test_bench_server_choice(name, capsys):
+    pytest.importorskip({"gunicorn+uvicorn-worker": "uvicorn_worker"}.get(name, name))
+    plan = plan_for(make_games(20, readers=20), streams=200, polls=200, rounds=6, interval=2)
+    load = Load(CANDIDATES[name], plan, BENCH_ENV)
+    result = load.run()
+    result.update(streams_open=200, polls=200)
+    with capsys.disabled():
+        print(report(f"Candidate server {name}: 200 SSE + 200 long-polls over 20 games", result,
+                     workers_in(load.server.command) * POOL_MAX))
+    assert result["moves"]["count"] > 0

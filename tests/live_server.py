@@ -1,0 +1,227 @@
+"""Real server processes for the stream tests: the ASGI app under uvicorn (or the Procfile's
+command), on a free 127.0.0.1 port, against the test database, and a private redis-server a test
+may stop and start. Plus an SSE client that reads a stream on a thread of its own."""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from django.conf import settings
+
+from tests.worker import ROOT, Worker, wait_for
+
+WEB_APP_NAME = "darkroom-web-test"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class PrivateRedis:
+    """A redis-server of the test's own, so stopping Redis never touches the shared one."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="darkroom-redis-")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> "PrivateRedis":
+        self.process = subprocess.Popen(
+            [shutil.which("redis-server") or "redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no", "--dir", self.dir],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert wait_for(lambda: self.ping(), timeout=20), "the private redis did not start"
+        return self
+
+    def ping(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def command(self, *args: str) -> bytes:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock:
+            parts = [f"*{len(args)}\r\n".encode()] + [f"${len(a)}\r\n{a}\r\n".encode() for a in args]
+            sock.sendall(b"".join(parts))
+            time.sleep(0.05)
+            return sock.recv(4096)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        self.process = None
+
+
+class Server:
+    """One web server process (uvicorn by default; `command` may be the Procfile's)."""
+
+    def __init__(self, redis_url: str | None = None, command: list[str] | None = None, **env: str):
+        self.port = free_port()
+        self.redis_url, self.command, self.extra = redis_url, command, env
+        self.process: subprocess.Popen | None = None
+        self.log = tempfile.NamedTemporaryFile(prefix="darkroom-web-", suffix=".log", delete=False)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def env(self) -> dict[str, str]:
+        env = {**Worker().env(), "PORT": str(self.port), "PGAPPNAME": WEB_APP_NAME,
+               "DATABASE_POOL": "on", "DATABASE_POOL_MAX": "4", "LIVE_DB_THREADS": "2",
+               "LIVE_POLL_SECONDS": "0.5", "LIVE_HEARTBEAT_SECONDS": "1"}
+        if self.redis_url:
+            env.update(REDIS_URL=self.redis_url, CACHE_URL=self.redis_url, CELERY_BROKER_URL=self.redis_url)
+        return {**env, **self.extra}
+
+    def start(self) -> "Server":
+        command = self.command or [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host",
+                                   "127.0.0.1", "--port", str(self.port), "--no-access-log",
+                                   "--lifespan", "off"]
+        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env(), stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+
+        def up():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server died at start:\n{self.output()}")
+            try:
+                return httpx.get(f"{self.url}/api/v1/kinds/", timeout=2).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        assert wait_for(up, timeout=60, every=0.2), f"the server did not start:\n{self.output()}"
+        return self
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+        self.process = None
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")
+
+    def client(self, token: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Token {token}"} if token else {}
+        return httpx.Client(base_url=f"{self.url}/api/v1", headers=headers, timeout=30)
+
+
+@dataclass
+class Message:
+    event: str
+    data: dict
+    id: str | None = None
+
+
+@dataclass
+class Stream:
+    """An SSE connection read on its own thread: messages land in a queue, comments are counted."""
+
+    url: str
+    headers: dict = field(default_factory=dict)
+    messages: "queue.Queue[Message]" = field(default_factory=queue.Queue)
+    comments: int = 0
+    status: int | None = None
+    body: str = ""
+    closed: threading.Event = field(default_factory=threading.Event)
+
+    def open(self) -> "Stream":
+        self._stop = threading.Event()
+        self._opened = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self._opened.wait(30), "the stream did not answer"
+        return self
+
+    def _read(self) -> None:
+        try:
+            with httpx.stream("GET", self.url, headers=self.headers,
+                              timeout=httpx.Timeout(10, read=60)) as response:
+                self.status = response.status_code
+                if response.status_code != 200:
+                    self.body = response.read().decode()
+                    self._opened.set()
+                    return
+                self._opened.set()
+                fields: dict[str, str] = {}
+                for line in response.iter_lines():
+                    if self._stop.is_set():
+                        return
+                    if line.startswith(":"):
+                        self.comments += 1
+                    elif line == "":
+                        if "data" in fields:
+                            self.messages.put(Message(fields.get("event", "message"),
+                                                      json.loads(fields["data"]), fields.get("id")))
+                        fields = {}
+                    else:
+                        name, _, value = line.partition(":")
+                        fields[name] = value[1:] if value.startswith(" ") else value
+        except httpx.HTTPError:
+            pass
+        finally:
+            self._opened.set()
+            self.closed.set()
+
+    def next(self, timeout: float = 20) -> Message:
+        return self.messages.get(timeout=timeout)
+
+    def take(self, count: int, timeout: float = 20) -> list[Message]:
+        return [self.next(timeout) for _ in range(count)]
+
+    def until(self, predicate, timeout: float = 20) -> list[Message]:
+        """Messages up to and including the first that satisfies `predicate`."""
+        seen = []
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
+            seen.append(message)
+            if predicate(message):
+                return seen
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+def game_stream(server: Server, token: str, game_id: str, after: int | None = None, **headers) -> Stream:
+    url = f"{server.url}/api/v1/games/{game_id}/stream/" + (f"?after={after}" if after is not None else "")
+    # as a browser's EventSource asks
+    return Stream(url, {"Authorization": f"Token {token}", "Accept": "text/event-stream", **headers}).open()
+
+
+def user_stream(server: Server, token: str, **headers) -> Stream:
+    return Stream(f"{server.url}/api/v1/stream/", {"Authorization": f"Token {token}",
+                                                   "Accept": "text/event-stream", **headers}).open()
+
+
+def web_connections(db_name: str | None = None) -> int:
+    """PostgreSQL connections the web servers of this test run hold now."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = %s",
+                       [WEB_APP_NAME, db_name or settings.DATABASES["default"]["NAME"]])
+        return cursor.fetchone()[0]
