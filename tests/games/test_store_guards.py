@@ -20,7 +20,7 @@ def test_append_ahead_of_the_game_conflicts_and_leaves_no_gap(duel):
     before = game.version
     with pytest.raises(VersionConflict) as conflict:
         with transaction.atomic():
-            store.append(game, before + 1, [NewEvent("Noted", {})], timezone.now())
+            store.append(game, before + 1, [NewEvent(store.DISPUTE_RESOLVED, {})], timezone.now())
     assert conflict.value.current == before
     assert list(Event.objects.filter(game_id=duel).order_by("seq").values_list("seq", flat=True)) == \
         list(range(1, before + 1))
@@ -33,12 +33,12 @@ def test_a_writer_that_lost_the_race_without_the_lock_gets_the_current_version(d
     first, second = Game.objects.get(pk=duel), Game.objects.get(pk=duel)
     start = first.version
     with transaction.atomic():
-        store.append(first, start, [NewEvent("Noted", {"by": "first"}), NewEvent("Noted", {})], timezone.now())
+        store.append(first, start, [NewEvent(store.DISPUTE_RESOLVED, {"by": "first"}), NewEvent(store.DISPUTE_RESOLVED, {})], timezone.now())
     with pytest.raises(VersionConflict) as conflict:
         with transaction.atomic():
-            store.append(second, start, [NewEvent("Noted", {"by": "second"})], timezone.now())
+            store.append(second, start, [NewEvent(store.DISPUTE_RESOLVED, {"by": "second"})], timezone.now())
     assert conflict.value.current == start  # the version the writer decided on: stale, so it reloads
-    assert not Event.objects.filter(game_id=duel, data__by="second").exists()
+    assert not Event.objects.filter(game_id=duel, data__by="second", type=store.DISPUTE_RESOLVED).exists()
 
 
 @pytest.mark.django_db(transaction=True)
