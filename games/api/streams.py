@@ -30,6 +30,7 @@ from rest_framework.settings import api_settings
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from games.api.serializers import EventField
 from games import access, live, selectors, store
 from games.api.notifications import NotificationOut
 from games.errors import DomainError, Invalid
@@ -274,7 +275,7 @@ class GameStreamMessage(serializers.Serializer):
     your_seat = serializers.IntegerField(allow_null=True)
     active_seats = serializers.ListField(child=serializers.IntegerField())
     your_turn = serializers.BooleanField()
-    event = serializers.DictField(required=False, help_text="one entry as /events/ shows it to you")
+    event = EventField(required=False, help_text="one entry as /events/ shows it to you")
     after = serializers.IntegerField(required=False, help_text="the `ready` message: the resume point")
 
 
