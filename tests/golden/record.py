@@ -8,7 +8,7 @@ with the seed, so a recording is reproducible under the rules it was made with. 
 (tests/golden/<kind>/<players>p-<seed>.json unless --out) holds the event log exactly as the store
 wrote it, the hash of the final state (`state_hash`) and the outcome; `test_golden.py` replays every
 file through the store and the engines and must find the same hash and outcome forever. A change
-that breaks a golden game is a new rules version (see README, "Rules versions"), never an edited
+that breaks a golden game is a new rules version (see docs/games.md, "Rules versions"), never an edited
 golden file.
 """
 from __future__ import annotations

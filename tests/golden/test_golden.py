@@ -1,7 +1,7 @@
 """Golden games: complete recorded games (tests/golden/<kind>/*.json, written by
 `python -m tests.golden.record`) replayed through the store and the engines. They must match
 forever: the final state's hash, the outcome, and every move's event type and record. A change that
-breaks one is a new rules version (README, "Rules versions"), never an edited golden file."""
+breaks one is a new rules version (docs/games.md, "Rules versions"), never an edited golden file."""
 from __future__ import annotations
 
 import json
