@@ -18,7 +18,9 @@ from games.api.schema import kind_name
 from games.kinds import get_engine
 
 # Every built-in kind (not the suite's test game), with the fewest seats it allows.
-KINDS = engines.kinds()
+# Photoshoot plays against a running hourglass (a stale version is a 409 by design); its whole
+# games over HTTP are in tests/games/test_photoshoot_http.py.
+KINDS = [k for k in engines.kinds() if k != "photoshoot"]
 GENERATOR = Path(sys.executable).parent / "openapi-python-client"
 
 

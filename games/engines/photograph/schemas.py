@@ -75,6 +75,8 @@ VIEW: dict[str, Any] = {
             "type": "object", "required": ["holder", "void"],
             "properties": {"holder": nullable(SEAT_SCHEMA), "void": {"type": "boolean"}}}},
         "good_shot_threshold": {"type": "integer"},
+        "shown": {"type": "array", "items": {"type": "object"},
+                  "description": "blurred cards the last action showed face up, until the next action"},
         "out": {"type": "array", "items": CARD, "description": "cards out of the game"},
         "to_play": {"type": "integer", "description": "wind phase: cards to play"},
         "wound": {"type": "array", "items": {"type": "boolean"}},

@@ -19,18 +19,23 @@ RESULT = result_schema({**TALLY, "required": [*TALLY_KEYS, "total"],
                         "properties": {**TALLY["properties"], "total": {"type": "integer"}}})
 
 STACK_ENTRY: dict[str, Any] = {
-    "type": "object", "required": ["card", "giver", "random", "giver_points", "ranker_points"],
+    "type": "object", "description": "a ranked card as the table saw it turned over: below the "
+    "random card nobody claims it (giver null), and in the comments variant it may stay face down",
     "properties": {"card": CARD, "giver": nullable(SEAT_SCHEMA), "random": {"type": "boolean"},
                    "giver_points": {"type": "integer"}, "ranker_points": {"type": "integer"},
+                   "claimed": {"type": "boolean"}, "face_down": {"type": "boolean"},
                    "comment": {"type": "string"}},
 }
 EVALUATION: dict[str, Any] = {
     "type": "object", "description": "a whole round, public once evaluated",
-    "required": ["round", "table", "gifts", "random", "stacks", "points", "breakdown", "scores"],
+    "required": ["round", "table", "random", "stacks", "points", "breakdown", "scores"],
     "properties": {
         "round": {"type": "integer", "minimum": 1},
         "table": CARDS,
-        "gifts": {"type": "array", "items": nullable(GIFTS), "description": "per giving seat"},
+        "gifts": {"type": "array", "items": nullable(GIFTS), "description": "per giving seat "
+                  "(rules version 1 records only; the table never shows who gave an unclaimed card)"},
+        "discarded": CARDS,
+        "discarded_count": {"type": "integer", "minimum": 0},
         "random": {**CARDS, "description": "per seat: the random card added to its stack"},
         "stacks": {"type": "array", "items": {
             "type": "object", "required": ["seat", "order"],
