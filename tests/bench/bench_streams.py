@@ -151,7 +151,7 @@ def report(title: str, r: dict, pool_bound: int) -> str:
     return "\n".join(lines)
 
 
-BENCH_ENV = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only", "LOG_LEVEL": "WARNING",
+BENCH_ENV = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only", "DJANGO_SECURE_SSL_REDIRECT": "false", "LOG_LEVEL": "WARNING",
              "DATABASE_POOL": "on", "DATABASE_POOL_MAX": str(POOL_MAX), "LIVE_DB_THREADS": "4",
              "LIVE_HEARTBEAT_SECONDS": "15", "LIVE_POLL_SECONDS": "5"}
 

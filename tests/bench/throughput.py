@@ -65,6 +65,8 @@ def stack_env(port: int) -> dict[str, str]:
     throttling raised so the load is not refused."""
     return {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database_url(),
             "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only-secret",
+            # Plain HTTP on loopback: production redirects to HTTPS (docs/operations.md).
+            "DJANGO_SECURE_SSL_REDIRECT": "false",
             "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
             "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
             "THROTTLE_USER": "10000000/min", "THROTTLE_ANON": "10000000/min",
