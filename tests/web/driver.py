@@ -61,12 +61,17 @@ def finished(player) -> bool:
     return player.page.locator("[data-status=finished]").count() == 1
 
 
-def click_choice(player, rng: random.Random, prefer: str | None = None) -> str | None:
+PREFER = (".primary", ".target")  # finish a move under way (send it, or its last step) first
+
+
+def click_choice(player, rng: random.Random, prefer=PREFER) -> str | None:
     """Click one offered choice (a `prefer`red one if any), then wait for the table to redraw."""
     page = player.page
     choices = page.locator(f"{TABLE} [data-choice]")
-    if prefer and page.locator(f"{TABLE} {prefer}[data-choice]").count():
-        choices = page.locator(f"{TABLE} {prefer}[data-choice]")
+    for selector in prefer:
+        if page.locator(f"{TABLE} {selector}[data-choice]").count():
+            choices = page.locator(f"{TABLE} {selector}[data-choice]")
+            break
     count = choices.count()
     if not count:
         return None
@@ -78,7 +83,7 @@ def click_choice(player, rng: random.Random, prefer: str | None = None) -> str |
     return label
 
 
-def take_turn(player, rng: random.Random, prefer: str | None = None, limit: int = 60) -> int:
+def take_turn(player, rng: random.Random, prefer=PREFER, limit: int = 60) -> int:
     """Click until the page says it is no longer this player's turn; the number of clicks."""
     clicks = 0
     while my_turn(player):

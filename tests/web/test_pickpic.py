@@ -57,7 +57,7 @@ def test_three_players_play_pick_pic_to_the_end_and_the_spectator_sees_no_secret
         acted = False
         for player in seats:
             if driver.my_turn(player):
-                driver.take_turn(player, rng, prefer=".primary")
+                driver.take_turn(player, rng)
                 moves += 1
                 acted = True
                 assert_no_leak(web, dan, seats, game_id, titles)
