@@ -1,6 +1,7 @@
 """Playing through the page only: a game is created, joined and started with the lobby's forms and
-buttons, and every move is made by clicking what the table offers (`[data-choice]` elements: each
-one a step toward a legal move, never a guess). What to click is read from the page."""
+buttons, and every move is made by clicking (or pressing Enter/Space on) what the table offers
+(`[data-choice]` elements: each one a step toward a legal move, never a guess). What to click is
+read from the page."""
 from __future__ import annotations
 
 import random
@@ -78,7 +79,12 @@ def click_choice(player, rng: random.Random, prefer=PREFER) -> str | None:
     choice = choices.nth(rng.randrange(count))
     label = choice.get_attribute("data-choice")
     before = page.locator(TABLE).get_attribute("data-render")
-    choice.click()
+    how = rng.randrange(3)  # keyboard play too: a third by Enter, a third by Space
+    if how:
+        choice.focus()
+        page.keyboard.press("Enter" if how == 1 else " ")
+    else:
+        choice.click()
     page.wait_for_function(SETTLED, arg=before)
     return label
 
@@ -116,3 +122,8 @@ def shown_cards(player) -> set[int]:
     """The card ids the page draws (`data-card`)."""
     return set(player.page.evaluate(
         "() => [...document.querySelectorAll('[data-card]')].map(e => Number(e.dataset.card))"))
+
+
+def api_at(web, player, game_id: str, at: int) -> dict:
+    return httpx.get(f"{web.url}/api/v1/games/{game_id}/state/", params={"at": at},
+                     headers={"Authorization": f"Token {player.token}"}, timeout=30).json()

@@ -54,5 +54,31 @@ def test_two_players_play_photograph_to_the_end_and_hidden_cards_stay_hidden(pla
         assert player.page.locator("code.seed").inner_text() == final["seed"]
     shoot(ann, "9-result")
     shoot(dan, "9-result-spectator")
+    replay_steps_through_the_past(web, dan, game_id)
+    shoot(dan, "9-replay-spectator")
     for player in [*seats, dan]:
         player.clean()
+
+
+def replay_steps_through_the_past(web, viewer, game_id):
+    """The replay viewer draws `state?at=N` as the viewer may see it, one event at a time."""
+    page = viewer.page
+    page.get_by_role("link", name="Replay this game").click()
+    table = page.locator("#table")
+    last = int(page.locator("input[type=range]").get_attribute("max"))
+    page.wait_for_function("n => document.getElementById('table')?.dataset.at === String(n)", arg=last)
+    page.get_by_role("button", name="First event").click()
+    page.wait_for_function("() => document.getElementById('table')?.dataset.at === '1'")
+    page.get_by_role("button", name="Next event").click()
+    page.wait_for_function("() => document.getElementById('table')?.dataset.at === '2'")
+    page.get_by_role("button", name="Last event").click()
+    for at in (last - 1, last - 2):
+        page.get_by_role("button", name="Previous event").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("n => document.getElementById('table')?.dataset.at === String(n)", arg=at)
+    past = driver.api_at(web, viewer, game_id, last - 2)["state"]
+    drawn = table.locator("[data-row]").evaluate_all(
+        "els => els.map(e => [Number(e.dataset.row), Number(e.dataset.place), e.dataset.number ?? null])")
+    expected = [[r, i, str(c["number"]) if "number" in c else None]
+                for r, row in enumerate(past["layout"]) for i, c in enumerate(row) if c]
+    assert sorted(drawn) == sorted(expected)
