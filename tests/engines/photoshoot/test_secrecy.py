@@ -132,3 +132,19 @@ def test_nothing_tells_an_erroneous_action_from_a_correct_one_before_a_challenge
             line = json.dumps(ENGINE.describe({**event, "fresh": True}, seat))
             assert "fault" not in line and '"error"' not in line and "before" not in line
     assert found >= 3, "the random games made errors to hide"
+
+
+@pytest.mark.parametrize("players, options", [(3, {}), (4, {"level": 5}), (6, {})])
+def test_the_log_entries_that_are_not_reveals_draw_nothing_and_judge_nothing(players, options):
+    """`reveals` lets staff roll back across the silent entries only: none of them changes a pile,
+    the objective, the effects in play, or shows a verdict."""
+    trace = record(ENGINE, players, f"reveals-{players}", options)
+    silent = 0
+    for before, event, after in zip(trace.states, trace.events, trace.states[1:]):
+        if ENGINE.reveals(event):
+            continue
+        silent += 1
+        for key in ("objective", "objective_pile", "piles", "effects"):
+            assert after[key] == before[key], (event["type"], key)
+        assert not {"error", "faults"} & set(event["data"]["record"]), event
+    assert silent > 10
