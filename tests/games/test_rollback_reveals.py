@@ -131,7 +131,9 @@ def test_photoshoot_a_swap_rolls_back_but_not_across_a_photo(staff, make_player)
     game_id = start_game(players[0], players[1:], kind="photoshoot")
     for seat in range(4):
         players[seat].move(game_id, {"type": "ready"})
-    turn = lambda: players[0].game(game_id)["state"]["turn"]  # noqa: E731
+    def turn():
+        return players[0].game(game_id)["state"]["turn"]
+
     assert players[turn()].move(game_id, {"type": "swap", "cells": [0, 1]}).status_code == 201
     swapped = Game.objects.get(pk=game_id).version
     opened = players[1].post(f"/api/v1/games/{game_id}/disputes/", {"seq": swapped, "reason": "x"}).json()

@@ -45,7 +45,7 @@ def perturbations(trace: Trace, chooser: random.Random):
         if len(hidden) < 2:
             continue
         a, b = chooser.sample(hidden, 2)
-        drawn = first_step(trace, lambda i: a not in pile(trace.states[i + 1], name)
+        drawn = first_step(trace, lambda i, a=a, b=b, name=name: a not in pile(trace.states[i + 1], name)
                            or b not in pile(trace.states[i + 1], name))
         swaps = swap_within_one_shuffle(trace, (a, -1), (b, -1),
                                         decks if name == "objectives" else ("effects",))
