@@ -106,9 +106,42 @@ def test_pickpic_no_rollback_past_an_evaluation(staff, make_player):  # noqa: F8
     ("provence", {"round": 2}, False),
     ("provence", {"round": 2, "walks": []}, True),
     ("photograph", {"stage": "turn", "seat": 0, "cards": []}, True),  # cautious default
+    ("photoshoot", {"action": 3, "seat": 0, "kind": "swap", "cells": [0, 1]}, False),
+    ("photoshoot", {"seat": 1, "round": 2, "hourglass": None}, False),
 ])
 def test_which_log_entries_count_as_reveals(kind, record, reveals):
     from games.kinds import get_engine
 
-    event = {"seq": 9, "type": "X", "actor": 0, "data": {"move": {}, "record": record}}
+    types = {"photoshoot": "CharactersSwapped" if "cells" in record else "PlayerReady"}
+    event = {"seq": 9, "type": types.get(kind, "X"), "actor": 0, "data": {"move": {}, "record": record}}
     assert get_engine(kind).reveals(event) is reveals
+
+
+@pytest.mark.parametrize("kind_of_event", ["PhotoCalled", "ActionChallenged", "ErrorCaught",
+                                           "HourglassRanOut", "SomethingNew"])
+def test_photoshoot_a_new_objective_a_verdict_or_drawn_effects_are_reveals(kind_of_event):
+    from games.kinds import get_engine
+
+    event = {"seq": 9, "type": kind_of_event, "actor": 0, "data": {"move": {}, "record": {"action": 1}}}
+    assert get_engine("photoshoot").reveals(event) is True
+
+
+def test_photoshoot_a_swap_rolls_back_but_not_across_a_photo(staff, make_player):  # noqa: F811
+    players = [make_player() for _ in range(4)]
+    game_id = start_game(players[0], players[1:], kind="photoshoot")
+    for seat in range(4):
+        players[seat].move(game_id, {"type": "ready"})
+    def turn():
+        return players[0].game(game_id)["state"]["turn"]
+
+    assert players[turn()].move(game_id, {"type": "swap", "cells": [0, 1]}).status_code == 201
+    swapped = Game.objects.get(pk=game_id).version
+    opened = players[1].post(f"/api/v1/games/{game_id}/disputes/", {"seq": swapped, "reason": "x"}).json()
+    assert any("successfully" in m for m in messages_of(roll_back(staff, opened["id"])))
+    assert Event.objects.filter(game_id=game_id).last().type == "GameRolledBack"
+    assert players[turn()].move(game_id, {"type": "swap", "cells": [0, 1]}).status_code == 201
+    swapped = Game.objects.get(pk=game_id).version
+    assert players[turn()].move(game_id, {"type": "photo"}).status_code == 201  # reveals the next objective
+    opened = players[3].post(f"/api/v1/games/{game_id}/disputes/", {"seq": swapped, "reason": "x"}).json()
+    assert any("revealed hidden information" in m for m in messages_of(roll_back(staff, opened["id"])))
+    assert Event.objects.filter(game_id=game_id).last().type == "PhotoCalled"

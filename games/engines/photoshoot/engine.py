@@ -108,6 +108,16 @@ class Photoshoot(base.Engine):
             found.append({"type": "challenge", "action": state["last"]["number"]})
         return found
 
+    # Log entries that show nobody anything hidden: the table is public, and none of these draws
+    # from a pile or gives a verdict. A "Photo!" reveals the next objective, a challenge (or the
+    # cooperative referee) a verdict, the hourglass's end the Effect cards drawn: those, and any
+    # type not listed here, count as reveals (the cautious default), so no rollback crosses them.
+    SILENT = frozenset({"PlayerReady", "SquareMended", "CharactersSwapped", "RowPushed",
+                        "WaveJoined", "EdgarAnswered"})
+
+    def reveals(self, event: Mapping[str, Any]) -> bool:
+        return event.get("type") not in self.SILENT and super().reveals(event)
+
     # -- moves ------------------------------------------------------------------------------------
     def step(self, state: base.State, actor: int | None, move: base.Move, at: datetime) -> base.Step:
         kind = move["type"]
