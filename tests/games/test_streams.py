@@ -176,7 +176,6 @@ def test_my_stream_tells_of_my_games_starting_my_turn_notices_and_the_end(server
     again.close()
 
 
-@pytest.mark.xfail(reason="the ops and contract middlewares merged after live are sync-only, so requests take a thread; open in issue 9's note", strict=False)
 def test_waiting_clients_hold_no_thread_and_share_a_few_pooled_connections(server, alice, bob, carol, duel):
     """30 streams and 30 long-polls on one process (pool of 4 there): its thread count hardly
     moves, and it never holds more than its pool's connections, though all of them hear the move."""
@@ -232,7 +231,6 @@ def test_waiting_clients_hold_no_thread_and_share_a_few_pooled_connections(serve
     assert 0 < peak[0] <= 4
 
 
-@pytest.mark.xfail(reason="the ops and contract middlewares merged after live are sync-only; open in issue 9's note", strict=False)
 def test_every_middleware_can_run_async():
     """One sync-only middleware makes Django run the chain, and the view, on a thread: each
     stream and long-poll would then hold one while it waits (see config/static.py)."""
