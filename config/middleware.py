@@ -62,3 +62,45 @@ class HybridMiddleware:
             return self.after(request, await self.get_response(request), state)
         finally:
             self.done(state)
+
+
+# ---------------------------------------------------------------------------------------------
+# Django's own middlewares, inline in the async path
+# ---------------------------------------------------------------------------------------------
+class Inline:
+    """Django's MiddlewareMixin runs each hook of a middleware, in the async path, through
+    sync_to_async on the one shared sync thread: two thread hops per middleware and request,
+    queued behind every other request's. The hooks of the middlewares below only read and write
+    headers, cookies and lazy objects, so they run inline; `blocks` says when a response hook
+    would write to storage (a modified session) and must go to a thread after all."""
+
+    def __init__(self, get_response):
+        super().__init__(get_response)
+        view_hook = getattr(self, "process_view", None)
+        if self.async_mode and view_hook is not None:
+            async def process_view(request, view, args, kwargs):
+                return view_hook(request, view, args, kwargs)
+
+            self.process_view = process_view  # Django awaits an async one as it is
+
+    def blocks(self, request, response) -> bool:
+        return False
+
+    async def __acall__(self, request):
+        response = self.process_request(request) if hasattr(self, "process_request") else None
+        response = response or await self.get_response(request)
+        if hasattr(self, "process_response"):
+            if self.blocks(request, response):
+                return await sync_to_async(self.process_response)(request, response)
+            response = self.process_response(request, response)
+        return response
+
+
+def inline(base: type, blocks=None) -> type:
+    """`base` (one of Django's MiddlewareMixin middlewares) with its hooks inline."""
+    made = type(base.__name__, (Inline, base), {"__module__": "config.builtin_middleware",
+                                                "__doc__": base.__doc__})
+    if blocks is not None:
+        made.blocks = blocks
+    return made
+
