@@ -26,7 +26,6 @@ user saved (a message on the `revoked` channel), and on every reconnect of the h
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 import logging
 import threading
@@ -117,8 +116,8 @@ _tokens_lock = threading.Lock()
 
 
 def cached_token(key_: str, lookup: Callable[[str], tuple]) -> tuple:
-    """`lookup(key)` (the database: (user, token)), remembered for LIVE_AUTH_CACHE_SECONDS. Each
-    caller gets copies: the request may annotate its user."""
+    """`lookup(key)` (the database: (user, token)), remembered for LIVE_AUTH_CACHE_SECONDS. The
+    user is shared by the requests of that token: the waiting views only read it."""
     now = time.monotonic()
     hit = _tokens.get(key_)
     if hit is None or hit[0] < now:
@@ -128,7 +127,7 @@ def cached_token(key_: str, lookup: Callable[[str], tuple]) -> tuple:
             if len(_tokens) > 10000:
                 _tokens.clear()
             _tokens[key_] = hit
-    return copy.copy(hit[1]), copy.copy(hit[2])
+    return hit[1], hit[2]
 
 
 def forget_tokens() -> None:

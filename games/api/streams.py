@@ -13,8 +13,10 @@ iterator then runs on the loop, sleeping on Redis and reading the database only 
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import secrets
+import uuid
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -87,6 +89,7 @@ def asynchronous(view_class: type[APIView]):
     async def view(request, **kwargs):
         the_hub = await live.hub()
         epoch = the_hub.epoch if the_hub.live else None  # before the view reads the game
+        request.live_hub = the_hub  # for known_game
         response = await live.run_sync(_respond, sync_view, request, kwargs)
         poll = getattr(response, "long_poll", None)
         if poll is not None:
@@ -104,6 +107,36 @@ def asynchronous(view_class: type[APIView]):
     view.cls, view.initkwargs, view.csrf_exempt = view_class, {}, True
     view.__name__ = view.__qualname__ = view_class.__name__
     return view
+
+
+_seats: dict[tuple, int | None] = {}  # (game, user) -> seat, in games past their lobby
+
+
+def known_game(request, game_id) -> Game | None:
+    """For a long-poll, without a query: the game as this process's readers last read it, with
+    the caller's seat (remembered once the lobby is over: seats no longer change), when the hub
+    has heard of no newer version since. A commit still on its way is no matter: the long-poll
+    then wakes on its announcement (see _long_poll)."""
+    hub = getattr(request, "live_hub", None)
+    try:
+        key = uuid.UUID(str(game_id))
+    except ValueError:
+        return None
+    tail, seat = tails.latest.get(key), _seats.get((key, request.user.pk), _seats)
+    if hub is None or not hub.live or tail is None or seat is _seats:
+        return None
+    if hub.versions.get(live.channel(key)) != tail.game.version:
+        return None
+    game = copy.copy(tail.game)  # shared by the readers: annotated for this request only
+    game._seat_known = (request.user.pk, seat)
+    return game
+
+
+def remember_seat(game: Game, user, seat: int | None) -> None:
+    if game.status != Game.Status.OPEN and user.is_authenticated:
+        if len(_seats) > 100_000:
+            _seats.clear()
+        _seats[game.pk, user.pk] = seat
 
 
 async def _long_poll(the_hub, poll: LongPoll, epoch: int | None) -> dict | None:

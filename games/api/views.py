@@ -15,9 +15,9 @@ from rest_framework.views import APIView
 
 from games import access, live, selectors, services
 from games.api import serializers as s
+from games.api import streams
 from games.api.params import Pagination, flag, page_parameters, single
 from games.api.params import whole as int_param
-from games.api.streams import LongPoll
 from games.errors import Invalid, NotFound
 from games.kinds import all_kinds, get_engine
 from games.models import Game
@@ -198,11 +198,14 @@ class EventsView(APIView):
                                OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 1000})],
                    responses={200: s.EventsOut, **ERRORS}, summary="The log as you may see it")
     def get(self, request, game_id):
-        game = access.get_game(game_id, user=request.user)
+        # A long-poll that comes back after each move: this process may know the game already.
+        known = streams.known_game(request, game_id) if request.query_params.get("wait") else None
+        game = known or access.get_game(game_id, user=request.user)
         after = int_param(request, "after", 0, 0)
         wait = int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
         limit = int_param(request, "limit", 200, 1, 1000)
         answer = selectors.log(game, request.user, after, limit)
+        streams.remember_seat(game, request.user, answer["your_seat"])
         response = Response(answer)
         if wait and game.version <= after:
             # Nothing yet: games.api.streams finishes this answer once there is news (or at the
@@ -210,7 +213,7 @@ class EventsView(APIView):
             def reread():
                 return selectors.log(access.get_game(game.pk, user=request.user), request.user, after, limit)
 
-            response.long_poll = LongPoll(game.pk, game.version, after, wait, limit, answer["your_seat"], reread)
+            response.long_poll = streams.LongPoll(game.pk, game.version, after, wait, limit, answer["your_seat"], reread)
         return response
 
 

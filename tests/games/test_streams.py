@@ -239,3 +239,20 @@ def test_every_middleware_can_run_async():
 
     sync_only = [m for m in settings.MIDDLEWARE if not getattr(import_string(m), "async_capable", False)]
     assert sync_only == []
+
+
+def test_a_deleted_token_stops_opening_long_polls_and_streams_at_once(server, bob, duel):
+    """Each server process remembers tokens for its long-polls and streams (LIVE_AUTH_CACHE_SECONDS,
+    30 s); deleting one is heard by every process through Redis, well before that."""
+    from rest_framework.authtoken.models import Token
+
+    from tests.worker import wait_for
+
+    with server.client(bob.token) as http:
+        assert http.get(f"/games/{duel}/events/", params={"after": 4, "wait": 1}).status_code == 200
+        assert http.get(f"/games/{duel}/events/", params={"after": 4, "wait": 1}).status_code == 200  # cached
+        Token.objects.filter(key=bob.token).delete()
+        assert wait_for(lambda: http.get(f"/games/{duel}/events/", params={"after": 4}).status_code == 401,
+                        timeout=10)
+        answer = http.get(f"/games/{duel}/stream/")
+    assert (answer.status_code, answer.json()["code"]) == (401, "authentication_failed")
