@@ -10,11 +10,12 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.db import connections
 from django.db.migrations.executor import MigrationExecutor
 from django.http import JsonResponse
+
+from config.middleware import HybridMiddleware
 
 TIMEOUT_SECONDS = 2
 PATHS = {"/healthz", "/healthz/", "/readyz", "/readyz/"}
@@ -73,34 +74,17 @@ def readiness() -> tuple[bool, dict]:
     return all(r["ok"] for r in results.values()), results
 
 
-class ProbeMiddleware:
-    sync_capable = async_capable = True
+class ProbeMiddleware(HybridMiddleware):
+    def answers(self, request):
+        return request.path in PATHS
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
-
-    def __call__(self, request):
-        if iscoroutinefunction(self):
-            return self._acall(request)
-        return self.probe(request) or self.get_response(request)
-
-    async def _acall(self, request):
-        if request.path in PATHS:  # the checks touch the database: in a thread, as Django wants
-            return await sync_to_async(self.probe)(request)
-        return await self.get_response(request)
-
-    @staticmethod
-    def probe(request):
+    def answer(self, request):  # the readiness checks touch the database: a thread under ASGI
         if request.path in ("/healthz", "/healthz/"):
             return JsonResponse({"status": "ok"})
-        if request.path in ("/readyz", "/readyz/"):
-            ready, results = readiness()
-            if not ready:
-                return JsonResponse({"status": "unavailable", "code": "not_ready",
-                                     "detail": "; ".join(f"{k}: {v['detail']}" for k, v in results.items()
-                                                         if not v["ok"]),
-                                     "checks": results}, status=503)
-            return JsonResponse({"status": "ok", "checks": results})
-        return None
+        ready, results = readiness()
+        if not ready:
+            return JsonResponse({"status": "unavailable", "code": "not_ready",
+                                 "detail": "; ".join(f"{k}: {v['detail']}" for k, v in results.items()
+                                                     if not v["ok"]),
+                                 "checks": results}, status=503)
+        return JsonResponse({"status": "ok", "checks": results})

@@ -15,7 +15,8 @@ import time
 import uuid
 from datetime import datetime, timezone
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+
+from config.middleware import HybridMiddleware
 
 request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 HEADER = "X-Request-ID"
@@ -54,41 +55,15 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str)
 
 
-class RequestIdMiddleware:
-    """Gives each request an id and writes one access line per request. Sync and async, so it
-    never forces an ASGI server's async views into a thread."""
+class RequestIdMiddleware(HybridMiddleware):
+    """Gives each request an id and writes one access line per request."""
 
-    sync_capable = async_capable = True
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
-
-    def __call__(self, request):
-        if iscoroutinefunction(self):
-            return self._acall(request)
-        token, started = self._begin(request)
-        try:
-            return self._end(request, self.get_response(request), started)
-        finally:
-            request_id.reset(token)
-
-    async def _acall(self, request):
-        token, started = self._begin(request)
-        try:
-            return self._end(request, await self.get_response(request), started)
-        finally:
-            request_id.reset(token)
-
-    @staticmethod
-    def _begin(request):
+    def before(self, request):
         given = request.headers.get(HEADER, "")
         request.request_id = given if SANE_ID.match(given) else new_id()
         return request_id.set(request.request_id), time.perf_counter()
 
-    @staticmethod
-    def _end(request, response, started):
+    def after(self, request, response, state):
         response[HEADER] = request.request_id
         match = getattr(request, "resolver_match", None)
         status = response.status_code
@@ -96,8 +71,11 @@ class RequestIdMiddleware:
         access_log.log(level, "%s %s %s", request.method, request.path, status, extra={
             "method": request.method, "path": request.path, "status": status,
             "route": match.route if match else None,
-            "duration_ms": round((time.perf_counter() - started) * 1000, 2)})
+            "duration_ms": round((time.perf_counter() - state[1]) * 1000, 2)})
         return response
+
+    def done(self, state):
+        request_id.reset(state[0])
 
 
 # -- Celery: the id travels in the task's headers ---------------------------------------------

@@ -17,13 +17,14 @@ import os
 import time
 from datetime import datetime
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpResponse
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
                                generate_latest)
 from prometheus_client.core import GaugeMetricFamily
+
+from config.middleware import HybridMiddleware
 
 PATH = "/metrics"
 METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
@@ -146,33 +147,20 @@ class _Default:
 
 
 # -- HTTP ---------------------------------------------------------------------------------------
-class MetricsMiddleware:
+class MetricsMiddleware(HybridMiddleware):
     """Times every request by its route pattern (never the raw path: ids would make a series per
     game) and serves `/metrics` itself, before host checks, so a scraper may use an IP."""
 
-    sync_capable = async_capable = True
+    def answers(self, request):
+        return request.path == PATH
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
+    def answer(self, request):  # the queue collector asks Redis: a thread under ASGI
+        return self.scrape(request)
 
-    def __call__(self, request):
-        if iscoroutinefunction(self):
-            return self._acall(request)
-        if request.path == PATH:
-            return self.scrape(request)
-        started = time.perf_counter()
-        return self._observe(request, self.get_response(request), started)
+    def before(self, request):
+        return time.perf_counter()
 
-    async def _acall(self, request):
-        if request.path == PATH:
-            return await sync_to_async(self.scrape)(request)
-        started = time.perf_counter()
-        return self._observe(request, await self.get_response(request), started)
-
-    @staticmethod
-    def _observe(request, response, started):
+    def after(self, request, response, started):
         match = getattr(request, "resolver_match", None)
         route = match.route if match else "unmatched"
         method = request.method if request.method in METHODS else "other"

@@ -11,15 +11,25 @@ the clear sets it again, so no news falls between the read and the sleep. Reads 
 threads of our own (`run_sync`) and hand their pooled connection back at once, so an idle waiter
 holds neither a thread nor a connection.
 
+While the hub stays subscribed (its `epoch` unchanged), every commit since a read reaches it, so
+a waiter that was not woken has nothing new to read: heartbeats and the start of a long-poll
+need no query, and a waiter woken by news learns the game's new version from the message.
+
 Redis down: writes still commit (publishing is best effort), and waiters poll the database every
 LIVE_POLL_SECONDS. The hub reconnects by itself and wakes every waiter when it does, since it may
 have missed messages meanwhile.
+
+Streams and long-polls authenticate every cycle; `cached_token` keeps token -> user for
+LIVE_AUTH_CACHE_SECONDS per process, forgotten at once everywhere when a token is deleted or a
+user saved (a message on the `revoked` channel), and on every reconnect of the hub.
 """
 from __future__ import annotations
 
 import asyncio
 import functools
 import logging
+import threading
+import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable, TypeVar
@@ -92,6 +102,55 @@ def announce_users(user_ids: Iterable[int]) -> None:
     messages = [(user_channel(u), "") for u in sorted(set(user_ids))]
     if messages:
         transaction.on_commit(lambda: _publish(messages))
+
+
+def _revoked_channel() -> str:
+    return key("revoked")
+
+
+# ---------------------------------------------------------------------------------------------
+# Token -> user for waiters, per process
+# ---------------------------------------------------------------------------------------------
+_tokens: dict[str, tuple[float, object, object]] = {}
+_tokens_lock = threading.Lock()
+
+
+def cached_token(key_: str, lookup: Callable[[str], tuple]) -> tuple:
+    """`lookup(key)` (the database: (user, token)), remembered for LIVE_AUTH_CACHE_SECONDS. The
+    user is shared by the requests of that token: the waiting views only read it."""
+    now = time.monotonic()
+    hit = _tokens.get(key_)
+    if hit is None or hit[0] < now:
+        user, token = lookup(key_)
+        hit = (now + settings.LIVE_AUTH_CACHE_SECONDS, user, token)
+        with _tokens_lock:
+            if len(_tokens) > 10000:
+                _tokens.clear()
+            _tokens[key_] = hit
+    return hit[1], hit[2]
+
+
+def forget_tokens() -> None:
+    with _tokens_lock:
+        _tokens.clear()
+
+
+def _revoked(sender=None, **kwargs) -> None:
+    if sender is not None and kwargs.get("update_fields") == frozenset({"last_login"}):
+        return  # a login changes nothing a token grants
+    forget_tokens()
+    transaction.on_commit(lambda: _publish([(_revoked_channel(), "")]))
+
+
+def connect() -> None:
+    """Forget cached tokens in every process when a token goes or a user changes (deactivated)."""
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_delete, post_save
+    from rest_framework.authtoken.models import Token
+
+    post_delete.connect(_revoked, sender=Token, dispatch_uid="darkroom-live-token-deleted")
+    post_save.connect(_revoked, sender=get_user_model(), dispatch_uid="darkroom-live-user-saved")
+    post_delete.connect(_revoked, sender=get_user_model(), dispatch_uid="darkroom-live-user-deleted")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,6 +227,9 @@ class Hub:
         # woken by news need not ask the database whether there is news.
         self.versions: dict[str, int] = {}
         self.connected = asyncio.Event()
+        # +1 at each (re)connection and each loss: equal epochs around a wait mean the hub heard
+        # every announcement in between.
+        self.epoch = 0
         self.tried = asyncio.Event()  # the first connection attempt is over, whatever its outcome
         self.task = asyncio.get_running_loop().create_task(self._run())
 
@@ -194,6 +256,7 @@ class Hub:
 
     async def _run(self) -> None:
         backoff = 0.2
+        revoked = _revoked_channel()
         while True:
             conn = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
                                            health_check_interval=10)
@@ -204,6 +267,8 @@ class Hub:
                 if confirmed is None or confirmed["type"] != "psubscribe":
                     raise redis.ConnectionError("no confirmation of the subscription")
                 self.versions.clear()  # what was announced while away is unknown
+                forget_tokens()  # a revocation may have been missed too
+                self.epoch += 1
                 self.connected.set()
                 self.tried.set()
                 came_back("live updates")
@@ -213,7 +278,9 @@ class Hub:
                     message = await pubsub.get_message(timeout=30)
                     if message is not None and message["type"] == "pmessage":
                         name = message["channel"].decode()
-                        if message["data"].isdigit():
+                        if name == revoked:
+                            forget_tokens()
+                        elif message["data"].isdigit():
                             self.versions[name] = max(int(message["data"]), self.versions.get(name, 0))
                         self._wake(name)
             except asyncio.CancelledError:
@@ -224,6 +291,8 @@ class Hub:
                 log.exception("live updates: the subscription failed")
             finally:
                 was_live = self.connected.is_set()
+                if was_live:
+                    self.epoch += 1
                 self.connected.clear()
                 self.tried.set()
                 if was_live:
@@ -252,25 +321,3 @@ async def hub() -> Hub:
         except asyncio.TimeoutError:
             pass
     return current
-
-
-async def wait_for_version(game_id, after: int, timeout: float, read_version: Callable[[], int]) -> int:
-    """Return as soon as the game's version (per `read_version`, a sync database read) exceeds
-    `after`, or when `timeout` runs out. Holds no thread and no connection while it sleeps."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + min(max(timeout, 0), MAX_WAIT_SECONDS)
-    the_hub = await hub()
-    name = channel(game_id)
-    listener = the_hub.listen([name])
-    woke = False
-    try:
-        while True:
-            listener.clear()
-            announced = the_hub.versions.get(name, 0) if woke else 0
-            version = announced if announced > after else await run_sync(read_version)
-            left = deadline - loop.time()
-            if version > after or left <= 0:
-                return version
-            woke = await listener.wait(min(left, the_hub.sleep_for(left)))
-    finally:
-        listener.close()

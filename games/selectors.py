@@ -81,7 +81,7 @@ def view_at(game: Game, user, at: Any) -> dict[str, Any]:
     return {"version": at, "your_seat": seat, "state": view}
 
 
-def _last_write_at(game: Game):
+def last_write_at(game: Game):
     return Event.objects.filter(game=game).order_by("-seq").values_list("created_at", flat=True).first()
 
 
@@ -95,7 +95,7 @@ def describe(game: Game, event: Event, seat: int | None, last_at: Any = None) ->
         data = {k: event.data[k] for k in fields if k in event.data} if fields else dict(event.data)
         return {**base, "data": data}
     engine = engine_of(game)
-    last_at = _last_write_at(game) if last_at is None else last_at
+    last_at = last_write_at(game) if last_at is None else last_at
     shown = engine.describe({"seq": event.seq, "type": event.type, "actor": event.actor,
                              "data": event.data, "fresh": event.created_at == last_at}, seat)
     return {**shown, **base, "auto": bool(event.data.get("auto"))}
@@ -103,7 +103,8 @@ def describe(game: Game, event: Event, seat: int | None, last_at: Any = None) ->
 
 def log(game: Game, user, after: int = 0, limit: int = 200) -> dict[str, Any]:
     seat = access.seat_of(game, user)
-    rows = list(store.events(game, after, limit))
-    last_at = rows[-1].created_at if rows and rows[-1].seq == game.version else _last_write_at(game)
+    # Nothing is after the game's version: a caller who is up to date (a long-poll) reads no rows.
+    rows = list(store.events(game, after, limit)) if game.version > after else []
+    last_at = rows[-1].created_at if rows and rows[-1].seq == game.version else last_write_at(game) if rows else None
     return {"version": game.version, "your_seat": seat,
             "events": [describe(game, e, seat, last_at) for e in rows]}

@@ -6,6 +6,8 @@ from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from config.middleware import HybridMiddleware
+
 from games.errors import DomainError
 
 DRF_CODES = {
@@ -100,7 +102,7 @@ def server_error(request):
     return json_error(500)
 
 
-class JsonErrorsMiddleware:
+class JsonErrorsMiddleware(HybridMiddleware):
     """Every error answer is {"code", "detail"} JSON, DJANGO_DEBUG on or off.
 
     handler404/handler500 cover production; with DEBUG on Django answers unknown routes and
@@ -108,11 +110,7 @@ class JsonErrorsMiddleware:
     browsable API renders errors as HTML for browsers. This rewrites those answers; the admin
     keeps its HTML pages."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
+    def after(self, request, response, state):
         if (response.status_code < 400 or request.path.startswith("/admin/")
                 or response.get("Content-Type", "").startswith("application/json")):
             return response

@@ -13,9 +13,12 @@ iterator then runs on the loop, sleeping on Redis and reading the database only 
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import secrets
-import threading
+import uuid
+import weakref
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import redis
@@ -47,6 +50,18 @@ class Unavailable(DomainError):
 # ---------------------------------------------------------------------------------------------
 # Async entry for DRF views
 # ---------------------------------------------------------------------------------------------
+class CachedTokenAuthentication(authentication.TokenAuthentication):
+    """The header's token, looked up once per LIVE_AUTH_CACHE_SECONDS per process (games.live):
+    a long-poll client comes back after every move, a stream after every reconnect."""
+
+    def authenticate_credentials(self, key):
+        return live.cached_token(key, super().authenticate_credentials)
+
+
+def _cached(classes: list) -> list:
+    return [CachedTokenAuthentication if c is authentication.TokenAuthentication else c for c in classes]
+
+
 def _respond(view: Callable, request, kwargs: dict[str, Any]):
     response = view(request, **kwargs)
     if hasattr(response, "render") and getattr(response, "long_poll", None) is None:
@@ -54,26 +69,107 @@ def _respond(view: Callable, request, kwargs: dict[str, Any]):
     return response
 
 
+@dataclass
+class LongPoll:
+    """What EventsView read when there was nothing to send yet: the rest is done on the loop."""
+    game_id: Any
+    version: int  # the game's version the view read (at most `after`)
+    after: int
+    wait: float
+    limit: int
+    seat: int | None
+    reread: Callable[[], dict]  # the view's own answer, read again (sync)
+
+
 def asynchronous(view_class: type[APIView]):
     """An async Django view running `view_class` off the loop; a long-poll answer (one carrying
     `long_poll`) is finished on the loop, without a thread while it waits."""
-    sync_view = view_class.as_view()
+    sync_view = view_class.as_view(authentication_classes=_cached(view_class.authentication_classes))
 
     async def view(request, **kwargs):
+        the_hub = await live.hub()
+        epoch = the_hub.epoch if the_hub.live else None  # before the view reads the game
+        request.live_hub = the_hub  # for known_game
         response = await live.run_sync(_respond, sync_view, request, kwargs)
         poll = getattr(response, "long_poll", None)
         if poll is not None:
-            game_id, after, wait, read_version, reread = poll
-            if await live.wait_for_version(game_id, after, wait, read_version) > after:
-                response.data = await live.run_sync(reread)
             response.long_poll = None
-            await live.run_sync(response.render)
+            answer = await _long_poll(the_hub, poll, epoch)
+            if answer is not None:
+                response.data = answer
+            if isinstance(response.accepted_renderer, renderers.JSONRenderer):
+                response.render()  # CPU only: no need of a thread
+            else:
+                await live.run_sync(response.render)
         return response
 
     # drf-spectacular documents the URL from the DRF view class, as for any APIView.
     view.cls, view.initkwargs, view.csrf_exempt = view_class, {}, True
     view.__name__ = view.__qualname__ = view_class.__name__
     return view
+
+
+_seats: dict[tuple, int | None] = {}  # (game, user) -> seat, in games past their lobby
+
+
+def known_game(request, game_id) -> Game | None:
+    """For a long-poll, without a query: the game as this process's readers last read it, with
+    the caller's seat (remembered once the lobby is over: seats no longer change), when the hub
+    has heard of no newer version since. A commit still on its way is no matter: the long-poll
+    then wakes on its announcement (see _long_poll)."""
+    hub = getattr(request, "live_hub", None)
+    try:
+        key = uuid.UUID(str(game_id))
+    except ValueError:
+        return None
+    tail, seat = tails.latest.get(key), _seats.get((key, request.user.pk), _seats)
+    if hub is None or not hub.live or tail is None or seat is _seats:
+        return None
+    if hub.versions.get(live.channel(key)) != tail.game.version:
+        return None
+    game = copy.copy(tail.game)  # shared by the readers: annotated for this request only
+    game._seat_known = (request.user.pk, seat)
+    return game
+
+
+def remember_seat(game: Game, user, seat: int | None) -> None:
+    if game.status != Game.Status.OPEN and user.is_authenticated:
+        if len(_seats) > 100_000:
+            _seats.clear()
+        _seats[game.pk, user.pk] = seat
+
+
+async def _long_poll(the_hub, poll: LongPoll, epoch: int | None) -> dict | None:
+    """The events after `poll.after` as soon as there are any (None: none by the end of the wait).
+
+    While the hub stays subscribed in the epoch in which the game was last read, whatever
+    committed since reached it: its announced version says whether there is news, and news is
+    read once per game and process (`tails`), not once per waiter."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + min(max(poll.wait, 0), live.MAX_WAIT_SECONDS)
+    name = live.channel(poll.game_id)
+    listener = the_hub.listen([name])
+    trusted = epoch  # the hub's epoch since the game was last read, or None
+    try:
+        while True:
+            listener.clear()
+            if the_hub.live and the_hub.epoch == trusted:
+                announced = the_hub.versions.get(name, 0)
+                tail = await tails.get(poll.game_id, poll.after, announced) if announced > poll.after else None
+            else:
+                trusted = the_hub.epoch if the_hub.live else None
+                tail = await tails.get(poll.game_id, poll.after, None)
+            if tail is not None and tail.game.version > poll.after:
+                entries = tail.entries(poll.after, poll.seat, poll.limit)
+                if len(entries) < poll.limit and not tail.complete:
+                    return await live.run_sync(poll.reread)  # more than the tail holds
+                return {"version": tail.game.version, "your_seat": poll.seat, "events": entries}
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            await listener.wait(min(left, the_hub.sleep_for(left)))
+    finally:
+        listener.close()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,7 +221,7 @@ class EventStreamRenderer(renderers.BaseRenderer):
 
 
 STREAM_RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, EventStreamRenderer]
-STREAM_AUTH = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, TicketAuthentication]
+STREAM_AUTH = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, TicketAuthentication]  # cached: asynchronous
 
 
 class TicketOut(serializers.Serializer):
@@ -155,7 +251,7 @@ def sse(data: Any, event: str | None = None, id: int | None = None) -> str:
 
 
 async def _stream(reader):
-    """Send what `reader.read()` (sync) finds, then sleep until news, a heartbeat or a poll."""
+    """Send what `reader.read()` finds, then sleep until news, a heartbeat or a poll."""
     loop = asyncio.get_running_loop()
     the_hub = await live.hub()
     listener = the_hub.listen(reader.channels())
@@ -167,9 +263,9 @@ async def _stream(reader):
         while True:
             listener.clear()  # before reading: news from now on wakes us, even mid-read
             # Woken by news, the reader may share what another reader of the same game just read;
-            # after a timeout (a poll, a heartbeat) it asks the database itself.
+            # otherwise (the first read, a poll, a reconnection) it asks the database itself.
             hints = the_hub.hints(reader.channels()) if woke else {}
-            chunks, more = await live.run_sync(reader.read, hints)
+            chunks, more = await reader.read(hints)
             listener.follow(reader.channels())
             if chunks:
                 yield "".join(chunks)
@@ -177,11 +273,15 @@ async def _stream(reader):
             if more:
                 woke = False
                 continue
-            quiet = heartbeat - (loop.time() - last_sent)
-            woke = await listener.wait(the_hub.sleep_for(quiet))
-            if not woke and loop.time() - last_sent >= heartbeat * 0.99:
-                yield ": keep-alive\n\n"
-                last_sent = loop.time()
+            while True:
+                woke = await listener.wait(the_hub.sleep_for(heartbeat - (loop.time() - last_sent)))
+                if not woke and loop.time() - last_sent >= heartbeat * 0.99:
+                    yield ": keep-alive\n\n"
+                    last_sent = loop.time()
+                # Not woken while subscribed: nothing happened (a reconnection or a loss would
+                # have woken us), so a heartbeat reads nothing. Without Redis, poll.
+                if woke or not the_hub.live:
+                    break
     finally:
         listener.close()
 
@@ -209,36 +309,102 @@ def _cursor(request, name: str = "after") -> int | None:
 # ---------------------------------------------------------------------------------------------
 # A game's stream
 # ---------------------------------------------------------------------------------------------
-# The last tail of events read per game in this process. When a move wakes the game's readers,
-# the first reads the database and the others, woken by the same announced version, share it.
-_tails: dict[Any, tuple[Game, list]] = {}
-_tail_locks = [threading.Lock() for _ in range(64)]
+@dataclass
+class Tail:
+    """One read of a game's latest events, shared by the process's readers of the game: each
+    entry is described once per seat, and each message built once per seat."""
+    game: Game
+    rows: list
+    last_at: Any  # when the latest write happened: its entries are `fresh` (selectors.describe)
+    described: dict = field(default_factory=dict)
+    messages: dict = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        """Holds every event up to the game's version read."""
+        return not self.rows or self.rows[-1].seq == self.game.version
+
+    def covers(self, after: int) -> bool:
+        return self.rows[0].seq <= after + 1 if self.rows else self.game.version <= after
+
+    def entries(self, after: int, seat: int | None, limit: int = BATCH) -> list[dict]:
+        found = []
+        for row in self.rows:
+            if row.seq <= after:
+                continue
+            entry = self.described.get((row.seq, seat))
+            if entry is None:
+                entry = self.described[row.seq, seat] = selectors.describe(self.game, row, seat, self.last_at)
+            found.append(entry)
+            if len(found) == limit:
+                break
+        return found
 
 
-def _read_events(game_id, after: int) -> tuple[Game, list]:
+def _read_tail(game_id, after: int, kept: list) -> Tail:
     game = Game.objects.get(pk=game_id)
     # Only rows up to the version read: every message's version then covers its event.
-    return game, list(store.events(game, after).filter(seq__lte=game.version)[:BATCH])
+    rows = kept + list(store.events(game, after).filter(seq__lte=game.version)[:BATCH])
+    rows = rows[-BATCH:] if kept else rows
+    last_at = None
+    if rows:
+        last_at = rows[-1].created_at if rows[-1].seq == game.version else selectors.last_write_at(game)
+    return Tail(game, rows, last_at)
 
 
-def recent_events(game_id, after: int, announced: int | None) -> tuple[Game, list]:
-    """The game and its events after `after`; from the shared tail when it is at least as new
-    as the version announced, else (and always without an announcement) from the database."""
-    if announced is None:
-        return _read_events(game_id, after)
-    with _tail_locks[hash(game_id) % len(_tail_locks)]:
-        cached = _tails.get(game_id)
-        if cached is not None:
-            game, rows = cached
-            covers = rows[0].seq <= after + 1 if rows else game.version <= after
-            if game.version >= announced and covers:
-                return game, [r for r in rows if r.seq > after][:BATCH]
-        game, rows = _read_events(game_id, after)
-        if len(rows) < BATCH:
-            if len(_tails) > 5000:
-                _tails.clear()
-            _tails[game_id] = (game, rows)
-        return game, rows
+class Tails:
+    """The latest tail read per game in this process. Readers woken by the same announcement
+    share one read: the first asks the database (for the rows after the last tail), the others
+    wait for its answer on the loop, holding no thread."""
+
+    def __init__(self):
+        self.latest: dict[Any, Tail] = {}
+        self.reading: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict]" = weakref.WeakKeyDictionary()
+
+    def _fits(self, tail: Tail | None, after: int, announced: int) -> bool:
+        return tail is not None and tail.game.version >= announced and tail.covers(after)
+
+    async def get(self, game_id, after: int, announced: int | None) -> Tail:
+        """The game's events after `after`: with `announced` (a version heard of since the
+        caller's last read) a shared tail at least that new will do; without, the database now."""
+        if announced is not None:
+            if self._fits(self.latest.get(game_id), after, announced):
+                return self.latest[game_id]
+            pending = self.reading.setdefault(asyncio.get_running_loop(), {}).get(game_id)
+            if pending is not None:
+                tail = await asyncio.shield(pending)
+                if self._fits(tail, after, announced):
+                    return tail
+        return await self._read(game_id, after, announced is not None)
+
+    async def _read(self, game_id, after: int, shared: bool) -> Tail:
+        reading = self.reading.setdefault(asyncio.get_running_loop(), {})
+        last = self.latest.get(game_id)
+        # After a shared tail that covers us, only the newer rows are read.
+        kept = last.rows if last is not None and last.covers(after) and last.complete else []
+        since = last.game.version if kept else after
+        future = asyncio.get_running_loop().create_future()
+        if shared:
+            reading[game_id] = future
+        try:
+            tail = await live.run_sync(_read_tail, game_id, since, kept)
+            future.set_result(tail)
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            if reading.get(game_id) is future:
+                del reading[game_id]
+        newest = self.latest.get(game_id)
+        if tail.complete and (newest is None or tail.game.version >= newest.game.version):
+            if len(self.latest) > 5000:
+                self.latest.clear()
+            self.latest[game_id] = tail
+        return tail
+
+
+tails = Tails()
 
 
 class GameReader:
@@ -253,17 +419,22 @@ class GameReader:
                 "active_seats": game.active_seats or [],
                 "your_turn": self.seat is not None and self.seat in (game.active_seats or [])}
 
-    def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
-        game, rows = recent_events(self.game_id, self.after, hints.get(live.channel(self.game_id)))
+    async def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
+        tail = await tails.get(self.game_id, self.after, hints.get(live.channel(self.game_id)))
+        game, rows = tail.game, [r for r in tail.rows if r.seq > self.after][:BATCH]
         seats_move = any(r.type in (store.PLAYER_JOINED, store.PLAYER_LEFT) for r in rows)
         if game.status == Game.Status.OPEN or seats_move:
-            self.seat = access.seat_of(game, self.user)
-        head, chunks = self.head(game), []
+            self.seat = await live.run_sync(access.seat_of, game, self.user)
+        chunks = []
         if not self.ready:
-            chunks.append(sse({**head, "after": self.after}, event="ready"))
+            chunks.append(sse({**self.head(game), "after": self.after}, event="ready"))
             self.ready = True
-        for row in rows:
-            chunks.append(sse({**head, "event": selectors.describe(game, row, self.seat)}, id=row.seq))
+        for entry in tail.entries(self.after, self.seat):
+            message = tail.messages.get((entry["seq"], self.seat))
+            if message is None:
+                message = tail.messages[entry["seq"], self.seat] = sse(
+                    {**self.head(game), "event": entry}, id=entry["seq"])
+            chunks.append(message)
         if rows:
             self.after = rows[-1].seq
         return chunks, len(rows) == BATCH
@@ -316,7 +487,10 @@ class UserReader:
     def channels(self) -> list[str]:
         return [live.user_channel(self.user.pk), *(live.channel(g) for g in self.games)]
 
-    def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
+    async def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
+        return await live.run_sync(self.read_now)
+
+    def read_now(self) -> tuple[list[str], bool]:
         chunks = []
         notes = list(Notification.objects.filter(user=self.user, id__gt=self.after).order_by("id")[:BATCH])
         seats = (Seat.objects.filter(user=self.user)

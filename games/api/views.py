@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from games import access, live, selectors, services
 from games.api import serializers as s
+from games.api import streams
 from games.api.params import Pagination, flag, page_parameters, single
 from games.api.params import whole as int_param
 from games.errors import Invalid, NotFound
@@ -197,21 +198,22 @@ class EventsView(APIView):
                                OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 1000})],
                    responses={200: s.EventsOut, **ERRORS}, summary="The log as you may see it")
     def get(self, request, game_id):
-        game = access.get_game(game_id)
+        # A long-poll that comes back after each move: this process may know the game already.
+        known = streams.known_game(request, game_id) if request.query_params.get("wait") else None
+        game = known or access.get_game(game_id, user=request.user)
         after = int_param(request, "after", 0, 0)
         wait = int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
         limit = int_param(request, "limit", 200, 1, 1000)
-        response = Response(selectors.log(game, request.user, after, limit))
+        answer = selectors.log(game, request.user, after, limit)
+        streams.remember_seat(game, request.user, answer["your_seat"])
+        response = Response(answer)
         if wait and game.version <= after:
             # Nothing yet: games.api.streams finishes this answer once there is news (or at the
             # end of the wait), asleep on the event loop rather than holding this thread.
-            def read_version():
-                return Game.objects.filter(pk=game.pk).values_list("version", flat=True).first() or 0
-
             def reread():
-                return selectors.log(access.get_game(game.pk), request.user, after, limit)
+                return selectors.log(access.get_game(game.pk, user=request.user), request.user, after, limit)
 
-            response.long_poll = (game.pk, after, wait, read_version, reread)
+            response.long_poll = streams.LongPoll(game.pk, game.version, after, wait, limit, answer["your_seat"], reread)
         return response
 
 

@@ -49,20 +49,34 @@ def workers_in(command: list[str]) -> int:
     return 1
 
 
-def rss_kib(root_pid: int) -> int:
-    """Resident memory of the server: its process group (master and workers)."""
-    total = 0
+def group(root_pid: int):
+    """The server's processes (its process group: master and workers): (pid, /proc stat fields)."""
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-            pgid = int(stat.rsplit(")", 1)[1].split()[2])
-            if pgid == root_pid:
-                total += int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text()).group(1))
-        except (OSError, AttributeError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == root_pid:
+            yield pid, fields
+
+
+def rss_kib(root_pid: int) -> int:
+    """Resident memory of the server."""
+    total = 0
+    for pid, _ in group(root_pid):
+        try:
+            total += int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text()).group(1))
+        except (OSError, AttributeError):
             continue
     return total
+
+
+def cpu_seconds(root_pid: int) -> float:
+    """CPU time the server has used (user + system): on a shared machine a figure that the other
+    jobs do not inflate, unlike latencies."""
+    return sum(int(f[11]) + int(f[12]) for _, f in group(root_pid)) / os.sysconf("SC_CLK_TCK")
 
 
 def make_games(count: int, readers: int) -> dict:
@@ -116,8 +130,15 @@ class Load:
             opened = rss_kib(self.server.process.pid)
             client.stdin.write("go\n")
             client.stdin.flush()
-            out, _ = client.communicate(timeout=600)
-            result = json.loads(out.strip().splitlines()[-1])
+            client.stdin.close()
+            cpu = {}
+            for line in client.stdout:  # "moving", "moved", then the result
+                if line.strip() in ("moving", "moved"):
+                    cpu[line.strip()] = cpu_seconds(self.server.process.pid)
+                else:
+                    result = json.loads(line)
+                    break
+            client.wait(60)
         finally:
             done.set()
             sampler.join()
@@ -125,6 +146,7 @@ class Load:
         result["rss_idle_kib"], result["rss_open_kib"] = idle, opened
         result["kib_per_stream"] = (opened - idle) / max(1, self.plan["streams"])
         result["peak_pg"] = self.peak
+        result["cpu_moving_s"] = cpu["moved"] - cpu["moving"]
         return result
 
 
@@ -145,6 +167,9 @@ def report(title: str, r: dict, pool_bound: int) -> str:
     if r.get("movers_failed") or r.get("movers_unfinished"):
         lines.append(f"  games that did not finish their rounds by the deadline: {r['movers_unfinished']}; "
                      f"failed: {r['movers_failed']}")
+    moved = max(1, m["count"])
+    lines.append(f"  server CPU while moving: {r['cpu_moving_s']:.0f} s, {1000 * r['cpu_moving_s'] / moved:.0f} ms per move "
+                 f"(its GET legal-moves and POST, and its delivery to every reader)")
     lines.append(f"  peak web PostgreSQL connections: {r['peak_pg']} (bound: {pool_bound})")
     lines.append(f"  memory: {r['rss_idle_kib'] / 1024:.0f} MiB idle, {r['rss_open_kib'] / 1024:.0f} MiB with the "
                  f"streams open: {r['kib_per_stream']:.1f} KiB per open stream")

@@ -5,7 +5,8 @@
 It measures the GET /kinds/ ceiling, opens the SSE streams (raw asyncio sockets: a thousand
 httpx streams would cost this shared machine more CPU than the server), says `open` on stdout and
 waits for a line on stdin (the bench samples the server's memory then), starts the long-polls,
-then makes every game move, paced, while all of them listen. Each reader notes when each seq
+then makes every game move, paced, while all of them listen (between `moving` and `moved` on
+stdout: the bench counts the server's CPU time then). Each reader notes when each seq
 reaches it; the result is plain JSON. No Django here.
 """
 from __future__ import annotations
@@ -178,6 +179,7 @@ async def main(plan: dict) -> dict:
         await asyncio.sleep(plan.get("settle", 3))
         moves: dict = {}
         posts: list[float] = []
+        print("moving", flush=True)  # the bench notes the server's CPU time from here to "moved"
         began = time.monotonic()
         movers = [asyncio.create_task(mover(http, g, plan["rounds"], plan["interval"], moves, posts)) for g in games]
         finished, unfinished = await asyncio.wait(movers, timeout=plan.get("move_deadline", 240))
@@ -187,6 +189,7 @@ async def main(plan: dict) -> dict:
         result["movers_failed"] = [repr(t.exception()) for t in finished if t.exception()][:5]
         result["move_seconds"] = time.monotonic() - began
         await asyncio.sleep(plan.get("grace", 5))
+        print("moved", flush=True)
         stop.set()
         for task in [*pollers, *tasks]:
             task.cancel()

@@ -1,7 +1,7 @@
 """Hidden information on streams is exactly that of /events/: every game played whole through a
 real server while every seat and a spectator watch its stream; what each stream carried must be,
-entry for entry, what /events/ shows the same viewer (whose redaction the engines' and the API's
-own tests check phase by phase). A stream opened mid-game and resumed must agree too."""
+entry for entry, what /events/ shows the same viewer at that moment (whose redaction the engines'
+and the API's own tests check phase by phase). A stream opened mid-game must agree too."""
 import random
 
 import pytest
@@ -23,49 +23,63 @@ def server(django_db_setup, django_db_blocker):
     web.stop()
 
 
+def caught_up(viewers, streams, game_id, server, after, version):
+    """Each stream's messages up to `version`, beside what /events/ shows the same viewer now:
+    both read before anyone acts again, so what may be shown only for a moment (Photograph's
+    blurred faces, issue 11) is shown by both or by neither."""
+    for i, (viewer, stream) in enumerate(zip(viewers, streams)):
+        got = stream.until(lambda m: int(m.id) >= version, timeout=60) if version > after[i] else []
+        with server.client(viewer.token) as http:
+            log = http.get(f"/games/{game_id}/events/", params={"after": after[i], "limit": 1000}).json()
+        assert [m.data["event"] for m in got] == log["events"], (viewer, after[i], version)
+        assert [int(m.id) for m in got] == list(range(after[i] + 1, version + 1))
+        assert all(m.data["your_seat"] == log["your_seat"] for m in got)
+        after[i] = version
+        yield from got
+
+
 @pytest.mark.parametrize("kind, players", KINDS)
-@pytest.mark.xfail(reason="Photograph's fresh-only blurred numbers (issue 11) differ between a live entry and a later /events/ read; the comparison must learn freshness; open in issue 9's note", strict=False)
 def test_each_viewer_stream_shows_what_events_shows_them_through_a_whole_game(server, make_player, kind, players):
     seats = [make_player() for _ in range(players)]
     spectator = make_player()
     game_id = start_game(seats[0], seats[1:], kind=kind)
     viewers = [*seats, spectator]
     streams = [game_stream(server, v.token, game_id, after=0) for v in viewers]
-    late = None  # a spectator who joins the stream mid-game, from the present
+    for stream in streams:
+        assert stream.next().event == "ready"
+    after = [0] * len(streams)  # per stream, the last seq compared
     chooser = random.Random(kind)
     clients = [server.client(p.token) for p in seats]
+    seen = []
     try:
+        seen += caught_up(viewers, streams, game_id, server, after, Game.objects.get(pk=game_id).version)
         for step in range(2000):
             game = Game.objects.get(pk=game_id)
             if game.status != "active":
                 break
-            if step == 10:
+            if step == 10:  # a spectator who joins the stream mid-game, from the present
                 late = game_stream(server, spectator.token, game_id)
+                ready = late.next()
+                assert ready.event == "ready" and ready.data["after"] == game.version
+                viewers.append(spectator)
+                streams.append(late)
+                after.append(ready.data["after"])
             seat = chooser.choice(game.active_seats)
             listed = clients[seat].get(f"/games/{game_id}/legal-moves/").json()
             answer = clients[seat].post(f"/games/{game_id}/moves/", json={
                 "move": chooser.choice(listed["moves"]), "expected_version": listed["version"]})
             assert answer.status_code == 201, answer.text
+            seen += caught_up(viewers, streams, game_id, server, after, answer.json()["version"])
         assert Game.objects.get(pk=game_id).status == "finished"
-        last = Game.objects.get(pk=game_id).version
+        assert step > 10 and set(after) == {Game.objects.get(pk=game_id).version}
+        # the seed shows in GameFinished only; before it, in no message
         seed = Event.objects.get(game_id=game_id, seq=1).data["seed"]
-        for viewer, stream in zip(viewers, streams):
-            assert stream.next().event == "ready"
-            got = stream.until(lambda m: m.id == str(last), timeout=60)
-            with server.client(viewer.token) as http:
-                log = http.get(f"/games/{game_id}/events/", params={"limit": 1000}).json()["events"]
-            assert [m.data["event"] for m in got] == log
-            assert [int(m.id) for m in got] == list(range(1, last + 1))
-            # the seed shows in GameFinished only; before it, in no message
-            assert not any(seed in str(m.data) for m in got if m.data["event"]["type"] != "GameFinished")
-        ready = late.next()
-        tail = late.until(lambda m: m.id == str(last), timeout=60)
-        with server.client(spectator.token) as http:
-            log = http.get(f"/games/{game_id}/events/", params={"after": ready.data["after"]}).json()["events"]
-        assert [m.data["event"] for m in tail] == log and all(m.data["your_seat"] is None for m in tail)
+        assert not any(seed in str(m.data) for m in seen if m.data["event"]["type"] != "GameFinished")
+        if kind == "photograph":  # the moment's reveal reached the streams: the case compared above
+            shown = [p for m in seen for p in m.data["event"].get("played", []) if p["blurred"]]
+            assert any("number" in p for p in shown), shown[:3]
     finally:
         for client in clients:
             client.close()
-        for stream in [*streams, late]:
-            if stream is not None:
-                stream.close()
+        for stream in streams:
+            stream.close()

@@ -176,7 +176,6 @@ def test_my_stream_tells_of_my_games_starting_my_turn_notices_and_the_end(server
     again.close()
 
 
-@pytest.mark.xfail(reason="the ops and contract middlewares merged after live are sync-only, so requests take a thread; open in issue 9's note", strict=False)
 def test_waiting_clients_hold_no_thread_and_share_a_few_pooled_connections(server, alice, bob, carol, duel):
     """30 streams and 30 long-polls on one process (pool of 4 there): its thread count hardly
     moves, and it never holds more than its pool's connections, though all of them hear the move."""
@@ -232,7 +231,6 @@ def test_waiting_clients_hold_no_thread_and_share_a_few_pooled_connections(serve
     assert 0 < peak[0] <= 4
 
 
-@pytest.mark.xfail(reason="the ops and contract middlewares merged after live are sync-only; open in issue 9's note", strict=False)
 def test_every_middleware_can_run_async():
     """One sync-only middleware makes Django run the chain, and the view, on a thread: each
     stream and long-poll would then hold one while it waits (see config/static.py)."""
@@ -241,3 +239,20 @@ def test_every_middleware_can_run_async():
 
     sync_only = [m for m in settings.MIDDLEWARE if not getattr(import_string(m), "async_capable", False)]
     assert sync_only == []
+
+
+def test_a_deleted_token_stops_opening_long_polls_and_streams_at_once(server, bob, duel):
+    """Each server process remembers tokens for its long-polls and streams (LIVE_AUTH_CACHE_SECONDS,
+    30 s); deleting one is heard by every process through Redis, well before that."""
+    from rest_framework.authtoken.models import Token
+
+    from tests.worker import wait_for
+
+    with server.client(bob.token) as http:
+        assert http.get(f"/games/{duel}/events/", params={"after": 4, "wait": 1}).status_code == 200
+        assert http.get(f"/games/{duel}/events/", params={"after": 4, "wait": 1}).status_code == 200  # cached
+        Token.objects.filter(key=bob.token).delete()
+        assert wait_for(lambda: http.get(f"/games/{duel}/events/", params={"after": 4}).status_code == 401,
+                        timeout=10)
+        answer = http.get(f"/games/{duel}/stream/")
+    assert (answer.status_code, answer.json()["code"]) == (401, "authentication_failed")
