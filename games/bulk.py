@@ -41,7 +41,7 @@ def _column(model: type[models.Model], name: str) -> tuple[str, str, Any]:
     return field.column, base, lambda value: field.get_db_prep_save(value, connection)
 
 
-def _arrays(model, names: Sequence[str], rows: Iterable[Sequence[Any]]):
+def arrays(model, names: Sequence[str], rows: Iterable[Sequence[Any]]):
     columns = [_column(model, name) for name in names]
     rows = list(rows)
     values: list[list[Any]] = []
@@ -57,7 +57,7 @@ def insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Seque
     `returning`, the new ids in the rows' order."""
     if not rows:
         return []
-    columns, values = _arrays(model, names, rows)
+    columns, values = arrays(model, names, rows)
     casts = ", ".join(f"%s::{cast}[]" for _, cast, _ in columns)
     names_sql = ", ".join(f'"{column}"' for column, _, _ in columns)
     sql = (f'INSERT INTO "{model._meta.db_table}" ({names_sql}) SELECT * FROM unnest({casts})'
@@ -74,7 +74,7 @@ def update(model: type[models.Model], names: Sequence[str], objects: Sequence[mo
     pk = model._meta.pk.name
     keys = [pk, *names]
     attnames = [model._meta.get_field(name).attname for name in keys]
-    columns, values = _arrays(model, keys, ([getattr(obj, name) for name in attnames] for obj in objects))
+    columns, values = arrays(model, keys, ([getattr(obj, name) for name in attnames] for obj in objects))
     table = model._meta.db_table
     casts = ", ".join(f"%s::{cast}[]" for _, cast, _ in columns)
     aliases = ", ".join(f"c{i}" for i in range(len(columns)))
