@@ -207,20 +207,21 @@ def _insert_notifications(notes: list[Notification], email_users: set[int],
                           now: datetime) -> tuple[list[int], dict[int, datetime]]:
     """Insert the notifications and take each email user's digest slot, in one statement;
     returns the new ids (in the notes' order) and the slots."""
-    columns, values = bulk.arrays(Notification, NOTIFICATION_COLUMNS, [
+    columns, document = bulk.records(Notification, NOTIFICATION_COLUMNS, [
         [note.user_id, note.game_id, note.type, note.title, note.data, note.seq, note.created_at,
          note.updated_at, note.read_at, note.collapsed] for note in notes])
-    casts = ", ".join(f"%s::{cast}[]" for _, cast, _ in columns)
-    names = ", ".join(f'"{column}"' for column, _, _ in columns)
+    shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
+    names = ", ".join(f'"{column}"' for column, _ in columns)
     slots_sql, slot_params = digest_slots_sql(email_users, now)
     sql = f"""
         WITH {slots_sql},
-             notes AS (INSERT INTO games_notification ({names}) SELECT * FROM unnest({casts}) RETURNING id)
+             notes AS (INSERT INTO games_notification ({names})
+                       SELECT * FROM json_to_recordset(%s::json) AS v({shape}) RETURNING id)
         SELECT (SELECT array_agg(id ORDER BY id) FROM notes),
                (SELECT json_agg(json_build_array(user_id, email_digest_at)) FROM slots)"""
     with connection.cursor() as cursor:
         # Ids come from the sequence in the order the rows are inserted, which is the arrays'.
-        cursor.execute(sql, [*slot_params, *values])
+        cursor.execute(sql, [*slot_params, document])
         ids, slots = cursor.fetchone()
     return list(ids), {user_id: datetime.fromisoformat(at) for user_id, at in slots or []}
 

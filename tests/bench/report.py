@@ -9,6 +9,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 BEFORE = ROOT / "docs" / "benchmarks-before.json"
+# The table of the previous round of work (its figures only: {"label", "rows": {figure: value}}),
+# shown between before and this run so each round's effect stays visible.
+PREVIOUS = ROOT / "docs" / "benchmarks-previous.json"
 DOC = ROOT / "docs" / "benchmarks.md"
 
 
@@ -63,6 +66,7 @@ def targets(out: dict[str, Any]) -> list[tuple[str, bool]]:
 def write(out: dict[str, Any]) -> Path:
     before = json.loads(BEFORE.read_text()) if BEFORE.exists() else {}
     old, new = dict(rows(before)), rows(out)
+    previous = json.loads(PREVIOUS.read_text()) if PREVIOUS.exists() else None
     sizes = out["sizes"]
     lines = [
         "# Benchmarks: the write path and the timers at load",
@@ -84,11 +88,12 @@ def write(out: dict[str, Any]) -> Path:
         "- State load: the latest state with its cache entry deleted (snapshot + tail), median of "
         f"{sizes['load_repeats']}; the long game is real Pick Pic moves with disputes between them.",
         "",
-        "| figure | before (79ee5b6) | after (this run) |",
-        "| --- | ---: | ---: |",
+        "| figure | before (79ee5b6) |" + (f" {previous['label']} |" if previous else "") + " after (this run) |",
+        "| --- | ---: |" + (" ---: |" if previous else "") + " ---: |",
     ]
     for label, value in new:
-        lines.append(f"| {label} | {old.get(label, 'n/a')} | {value} |")
+        middle = f" {previous['rows'].get(label, 'n/a')} |" if previous else ""
+        lines.append(f"| {label} | {old.get(label, 'n/a')} |{middle} {value} |")
     lines += ["", "Issue 10's targets, judged on this run:", ""]
     for label, ok in targets(out):
         lines.append(f"- {label}: {'met' if ok else 'NOT met'}")
