@@ -102,7 +102,9 @@ class Outbox:
         live.announce_users(users)  # their own streams, after commit
 
         def channels(user_id: int, kind: str) -> list[str]:
-            return NotificationPreference(user_id=user_id, channels=found[user_id].channels).channels_for(kind)
+            # NotificationPreference.channels_for without a model instance per notice (building
+            # one was a quarter of the sweeper's time at a thousand expiring games).
+            return list(found[user_id].channels.get(kind, NotificationPreference.DEFAULT_CHANNELS[kind]))
 
         # Unread turn notices collapse: one per user and game, kept fresh, and no new push.
         unread: dict[tuple[int, Any], Notification] = {

@@ -102,7 +102,7 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
     except IntegrityError:
         raise VersionConflict(batch[0].game.version) from None
     fields: list[str] = ["version"]
-    snapshots, cached = [], {}
+    snapshots, cached, news = [], {}, []
     for item, group in zip(batch, rows):
         game = item.game
         game.version = item.expected_version + len(group)
@@ -111,7 +111,7 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
             if name not in fields:
                 fields.append(name)
         metrics.events_appended(game.kind, group)
-        live.announce(game.pk, game.version, users=[r.user_id for r in group])
+        news.append((game.pk, game.version, [r.user_id for r in group]))
         if game.version // settings.SNAPSHOT_EVERY > item.expected_version // settings.SNAPSHOT_EVERY:
             state = item.state if item.state is not None else _state_after(game)
             if state is not None:
@@ -128,7 +128,19 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
                     [[s.game_id, s.version, s.state, batch[0].at] for s in snapshots])
     if cached:
         transaction.on_commit(lambda: cache.set_many(cached, 3600))
+    _announce(news)
     return rows
+
+
+def _announce(news: list[tuple[Any, int, list]]) -> None:
+    """Tell the games' readers after commit: one Redis pipeline for a whole sweeper batch, not
+    one per game (a round trip each, about a millisecond per expired game)."""
+    if len(news) == 1:
+        live.announce(*news[0])
+        return
+    messages = [message for game_id, version, users in news for message in
+                [(live.channel(game_id), str(version))] + [(live.user_channel(u), str(game_id)) for u in set(users) if u]]
+    transaction.on_commit(lambda: live._publish(messages))
 
 
 def _state_after(game: Game) -> State | None:

@@ -63,6 +63,35 @@ def targets(out: dict[str, Any]) -> list[tuple[str, bool]]:
     return found
 
 
+# Where the time went, from py-spy on the Procfile's processes under this benchmark, and what each
+# round changed (kept here so the generated document carries it).
+NOTES = """\
+## Where the time goes (py-spy on the Procfile's server and worker under this load)
+
+Round of 2026-11-30 evening, on the ASGI server (gunicorn + uvicorn workers; sync DRF views run on
+a thread per request):
+
+- Redis: under ASGI each request runs on a thread of its own and Django keeps a cache object per
+  thread, so every request opened a new TCP connection to Redis for throttling and the state
+  cache (`AbstractConnection.connect`: 12% of the server's samples). The cache client is now one
+  per process (`config/failopen.py`).
+- The outbox read mutes, preferences, unread turn notices and webhooks in four queries and wrote
+  notices, digest slots and deliveries in three: now one read and two writes
+  (`games/notify.py`); a notifying move is 12 statements instead of 16, a silent one 4.
+- The sweeper: states the cache missed were loaded one game at a time (two queries each; the
+  shared Redis was being FLUSHDB'd by test runs' `cache.clear()`, which also dropped queued timer
+  tasks; the test cache now clears only its own keys), now two queries per batch; bulk rows went
+  as one array per column, every element quoted by psycopg in Python (about an eighth of the
+  worker's time), now one JSON document for `json_to_recordset`; engine states were cloned with
+  `copy.deepcopy`, now with a JSON-shaped copy; engine lookups re-parsed a setting each call.
+- What is left per move loop is mostly fixed per-request cost that GET /kinds/ pays once and the
+  loop three times (thread hop, middleware, DRF, throttle round trips) plus token authentication
+  (one query per request) and the database round trips of the write itself; per expired game,
+  the engine's auto-moves, about nine notices with their email deliveries, and Django model
+  instances for events and notices.
+"""
+
+
 def write(out: dict[str, Any]) -> Path:
     before = json.loads(BEFORE.read_text()) if BEFORE.exists() else {}
     old, new = dict(rows(before)), rows(out)
@@ -100,5 +129,6 @@ def write(out: dict[str, Any]) -> Path:
     if before:
         lines += ["", f"Before: {before.get('machine', '')}; server `{before.get('web', '')}`; "
                   f"worker `{before.get('worker', '')}`."]
+    lines += ["", NOTES]
     DOC.write_text("\n".join(lines) + "\n")
     return DOC
