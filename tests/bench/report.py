@@ -68,27 +68,46 @@ def targets(out: dict[str, Any]) -> list[tuple[str, bool]]:
 NOTES = """\
 ## Where the time goes (py-spy on the Procfile's server and worker under this load)
 
-Round of 2026-11-30 evening, on the ASGI server (gunicorn + uvicorn workers; sync DRF views run on
-a thread per request):
+Round of 2026-11-30 evening. The server is now ASGI (gunicorn + uvicorn workers; the sync DRF
+views run on a thread per request); the previous column was measured on the gthread server. The
+machine was shared with seven other sessions' test runs: GET /kinds/ reached 112 req/s against
+291 in the previous round, so compare the ratios, not the absolute figures.
 
-- Redis: under ASGI each request runs on a thread of its own and Django keeps a cache object per
-  thread, so every request opened a new TCP connection to Redis for throttling and the state
-  cache (`AbstractConnection.connect`: 12% of the server's samples). The cache client is now one
-  per process (`config/failopen.py`).
+Found and changed:
+
+- Redis: under ASGI every request runs on a thread of its own and Django keeps a cache object per
+  thread, so each request opened a new TCP connection to Redis for throttling and the state cache
+  (`AbstractConnection.connect`: 12% of the server's samples). The cache client is now one per
+  process (`config/failopen.py`).
 - The outbox read mutes, preferences, unread turn notices and webhooks in four queries and wrote
-  notices, digest slots and deliveries in three: now one read and two writes
-  (`games/notify.py`); a notifying move is 12 statements instead of 16, a silent one 4.
-- The sweeper: states the cache missed were loaded one game at a time (two queries each; the
-  shared Redis was being FLUSHDB'd by test runs' `cache.clear()`, which also dropped queued timer
+  notices, digest slots and deliveries in three: now one read and two writes (`games/notify.py`).
+  A move that notifies is 12 statements instead of 16 (BEGIN/COMMIT and the token lookup
+  included); one that notifies nobody runs 4 queries.
+- The sweeper (in-process, 150 due Pick Pic games of 3 seats: about 15 ms per game before, 7-8 ms
+  after): states the cache missed were loaded one game at a time, two queries each (the shared
+  Redis was being emptied by test runs' `cache.clear()`, a FLUSHDB that also dropped queued timer
   tasks; the test cache now clears only its own keys), now two queries per batch; bulk rows went
-  as one array per column, every element quoted by psycopg in Python (about an eighth of the
-  worker's time), now one JSON document for `json_to_recordset`; engine states were cloned with
-  `copy.deepcopy`, now with a JSON-shaped copy; engine lookups re-parsed a setting each call.
-- What is left per move loop is mostly fixed per-request cost that GET /kinds/ pays once and the
-  loop three times (thread hop, middleware, DRF, throttle round trips) plus token authentication
-  (one query per request) and the database round trips of the write itself; per expired game,
-  the engine's auto-moves, about nine notices with their email deliveries, and Django model
-  instances for events and notices.
+  as one array per column, every element quoted by psycopg in Python, now one JSON document for
+  `json_to_recordset`; a `NotificationPreference` instance was built per notice to pick its
+  channels; live updates were one Redis pipeline per game, now one per batch; engine states were
+  cloned with `copy.deepcopy`, now with a JSON-shaped copy; every engine lookup re-parsed
+  `EXTRA_ENGINES`. Batches are 100 games.
+- The Procfile's worker line is unchanged: `--concurrency 2` matches the two cores and the batches
+  are CPU-bound (more processes only contend); `--prefetch-multiplier 4` lets a worker hold the
+  next wakes while it settles a batch.
+
+Still short of the targets, and what the profiles point at next:
+
+- Move loop (14.5% of GET /kinds/, target 25%): most of what is left is per-request cost that
+  GET /kinds/ pays once and the loop three times (the thread hop under ASGI, middleware, DRF, two
+  throttle round trips to Redis), the token lookup (one query per request) and the write's round
+  trips (the event insert, the game update and the snapshot could be one statement; marking the
+  turn notice read another). POST p99 at 16 clients is set by queueing on the two shared cores.
+- Timers (1,000 games: p99 5.6 s decided, target 1 s): each expired 3-seat game is three
+  expiries, three auto-moves, nine `timed_out` notices and their email deliveries; at 7-8 ms of
+  CPU per game the two worker processes settle about 250 games a second on this machine. Cutting
+  further means fewer rows per expiry (one notice per player and write rather than per expired
+  seat) and no Django model instances for the rows the batch writes.
 """
 
 
