@@ -1,14 +1,17 @@
-"""Many rows in one statement, for the sweeper's batches and the outbox: PostgreSQL's `unnest` over
-one array per column. Django's bulk_create and bulk_update compile an expression per value (and
-bulk_update a CASE per row and column), which costs more than the database's own work at a few
-thousand values; here each column is one array parameter.
+"""Many rows in one statement, for the sweeper's batches and the outbox: the rows go as one JSON
+document that PostgreSQL's `json_to_recordset` turns back into rows. Django's bulk_create and
+bulk_update compile an expression per value (and bulk_update a CASE per row and column), which
+costs more than the database's own work at a few thousand values.
 
-JSON goes as text cast to jsonb; plain values go as they are (see PASSED_AS_IS); anything else is
-prepared as Django would store it (`get_db_prep_save`).
+JSON values go as they are (json_to_recordset makes them jsonb); plain values go as they are (see
+PASSED_AS_IS); anything else is prepared as Django would store it (`get_db_prep_save`).
 """
 from __future__ import annotations
 
+import datetime
+import decimal
 import json
+import uuid
 from typing import Any, Iterable, Sequence
 
 from django.db import connection, models
@@ -41,14 +44,29 @@ def _column(model: type[models.Model], name: str) -> tuple[str, str, Any]:
     return field.column, base, lambda value: field.get_db_prep_save(value, connection)
 
 
-def _arrays(model, names: Sequence[str], rows: Iterable[Sequence[Any]]):
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, uuid.UUID | decimal.Decimal):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} cannot go into a bulk statement")
+
+
+def records(model, names: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple[list[tuple[str, str]], str]:
+    """The rows as one JSON document for json_to_recordset, and the (column, type) of each.
+
+    One parameter, serialised by the C JSON encoder and quoted once: a few times cheaper than an
+    array per column, whose every element psycopg quotes in Python (profiled: about an eighth of
+    the sweeper's time at a thousand games)."""
     columns = [_column(model, name) for name in names]
-    rows = list(rows)
-    values: list[list[Any]] = []
-    for index, (_, _, prep) in enumerate(columns):
-        column = [row[index] for row in rows]
-        values.append(column if prep is None else [prep(value) for value in column])
-    return columns, values
+    prepared = [(i, prep) for i, (_, cast, prep) in enumerate(columns) if prep is not None and cast != "jsonb"]
+    records = []
+    for row in rows:
+        record = {f"c{i}": value for i, value in enumerate(row)}
+        for i, prep in prepared:
+            record[f"c{i}"] = prep(record[f"c{i}"])
+        records.append(record)
+    return [(column, cast) for column, cast, _ in columns], json.dumps(records, default=_plain)
 
 
 def insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence[Any]],
@@ -57,13 +75,14 @@ def insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Seque
     `returning`, the new ids in the rows' order."""
     if not rows:
         return []
-    columns, values = _arrays(model, names, rows)
-    casts = ", ".join(f"%s::{cast}[]" for _, cast, _ in columns)
-    names_sql = ", ".join(f'"{column}"' for column, _, _ in columns)
-    sql = (f'INSERT INTO "{model._meta.db_table}" ({names_sql}) SELECT * FROM unnest({casts})'
+    columns, document = records(model, names, rows)
+    names_sql = ", ".join(f'"{column}"' for column, _ in columns)
+    shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
+    sql = (f'INSERT INTO "{model._meta.db_table}" ({names_sql}) '
+           f"SELECT * FROM json_to_recordset(%s::json) AS v({shape})"
            + (f' RETURNING "{model._meta.pk.column}"' if returning else ""))
     with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+        cursor.execute(sql, [document])
         return [row[0] for row in cursor.fetchall()] if returning else []
 
 
@@ -74,12 +93,11 @@ def update(model: type[models.Model], names: Sequence[str], objects: Sequence[mo
     pk = model._meta.pk.name
     keys = [pk, *names]
     attnames = [model._meta.get_field(name).attname for name in keys]
-    columns, values = _arrays(model, keys, ([getattr(obj, name) for name in attnames] for obj in objects))
+    columns, document = records(model, keys, ([getattr(obj, name) for name in attnames] for obj in objects))
     table = model._meta.db_table
-    casts = ", ".join(f"%s::{cast}[]" for _, cast, _ in columns)
-    aliases = ", ".join(f"c{i}" for i in range(len(columns)))
-    sets = ", ".join(f'"{column}" = v.c{i}' for i, (column, _, _) in enumerate(columns) if i)
-    sql = (f'UPDATE "{table}" AS t SET {sets} FROM unnest({casts}) AS v({aliases}) '
+    shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
+    sets = ", ".join(f'"{column}" = v.c{i}' for i, (column, _) in enumerate(columns) if i)
+    sql = (f'UPDATE "{table}" AS t SET {sets} FROM json_to_recordset(%s::json) AS v({shape}) '
            f'WHERE t."{columns[0][0]}" = v.c0')
     with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+        cursor.execute(sql, [document])

@@ -18,9 +18,18 @@ class RulesVersionUnavailable(DomainError):
     status, code = 409, "rules_version_unavailable"
 
 
+_parsed: tuple[tuple, dict[str, str]] = ((), {})
+
+
 def _extra() -> dict[str, str]:
-    pairs = (item.split("=", 1) for item in settings.EXTRA_ENGINES)
-    return {kind.strip(): path.strip() for kind, path in pairs}
+    # Parsed once per value of the setting: this runs for every engine lookup (several per
+    # request, one per game of a sweeper batch and per notice), and tests override the setting.
+    global _parsed
+    raw = tuple(settings.EXTRA_ENGINES)
+    if raw != _parsed[0]:
+        pairs = (item.split("=", 1) for item in raw)
+        _parsed = (raw, {kind.strip(): path.strip() for kind, path in pairs})
+    return _parsed[1]
 
 
 def all_kinds() -> list[str]:

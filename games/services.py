@@ -241,7 +241,7 @@ def expire_due(game_id, expected_version: int | None = None) -> int:
 
 
 # How many due games one transaction of the sweeper expires.
-EXPIRY_BATCH = 50
+EXPIRY_BATCH = 100
 
 
 def settle_due_games(batch: int = EXPIRY_BATCH) -> dict[str, int]:

@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from config import metrics
 from games import bulk, live
@@ -101,7 +102,7 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
     except IntegrityError:
         raise VersionConflict(batch[0].game.version) from None
     fields: list[str] = ["version"]
-    snapshots, cached = [], {}
+    snapshots, cached, news = [], {}, []
     for item, group in zip(batch, rows):
         game = item.game
         game.version = item.expected_version + len(group)
@@ -110,7 +111,7 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
             if name not in fields:
                 fields.append(name)
         metrics.events_appended(game.kind, group)
-        live.announce(game.pk, game.version, users=[r.user_id for r in group])
+        news.append((game.pk, game.version, [r.user_id for r in group]))
         if game.version // settings.SNAPSHOT_EVERY > item.expected_version // settings.SNAPSHOT_EVERY:
             state = item.state if item.state is not None else _state_after(game)
             if state is not None:
@@ -127,7 +128,19 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
                     [[s.game_id, s.version, s.state, batch[0].at] for s in snapshots])
     if cached:
         transaction.on_commit(lambda: cache.set_many(cached, 3600))
+    _announce(news)
     return rows
+
+
+def _announce(news: list[tuple[Any, int, list]]) -> None:
+    """Tell the games' readers after commit: one Redis pipeline for a whole sweeper batch, not
+    one per game (a round trip each, about a millisecond per expired game)."""
+    if len(news) == 1:
+        live.announce(*news[0])
+        return
+    messages = [message for game_id, version, users in news for message in
+                [(live.channel(game_id), str(version))] + [(live.user_channel(u), str(game_id)) for u in set(users) if u]]
+    transaction.on_commit(lambda: live._publish(messages))
 
 
 def _state_after(game: Game) -> State | None:
@@ -176,11 +189,37 @@ def state_at(game: Game, version: int | None = None, *, use_snapshots: bool = Tr
 
 
 def states_of(games: list[Game]) -> dict[Any, State | None]:
-    """The latest state of many games: one cache round trip, the misses loaded one by one."""
+    """The latest state of many games: one cache round trip; the misses (a cold or flushed cache)
+    from their latest snapshots and the events after them, two queries for all of them."""
     keys = {_cache_key(game.pk, game.version): game for game in games}
     found = cache.get_many(list(keys))
-    return {game.pk: json.loads(found[key]) if key in found else state_at(game)
-            for key, game in keys.items()}
+    out = {game.pk: json.loads(found[key]) for key, game in keys.items() if key in found}
+    missing = {game.pk: game for game in games if game.pk not in out}
+    if missing:
+        out.update(_load_many(list(missing.values())))
+    return out
+
+
+def _load_many(games: list[Game]) -> dict[Any, State | None]:
+    snaps = {game_id: (version, state) for game_id, version, state in
+             Snapshot.objects.filter(game__in=games).order_by("game_id", "-version")
+             .distinct("game_id").values_list("game_id", "version", "state")}
+    since = {game.pk: snaps.get(game.pk, (0, None))[0] for game in games}
+    tails: dict[Any, list[Event]] = {}
+    query = Q()
+    for game in games:
+        if since[game.pk] < game.version:
+            query |= Q(game_id=game.pk, seq__gt=since[game.pk], seq__lte=game.version)
+    if query:
+        for event in Event.objects.filter(query).order_by("game_id", "seq"):
+            tails.setdefault(event.game_id, []).append(event)
+    out = {}
+    for game in games:
+        engine, state = engine_of(game), snaps.get(game.pk, (0, None))[1]
+        for event in tails.get(game.pk, ()):
+            state = evolve(engine, state, event, game)
+        out[game.pk] = state
+    return out
 
 
 def replay_from_scratch(game: Game, version: int | None = None) -> State | None:

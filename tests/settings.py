@@ -17,3 +17,5 @@ REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 SNAPSHOT_EVERY = 5
+# clear() empties this run's keys only, not the Redis every run (and the broker) shares.
+CACHES = {"default": {**CACHES["default"], "BACKEND": "tests.cache.RunOnlyRedisCache"}}  # noqa: F405

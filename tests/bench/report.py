@@ -9,6 +9,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 BEFORE = ROOT / "docs" / "benchmarks-before.json"
+# The table of the previous round of work (its figures only: {"label", "rows": {figure: value}}),
+# shown between before and this run so each round's effect stays visible.
+PREVIOUS = ROOT / "docs" / "benchmarks-previous.json"
 DOC = ROOT / "docs" / "benchmarks.md"
 
 
@@ -60,9 +63,58 @@ def targets(out: dict[str, Any]) -> list[tuple[str, bool]]:
     return found
 
 
+# Where the time went, from py-spy on the Procfile's processes under this benchmark, and what each
+# round changed (kept here so the generated document carries it).
+NOTES = """\
+## Where the time goes (py-spy on the Procfile's server and worker under this load)
+
+Round of 2026-11-30 evening. The server is now ASGI (gunicorn + uvicorn workers; the sync DRF
+views run on a thread per request); the previous column was measured on the gthread server. The
+machine was shared with seven other sessions' test runs: GET /kinds/ reached 112 req/s against
+291 in the previous round, so compare the ratios, not the absolute figures.
+
+Found and changed:
+
+- Redis: under ASGI every request runs on a thread of its own and Django keeps a cache object per
+  thread, so each request opened a new TCP connection to Redis for throttling and the state cache
+  (`AbstractConnection.connect`: 12% of the server's samples). The cache client is now one per
+  process (`config/failopen.py`).
+- The outbox read mutes, preferences, unread turn notices and webhooks in four queries and wrote
+  notices, digest slots and deliveries in three: now one read and two writes (`games/notify.py`).
+  A move that notifies is 12 statements instead of 16 (BEGIN/COMMIT and the token lookup
+  included); one that notifies nobody runs 4 queries.
+- The sweeper (in-process, 150 due Pick Pic games of 3 seats: about 15 ms per game before, 7-8 ms
+  after): states the cache missed were loaded one game at a time, two queries each (the shared
+  Redis was being emptied by test runs' `cache.clear()`, a FLUSHDB that also dropped queued timer
+  tasks; the test cache now clears only its own keys), now two queries per batch; bulk rows went
+  as one array per column, every element quoted by psycopg in Python, now one JSON document for
+  `json_to_recordset`; a `NotificationPreference` instance was built per notice to pick its
+  channels; live updates were one Redis pipeline per game, now one per batch; engine states were
+  cloned with `copy.deepcopy`, now with a JSON-shaped copy; every engine lookup re-parsed
+  `EXTRA_ENGINES`. Batches are 100 games.
+- The Procfile's worker line is unchanged: `--concurrency 2` matches the two cores and the batches
+  are CPU-bound (more processes only contend); `--prefetch-multiplier 4` lets a worker hold the
+  next wakes while it settles a batch.
+
+Still short of the targets, and what the profiles point at next:
+
+- Move loop (14.5% of GET /kinds/, target 25%): most of what is left is per-request cost that
+  GET /kinds/ pays once and the loop three times (the thread hop under ASGI, middleware, DRF, two
+  throttle round trips to Redis), the token lookup (one query per request) and the write's round
+  trips (the event insert, the game update and the snapshot could be one statement; marking the
+  turn notice read another). POST p99 at 16 clients is set by queueing on the two shared cores.
+- Timers (1,000 games: p99 5.6 s decided, target 1 s): each expired 3-seat game is three
+  expiries, three auto-moves, nine `timed_out` notices and their email deliveries; at 7-8 ms of
+  CPU per game the two worker processes settle about 250 games a second on this machine. Cutting
+  further means fewer rows per expiry (one notice per player and write rather than per expired
+  seat) and no Django model instances for the rows the batch writes.
+"""
+
+
 def write(out: dict[str, Any]) -> Path:
     before = json.loads(BEFORE.read_text()) if BEFORE.exists() else {}
     old, new = dict(rows(before)), rows(out)
+    previous = json.loads(PREVIOUS.read_text()) if PREVIOUS.exists() else None
     sizes = out["sizes"]
     lines = [
         "# Benchmarks: the write path and the timers at load",
@@ -84,16 +136,18 @@ def write(out: dict[str, Any]) -> Path:
         "- State load: the latest state with its cache entry deleted (snapshot + tail), median of "
         f"{sizes['load_repeats']}; the long game is real Pick Pic moves with disputes between them.",
         "",
-        "| figure | before (79ee5b6) | after (this run) |",
-        "| --- | ---: | ---: |",
+        "| figure | before (79ee5b6) |" + (f" {previous['label']} |" if previous else "") + " after (this run) |",
+        "| --- | ---: |" + (" ---: |" if previous else "") + " ---: |",
     ]
     for label, value in new:
-        lines.append(f"| {label} | {old.get(label, 'n/a')} | {value} |")
+        middle = f" {previous['rows'].get(label, 'n/a')} |" if previous else ""
+        lines.append(f"| {label} | {old.get(label, 'n/a')} |{middle} {value} |")
     lines += ["", "Issue 10's targets, judged on this run:", ""]
     for label, ok in targets(out):
         lines.append(f"- {label}: {'met' if ok else 'NOT met'}")
     if before:
         lines += ["", f"Before: {before.get('machine', '')}; server `{before.get('web', '')}`; "
                   f"worker `{before.get('worker', '')}`."]
+    lines += ["", NOTES]
     DOC.write_text("\n".join(lines) + "\n")
     return DOC

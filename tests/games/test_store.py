@@ -102,6 +102,25 @@ def test_loading_replays_only_the_tail_after_the_latest_snapshot(alice, bob, due
         store.state_at(game)
 
 
+def test_many_states_load_from_snapshots_and_tails_when_the_cache_is_cold(alice, bob, django_assert_max_num_queries):
+    """The sweeper's batch load: two queries for every missing game, each state as a full replay."""
+    from tests.conftest import start_game
+
+    ids = [start_game(alice, [bob]) for _ in range(3)]
+    play_to_the_end(ids[0], {0: alice, 1: bob})  # snapshots and a tail after them
+    moves = alice.get(f"/api/v1/games/{ids[1]}/legal-moves/").json()
+    if moves["moves"]:
+        alice.move(ids[1], moves["moves"][0], moves["version"])
+    games = list(Game.objects.filter(pk__in=ids))
+    for game in games:
+        cache.delete(store._cache_key(game.pk, game.version))
+    with django_assert_max_num_queries(3 + len(games)):  # cache, snapshots, tails (+ a seed per start replayed)
+        loaded = store.states_of(games)
+    assert {str(pk) for pk in loaded} == set(ids)
+    for game in games:
+        assert json.dumps(loaded[game.pk], sort_keys=True) == json.dumps(store.replay_from_scratch(game), sort_keys=True)
+
+
 def test_a_corrupt_snapshot_is_caught_by_comparing_with_a_full_replay(alice, bob, duel):
     """The comparison is what guards the snapshot path: prove it can fail."""
     play_to_the_end(duel, {0: alice, 1: bob})
