@@ -13,6 +13,7 @@ BEFORE = ROOT / "docs" / "benchmarks-before.json"
 # shown between before and this run so each round's effect stays visible.
 PREVIOUS = ROOT / "docs" / "benchmarks-previous.json"
 DOC = ROOT / "docs" / "benchmarks.md"
+LIVE_SECTION = "## Live updates: streams and long-polls"
 
 
 def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
@@ -149,5 +150,7 @@ def write(out: dict[str, Any]) -> Path:
         lines += ["", f"Before: {before.get('machine', '')}; server `{before.get('web', '')}`; "
                   f"worker `{before.get('worker', '')}`."]
     lines += ["", NOTES]
-    DOC.write_text("\n".join(lines) + "\n")
+    # The live-update section (bench_streams.py, issue 9) is written by hand: carry it over.
+    kept = DOC.read_text().partition(LIVE_SECTION)[1:] if DOC.exists() else ("", "")
+    DOC.write_text("\n".join(lines) + "\n" + ("\n" + "".join(kept) if kept[0] else ""))
     return DOC
