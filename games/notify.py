@@ -33,7 +33,11 @@ TITLES = {
     "timed_out": "{who} ran out of time in {title}",
     "dispute": "A dispute changed in {title}",
     "finished": "{title} is over",
+    "chat": "{who} wrote in {title}",
+    "invitation": "{who} invites you to {title}",
 }
+# Unread notices of these types collapse into one per user and game (with a `collapsed` count).
+COLLAPSING = ("your_turn", "chat")
 
 
 def _seats(game: Game) -> dict[int, int]:
@@ -95,22 +99,24 @@ class Outbox:
         def channels(user_id: int, kind: str) -> list[str]:
             return (prefs.get(user_id) or NotificationPreference(user_id=user_id)).channels_for(kind)
 
-        # Unread turn notices collapse: one per user and game, kept fresh, and no new push.
-        unread: dict[tuple[int, Any], Notification] = {}
-        turn_games = {n.game.pk for _, n in wanted if n.kind == "your_turn" and n.game is not None}
-        if turn_games:
-            turn_users = {u for u, n in wanted if n.kind == "your_turn"}
+        # Unread turn (and chat) notices collapse: one per user, game and type, kept fresh, and
+        # no new push.
+        unread: dict[tuple[int, Any, str], Notification] = {}
+        kinds = {n.kind for _, n in wanted if n.kind in COLLAPSING and n.game is not None}
+        if kinds:
+            turn_games = {n.game.pk for _, n in wanted if n.kind in kinds and n.game is not None}
+            turn_users = {u for u, n in wanted if n.kind in kinds}
             for note in Notification.objects.select_for_update().filter(
-                    type="your_turn", read_at__isnull=True, game_id__in=turn_games, user_id__in=turn_users):
-                unread.setdefault((note.user_id, note.game_id), note)
+                    type__in=sorted(kinds), read_at__isnull=True, game_id__in=turn_games, user_id__in=turn_users):
+                unread.setdefault((note.user_id, note.game_id, note.type), note)
         collapsed: dict[int, Notification] = {}
         fresh: list[tuple[Notification, list[str]]] = []
         for user_id, notice in wanted:
             payload = {**notice.data, **({"game": str(notice.game.pk), "kind": notice.game.kind}
                                          if notice.game else {})}
             chosen = channels(user_id, notice.kind)
-            if notice.kind == "your_turn":
-                key = (user_id, notice.game.pk if notice.game else None)
+            if notice.kind in COLLAPSING:
+                key = (user_id, notice.game.pk if notice.game else None, notice.kind)
                 if key in unread:
                     note = unread[key]
                     note.collapsed += 1
@@ -124,8 +130,8 @@ class Outbox:
                                 data=payload, seq=notice.seq, created_at=now, updated_at=now,
                                 read_at=None if "inbox" in chosen else now)
             fresh.append((note, chosen))
-            if notice.kind == "your_turn" and note.read_at is None:
-                unread[(user_id, notice.game.pk if notice.game else None)] = note
+            if notice.kind in COLLAPSING and note.read_at is None:
+                unread[(user_id, notice.game.pk if notice.game else None, notice.kind)] = note
         if collapsed:
             Notification.objects.bulk_update(list(collapsed.values()), ["collapsed", "updated_at", "data", "seq"])
         if not fresh:
