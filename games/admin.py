@@ -10,13 +10,13 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from django.db.models import Count
 
 from games import chat, services, store
 from games.errors import DomainError
-from games.models import ChatMessage, ChatReport, Delivery, Dispute, Event, Game, Notification
+from games.models import ChatMessage, Delivery, Dispute, Event, Game, Notification
 
 
 class EventInline(admin.TabularInline):
@@ -159,17 +159,6 @@ class ChatMessageForm(forms.ModelForm):
         fields = ("hidden_reason",)
 
 
-class ChatReportInline(admin.TabularInline):
-    model = ChatReport
-    fields = ("reporter", "reason", "created_at")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin):
     """Moderation: reported messages first; hiding keeps the message, with who hid it and why.
@@ -179,9 +168,9 @@ class ChatMessageAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "channel", "author", "text", "reports", "hidden", "created_at")
     list_filter = ("hidden", "channel")
     search_fields = ("text", "author__username")
-    readonly_fields = ("game", "channel", "author", "text", "created_at", "hidden", "hidden_by", "hidden_at")
+    readonly_fields = ("game", "channel", "author", "text", "created_at", "report_list", "hidden", "hidden_by",
+                       "hidden_at")
     fields = readonly_fields + ("hidden_reason", "hide")
-    inlines = [ChatReportInline]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(report_count=Count("reports")).order_by("-report_count", "-id")
@@ -189,6 +178,12 @@ class ChatMessageAdmin(admin.ModelAdmin):
     @admin.display(description="reports", ordering="report_count")
     def reports(self, message):
         return message.report_count
+
+    @admin.display(description="reported by")
+    def report_list(self, message):
+        return format_html_join(format_html("<br>"), "{} ({}): {}", (
+            (r.reporter.username if r.reporter_id else "deleted account", r.created_at, r.reason or "-")
+            for r in message.reports.select_related("reporter"))) or "-"
 
     def has_add_permission(self, request):
         return False

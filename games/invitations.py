@@ -118,7 +118,7 @@ def mine(user) -> list[Invitation]:
 
 
 def _pending(invitation_id, user) -> Invitation:
-    invitation = (Invitation.objects.select_for_update().select_related("game", "invitee", "invited_by")
+    invitation = (Invitation.objects.select_for_update(of=("self",)).select_related("game", "invitee", "invited_by")
                   .filter(pk=invitation_id, invitee=user).first())
     if invitation is None:
         raise NotFound("no such invitation")
