@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from django.db.models import Count
 
@@ -181,7 +182,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     @admin.display(description="reported by")
     def report_list(self, message):
-        return format_html_join(format_html("<br>"), "{} ({}): {}", (
+        return format_html_join(mark_safe("<br>"), "{} ({}): {}", (
             (r.reporter.username if r.reporter_id else "deleted account", r.created_at, r.reason or "-")
             for r in message.reports.select_related("reporter"))) or "-"
 
