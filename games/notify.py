@@ -35,6 +35,7 @@ TITLES = {
     "finished": "{title} is over",
     "chat": "{who} wrote in {title}",
     "invitation": "{who} invites you to {title}",
+    "abort_vote": "{who} asks to abort {title}",
 }
 # Unread notices of these types collapse into one per user and game (with a `collapsed` count).
 COLLAPSING = ("your_turn", "chat")

@@ -107,11 +107,14 @@ def vote_abort(game_id, user) -> AbortState:
     if alone:
         _aborted(game, user, seat, "aborted before every seat had moved")
         return AbortState(game, True, sorted(votes | {seat}), sorted(still_in), alone)
-    AbortVote.objects.get_or_create(game=game, seat=seat)
+    _, new_vote = AbortVote.objects.get_or_create(game=game, seat=seat)
     votes.add(seat)
     if still_in <= votes:
         _aborted(game, user, seat, "aborted by a unanimous vote")
         return AbortState(game, True, sorted(votes), sorted(still_in), alone)
+    if new_vote:  # the seats yet to vote hear of it (once per vote, not per repeated call)
+        asked = Seat.objects.filter(game=game, number__in=still_in - votes).values_list("user_id", flat=True)
+        notify.send(asked, game, "abort_vote", {"seat": seat}, who=user.username)
     return AbortState(game, False, sorted(votes), sorted(still_in), alone)
 
 

@@ -82,7 +82,7 @@ NOTIFICATION_DATA: dict[str, Any] = {
                                      "`type`: your_turn {version}, reminder {seat, deadline}, "
                                      "timed_out {seat, policy, deadline}, dispute {dispute, seq, "
                                      "status}, finished {result}, chat {message, channel}, invitation "
-                                     "{rematch}; game and kind when about a game",
+                                     "{rematch}, abort_vote {seat}; game and kind when about a game",
     "properties": {
         "game": {"type": "string", "format": "uuid"}, "kind": {"type": "string"},
         "version": {"type": "integer"}, "seat": SEAT_SCHEMA,

@@ -88,6 +88,8 @@ def test_after_every_seat_has_moved_it_takes_a_unanimous_vote_which_can_be_withd
     assert (vote["aborted"], vote["alone"], vote["votes"], vote["needed"]) == (False, False, [0], [0, 1])
     assert Event.objects.filter(game_id=duel).count() == events  # a vote is not an event
     assert bob.get(url(duel, "abort")).json()["votes"] == [0]
+    asked = Notification.objects.filter(type="abort_vote")
+    assert [(n.user, n.title) for n in asked] == [(bob.user, "alice asks to abort Duel (test game)")]
     withdrawn = alice.client.delete(url(duel, "abort"))
     assert withdrawn.json()["votes"] == []
     assert bob.post(url(duel, "abort")).json()["aborted"] is False
