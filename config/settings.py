@@ -188,6 +188,11 @@ SPECTACULAR_SETTINGS = {
     # 3.1: schemas are JSON Schema 2020-12, so the engines' own schemas (const, anyOf with null)
     # go into the document as they are.
     "OAS_VERSION": "3.1.0",
+    # Two `status` enums (a game's, an invitation's): named, so neither is a generated "StatusF20Enum".
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": ["open", "active", "finished", "cancelled", "aborted"],
+        "InvitationStatusEnum": ["pending", "accepted", "declined", "cancelled", "expired"],
+    },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "games.api.schema.postprocess"],
 }

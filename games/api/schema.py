@@ -89,7 +89,7 @@ NOTIFICATION_DATA: dict[str, Any] = {
         "deadline": {"type": "string", "format": "date-time"},
         "policy": nullable({"type": "string", "enum": ["auto_move", "forfeit"]}),
         "dispute": {"type": "integer"}, "seq": {"type": "integer"}, "status": {"type": "string"},
-        "result": ref("Result"),
+        "result": ref("GameResult"),
         "message": {"type": "integer"}, "channel": {"type": "string"}, "rematch": {"type": "boolean"},
     },
 }
@@ -113,9 +113,12 @@ SERVER_EVENT: dict[str, Any] = {
                    "data": {"type": "object", "description": "the event's public facts"}},
 }
 SHARED: dict[str, Any] = {
-    "Result": {"anyOf": [{**result_schema(), "description": "the outcome: one list entry per seat; "
-                                                           "`breakdown` items as the kind's view shows them"},
-                         ABORTED_RESULT]},
+    # Named members: a generated client makes one class per member (inline ones it may not).
+    "Result": {**result_schema(), "description": "the outcome: one list entry per seat; "
+                                                 "`breakdown` items as the kind's view shows them"},
+    "AbortedResult": ABORTED_RESULT,
+    "GameResult": {"anyOf": [ref("Result"), ref("AbortedResult")],
+                   "description": "a finished game's `Result`, or an aborted game's `AbortedResult`"},
     "Clocks": CLOCKS,
     "NotificationData": NOTIFICATION_DATA,
     "JsonSchema": {"type": "object", "description": "a JSON Schema (draft 2020-12)"},

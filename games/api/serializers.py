@@ -36,7 +36,7 @@ def kind_typed(component: str):
 MoveField = kind_typed("Move")
 ViewField = kind_typed("View")
 OptionsField = kind_typed("Options")
-ResultField = kind_typed("Result")
+ResultField = kind_typed("GameResult")
 ClocksField = kind_typed("Clocks")
 EventField = kind_typed("Event")
 JsonSchemaField = kind_typed("JsonSchema")
