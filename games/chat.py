@@ -120,7 +120,7 @@ def report(game_id, user, message_id: int, reason: Any) -> ChatReport:
     if message is None or message.channel not in readable(game, seat):
         raise NotFound("no such message")
     if message.author_id == user.pk:
-        raise Invalid("you cannot report your own message")
+        raise Forbidden("you cannot report your own message")
     if reason is None:
         reason = ""
     if not isinstance(reason, str) or len(reason) > 500 or CONTROL.search(reason):

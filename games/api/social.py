@@ -3,6 +3,7 @@ links, rematches, open seeks and games to spectate (services: games.social, game
 games.invitations)."""
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -35,8 +36,9 @@ class AbortOut(serializers.Serializer):
 
 class ChatIn(serializers.Serializer):
     channel = serializers.ChoiceField(choices=ChatMessage.Channel.values)
-    text = serializers.CharField(max_length=10000, trim_whitespace=False,
-                                 help_text="plain text, at most CHAT_MAX_LENGTH characters (500)")
+    text = serializers.CharField(max_length=settings.CHAT_MAX_LENGTH, trim_whitespace=False,
+                                 help_text="plain text, at most CHAT_MAX_LENGTH characters (500); "
+                                           "not only blanks, no control characters but tab and newline")
 
 
 class ChatOut(serializers.Serializer):

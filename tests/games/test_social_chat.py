@@ -93,7 +93,7 @@ def test_a_report_reaches_staff_who_hide_the_message_keeping_it(alice, bob, caro
     assert report.status_code == 201, report.content
     again = bob.post(f"{chat(duel)}{message_id}/report/", {"reason": "rude"})
     assert (again.status_code, again.json()["code"]) == (409, "already_exists")
-    assert alice.post(f"{chat(duel)}{message_id}/report/", {}).status_code == 400  # one's own
+    assert alice.post(f"{chat(duel)}{message_id}/report/", {}).status_code == 403  # one's own
     assert carol.post(f"{chat(duel)}{message_id}/report/", {}).status_code == 404  # not readable to her
     assert bob.post(f"{chat(duel)}999999/report/", {}).status_code == 404
     assert ChatReport.objects.count() == 1
