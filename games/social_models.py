@@ -11,7 +11,8 @@ from django.db import models
 
 class AbortVote(models.Model):
     """A seat asks to abort a game in which every seat has moved: unanimity of the seats still
-    in aborts it. Withdrawn by deleting the row; a move by anyone clears them all (see social)."""
+    in aborts it. A vote stands until its seat withdraws it (the row is deleted) or the game ends;
+    moves leave votes alone, so the move path pays nothing for them."""
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="abort_votes")
     seat = models.PositiveSmallIntegerField()
