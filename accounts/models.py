@@ -26,7 +26,8 @@ class Vacation(models.Model):
 class NotificationPreference(models.Model):
     """Which channels each kind of notification goes to, and how email is batched."""
 
-    TYPES = ("your_turn", "reminder", "timed_out", "dispute", "finished")
+    TYPES = ("your_turn", "reminder", "timed_out", "dispute", "finished", "chat", "invitation",
+             "abort_vote")
     CHANNELS = ("inbox", "email", "webhook")
     DEFAULT_CHANNELS = {kind: ["inbox", "email", "webhook"] for kind in TYPES}
 

@@ -195,6 +195,11 @@ SPECTACULAR_SETTINGS = {
     # 3.1: schemas are JSON Schema 2020-12, so the engines' own schemas (const, anyOf with null)
     # go into the document as they are.
     "OAS_VERSION": "3.1.0",
+    # Two `status` enums (a game's, an invitation's): named, so neither is a generated "StatusF20Enum".
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": ["open", "active", "finished", "cancelled", "aborted"],
+        "InvitationStatusEnum": ["pending", "accepted", "declined", "cancelled", "expired"],
+    },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "games.api.schema.postprocess"],
 }
@@ -254,6 +259,15 @@ VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 # between two, so disputes can neither flood staff nor the other players' notifications.
 DISPUTE_MAX_OPEN = int(os.environ.get("DISPUTE_MAX_OPEN", 3))
 DISPUTE_COOLDOWN_SECONDS = int(os.environ.get("DISPUTE_COOLDOWN_SECONDS", 60))
+
+# --- Around games (docs/social.md): a seat silent this long in a game without a clock may be
+# claimed forfeited by the others; invitations lapse after INVITATION_DAYS; chat messages are
+# at most CHAT_MAX_LENGTH characters, and a user may send CHAT_RATE_COUNT per CHAT_RATE_SECONDS.
+VANISHED_AFTER_DAYS = float(os.environ.get("VANISHED_AFTER_DAYS", 14))
+INVITATION_DAYS = float(os.environ.get("INVITATION_DAYS", 7))
+CHAT_MAX_LENGTH = int(os.environ.get("CHAT_MAX_LENGTH", 500))
+CHAT_RATE_COUNT = int(os.environ.get("CHAT_RATE_COUNT", 5))
+CHAT_RATE_SECONDS = int(os.environ.get("CHAT_RATE_SECONDS", 10))
 
 # --- CORS (ops): browser clients on these origins may call /api/ (comma-separated, e.g.
 # "https://play.example.org,http://localhost:5173"); none by default. Tokens travel in the

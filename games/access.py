@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 
 from games.errors import Forbidden, NotAPlayer, NotFound
 from games.models import Game, Seat
@@ -35,9 +35,31 @@ def seat_of(game: Game, user) -> int | None:
     return Seat.objects.filter(game=game, user=user).values_list("number", flat=True).first()
 
 
+def invited(game: Game, user) -> bool:
+    """An invitation lets its user see a private game: pending (not expired) or accepted."""
+    from django.utils import timezone
+
+    from games.models import Invitation
+
+    if user is None or not user.is_authenticated:
+        return False
+    return Invitation.objects.filter(
+        Q(status=Invitation.Status.ACCEPTED) | Q(status=Invitation.Status.PENDING, expires_at__gt=timezone.now()),
+        game=game, invitee=user).exists()
+
+
+def require_visible(game: Game, user) -> None:
+    """A private game does not exist for anyone but its seats and invitees: 404, as for a game
+    that is not there (a 403 would confirm it). A public game costs no query here."""
+    if game.private and seat_of(game, user) is None and not invited(game, user):
+        raise NotFound("no such game")
+
+
 def require_player(game: Game, user) -> int:
     seat = seat_of(game, user)
     if seat is None:
+        if game.private and not invited(game, user):
+            raise NotFound("no such game")
         raise NotAPlayer("you have no seat in this game")
     return seat
 

@@ -6,6 +6,9 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from games import live
+        from accounts import personal_data
+        from games import chat, live
 
         live.connect()  # cached tokens of streams and long-polls forget revoked ones
+        # Chat authorship is personal data: exported with the account, anonymised on deletion.
+        personal_data.register("chat", export=chat.export_user, erase=chat.erase_user)

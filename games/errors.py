@@ -77,6 +77,30 @@ class IdempotencyMismatch(DomainError):
     status, code = 422, "idempotency_mismatch"
 
 
+class NotYet(DomainError):
+    """Asked too early: a silent seat's claim before the inactivity period has run."""
+
+    status, code = 409, "not_yet"
+
+
+class InvitationClosed(DomainError):
+    status, code = 409, "invitation_closed"
+
+
+class AlreadyExists(DomainError):
+    status, code = 409, "already_exists"
+
+
+class GameNotFinished(DomainError):
+    status, code = 409, "game_not_finished"
+
+
+class Throttled(DomainError):
+    """A rate limit of ours (chat): `retry_after` seconds."""
+
+    status, code = 429, "throttled"
+
+
 class TooManyDisputes(DomainError):
     """A player's dispute limit in one game (count or cooldown): `retry_after` seconds."""
 

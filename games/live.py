@@ -75,6 +75,12 @@ def user_channel(user_id) -> str:
     return f"{_prefix()}:user:{user_id}"
 
 
+def chat_channel(game_id) -> str:
+    """A game's chat news: its own channel, whose payload is the newest message id, so a
+    stream woken by a move does not read the chat, nor one woken by chat the events."""
+    return f"{_prefix()}:chat:{game_id}"
+
+
 # ---------------------------------------------------------------------------------------------
 # Writers
 # ---------------------------------------------------------------------------------------------
@@ -94,6 +100,12 @@ def announce(game_id, version: int, users: Iterable[int] = ()) -> None:
     """Once the current transaction commits, tell the game's readers (and `users`' own streams,
     e.g. whoever created or joined the game) that there is news."""
     messages = [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]
+    transaction.on_commit(lambda: _publish(messages))
+
+
+def announce_chat(game_id, message_id: int) -> None:
+    """Once the current transaction commits, tell the game's streams of a new chat message."""
+    messages = [(chat_channel(game_id), str(message_id))]
     transaction.on_commit(lambda: _publish(messages))
 
 

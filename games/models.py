@@ -17,6 +17,7 @@ class Game(models.Model):
         ACTIVE = "active"
         FINISHED = "finished"
         CANCELLED = "cancelled"
+        ABORTED = "aborted"  # ended by abort (games.social): counts for nobody
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     kind = models.CharField(max_length=32, db_index=True)
@@ -36,6 +37,11 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Invitation only (games.invitations): hidden from lists, 404 to all but seats and invitees.
+    private = models.BooleanField(default=False, db_index=True)
+    join_code = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematches")
 
     class Meta:
         ordering = ["-created_at"]
@@ -182,3 +188,6 @@ class DeliveryAttempt(models.Model):
 
     class Meta:
         ordering = ["at"]
+
+
+from games.social_models import AbortVote, ChatMessage, ChatReport, Invitation  # noqa: E402,F401

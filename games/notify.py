@@ -36,7 +36,12 @@ TITLES = {
     "timed_out": "{who} ran out of time in {title}",
     "dispute": "A dispute changed in {title}",
     "finished": "{title} is over",
+    "chat": "{who} wrote in {title}",
+    "invitation": "{who} invites you to {title}",
+    "abort_vote": "{who} asks to abort {title}",
 }
+# Unread notices of these types collapse into one per user and game (with a `collapsed` count).
+COLLAPSING = ("your_turn", "chat")
 
 
 def _seats(game: Game) -> dict[int, int]:
@@ -90,8 +95,8 @@ class Outbox:
             return []
         now = timezone.now()
         candidates = {user_id for n in notices for user_id in n.user_ids}
-        turn_games = {n.game.pk for n in notices if n.kind == "your_turn" and n.game is not None}
-        turn_users = {u for n in notices if n.kind == "your_turn" for u in n.user_ids}
+        turn_games = {n.game.pk for n in notices if n.kind in COLLAPSING and n.game is not None}
+        turn_users = {u for n in notices if n.kind in COLLAPSING for u in n.user_ids}
         found = _recipients(candidates, {n.game.pk for n in notices if n.game is not None},
                             turn_games, turn_users)
         wanted = [(user_id, n) for n in notices for user_id in sorted(set(n.user_ids))
@@ -106,10 +111,12 @@ class Outbox:
             # one was a quarter of the sweeper's time at a thousand expiring games).
             return list(found[user_id].channels.get(kind, NotificationPreference.DEFAULT_CHANNELS[kind]))
 
-        # Unread turn notices collapse: one per user and game, kept fresh, and no new push.
-        unread: dict[tuple[int, Any], Notification] = {
-            (user_id, game_id): Notification(pk=pk, user_id=user_id, game_id=game_id, collapsed=count)
-            for user_id in users for pk, game_id, count in found[user_id].unread}
+        # Unread turn (and chat) notices collapse: one per user, game and type, kept fresh, and
+        # no new push.
+        unread: dict[tuple[int, Any, str], Notification] = {
+            (user_id, game_id, kind): Notification(pk=pk, user_id=user_id, game_id=game_id, type=kind,
+                                                   collapsed=count)
+            for user_id in users for pk, game_id, count, kind in found[user_id].unread}
         collapsed: dict[int, Notification] = {}
         titles = _titles(n.game for _, n in wanted)
         fresh: list[tuple[Notification, list[str]]] = []
@@ -117,8 +124,8 @@ class Outbox:
             payload = {**notice.data, **({"game": str(notice.game.pk), "kind": notice.game.kind}
                                          if notice.game else {})}
             chosen = channels(user_id, notice.kind)
-            if notice.kind == "your_turn":
-                key = (user_id, notice.game.pk if notice.game else None)
+            if notice.kind in COLLAPSING:
+                key = (user_id, notice.game.pk if notice.game else None, notice.kind)
                 if key in unread:
                     note = unread[key]
                     note.collapsed += 1
@@ -132,8 +139,8 @@ class Outbox:
                                 data=payload, seq=notice.seq, created_at=now, updated_at=now,
                                 read_at=None if "inbox" in chosen else now)
             fresh.append((note, chosen))
-            if notice.kind == "your_turn" and note.read_at is None:
-                unread[(user_id, notice.game.pk if notice.game else None)] = note
+            if notice.kind in COLLAPSING and note.read_at is None:
+                unread[(user_id, notice.game.pk if notice.game else None, notice.kind)] = note
         if collapsed:
             bulk.update(Notification, ["collapsed", "updated_at", "data", "seq"], list(collapsed.values()))
         if not fresh:
@@ -168,36 +175,37 @@ class _Recipient:
     channels: dict[str, Any] = field(default_factory=dict)
     muted: set = field(default_factory=set)
     hooks: list[int] = field(default_factory=list)
-    unread: list[tuple[int, Any, int]] = field(default_factory=list)  # (id, game id, collapsed)
+    unread: list[tuple[int, Any, int, str]] = field(default_factory=list)  # (id, game id, collapsed, type)
 
 
 def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: set) -> dict[int, _Recipient]:
     """Everything the outbox reads about the users it may notify, in one statement: their channel
     preferences, which of these games they muted, their active webhooks, and their unread turn
-    notices of these games (locked: two writes collapsing into the same notice take turns)."""
+    and chat notices of these games (locked: two writes collapsing into the same notice take turns)."""
     sql = """
         WITH unread AS (
-            SELECT id, user_id, game_id, collapsed FROM games_notification
-             WHERE type = 'your_turn' AND read_at IS NULL
+            SELECT id, user_id, game_id, collapsed, type FROM games_notification
+             WHERE type = ANY(%s::text[]) AND read_at IS NULL
                AND game_id = ANY(%s::uuid[]) AND user_id = ANY(%s::bigint[])
              ORDER BY id FOR UPDATE)
         SELECT u.id, p.channels,
                ARRAY(SELECT m.game_id::text FROM games_mute m
                       WHERE m.user_id = u.id AND m.game_id = ANY(%s::uuid[])),
                ARRAY(SELECT w.id FROM accounts_webhook w WHERE w.user_id = u.id AND w.active ORDER BY w.id),
-               (SELECT json_agg(json_build_array(n.id, n.game_id, n.collapsed) ORDER BY n.id)
+               (SELECT json_agg(json_build_array(n.id, n.game_id, n.collapsed, n.type) ORDER BY n.id)
                   FROM unread n WHERE n.user_id = u.id)
           FROM unnest(%s::bigint[]) AS u(id)
           LEFT JOIN accounts_notificationpreference p ON p.user_id = u.id"""
     games = sorted(str(g) for g in game_ids)
     out: dict[int, _Recipient] = {}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [sorted(str(g) for g in turn_games), sorted(turn_users), games, sorted(user_ids)])
+        cursor.execute(sql, [list(COLLAPSING), sorted(str(g) for g in turn_games), sorted(turn_users), games, sorted(user_ids)])
         for user_id, channels, muted, hooks, unread in cursor.fetchall():
-            # A user's first unread notice per game is the one kept fresh (the rest stay as they are).
+            # A user's first unread notice per game and type is the one kept fresh (the rest stay
+            # as they are).
             first: dict[Any, tuple] = {}
-            for pk, game_id, count in unread or []:
-                first.setdefault(uuid.UUID(game_id), (pk, uuid.UUID(game_id), count))
+            for pk, game_id, count, kind in unread or []:
+                first.setdefault((uuid.UUID(game_id), kind), (pk, uuid.UUID(game_id), count, kind))
             if isinstance(channels, str):  # Django has psycopg hand jsonb over as text
                 channels = json.loads(channels)
             out[user_id] = _Recipient(channels or {}, {uuid.UUID(g) for g in muted or []},

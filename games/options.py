@@ -16,9 +16,11 @@ DAY = 86400
 
 CLOCK_SCHEMA: dict[str, dict[str, Any]] = {
     "time_control": {
-        "type": "string", "enum": ["none", "per_move", "bank"], "default": "none",
-        "description": "none; per_move: move_seconds for every move; bank: a bank of time that "
-                       "grows by an increment per move, up to a cap (correspondence style)",
+        "type": "string", "enum": ["none", "per_move", "bank"], "default": "per_move",
+        "description": "per_move (the default for new games: move_seconds, 3 days, for every "
+                       "move); bank: a bank of time that grows by an increment per move, up to a "
+                       "cap (correspondence style); none: no clock (a silent seat may then be "
+                       "claimed forfeited after VANISHED_AFTER_DAYS, docs/social.md)",
     },
     "move_seconds": {"type": "integer", "minimum": 1, "maximum": 60 * DAY, "default": 3 * DAY,
                      "description": "per_move: time for each move"},

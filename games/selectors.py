@@ -50,6 +50,9 @@ def summary(game: Game, seat: int | None) -> dict[str, Any]:
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
+        "private": game.private,
+        "join_code": game.join_code if seat is not None else None,
+        "rematch_of": game.rematch_of_id,
     }
 
 

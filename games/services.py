@@ -445,8 +445,11 @@ def rebuild_projection(game: Game) -> dict[str, Any]:
     finished = Event.objects.filter(game=game, type=store.GAME_FINISHED).order_by("-seq").first()
     rolled = Event.objects.filter(game=game, type=store.GAME_ROLLED_BACK).order_by("-seq").first()
     state = store.replay_from_scratch(game)
+    aborted = Event.objects.filter(game=game, type=store.GAME_ABORTED).first()
     if store.GAME_CANCELLED in types:
         status = Game.Status.CANCELLED
+    elif aborted is not None:
+        status = Game.Status.ABORTED
     elif finished and not (rolled and rolled.seq > finished.seq):
         status = Game.Status.FINISHED
     elif store.GAME_STARTED in types:
@@ -454,6 +457,8 @@ def rebuild_projection(game: Game) -> dict[str, Any]:
     else:
         status = Game.Status.OPEN
     outcome = engine.outcome(state) if state is not None else None
+    if aborted is not None:
+        return {"version": len(types), "status": status, "active_seats": [], "result": aborted.data["result"]}
     return {
         "version": len(types),
         "status": status,

@@ -107,8 +107,11 @@ class Turn:
         move = self.engine.auto_move(self.state, seat, base.rng(self.seed, "auto", self.next_seq))
         self.play(seat, move, auto=True)
 
-    def forfeit(self, seat: int) -> None:
-        self.events.append(NewEvent(store.SEAT_FORFEITED, {"seat": seat}))
+    def forfeit(self, seat: int, reason: str | None = None, *, actor: int | None = None,
+                user_id=None) -> None:
+        """The seat is out: by its clock (no reason), or `resigned` / `vanished` (games.social)."""
+        data = {"seat": seat, **({"reason": reason} if reason else {})}
+        self.events.append(NewEvent(store.SEAT_FORFEITED, data, actor=actor, user_id=user_id))
         self._moved(self.engine.forfeit(self.state, seat), set())
 
     # -- time -------------------------------------------------------------------------------

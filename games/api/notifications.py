@@ -87,6 +87,7 @@ class MuteView(APIView):
 
     @extend_schema(responses={200: MutedOut}, summary="Unmute a game")
     def delete(self, request, game_id):
-        game = access.get_game(game_id)
+        game = access.get_game(game_id, user=request.user)
+        access.require_visible(game, request.user)
         Mute.objects.filter(user=request.user, game=game).delete()
         return Response({"muted": False}, status=status.HTTP_200_OK)

@@ -29,7 +29,8 @@ ERROR_CODES = {
     404: "not_found",
     406: "not_acceptable (ask for application/json)",
     409: "version_conflict / not_your_turn / game_not_active / game_not_open / game_full / "
-         "already_joined / wrong_player_count / username_taken",
+         "already_joined / wrong_player_count / username_taken / not_yet / invitation_closed / "
+         "already_exists / game_not_finished",
     413: "too_large (the request body is over the size limit)",
     415: "unsupported_media_type (send application/json)",
     422: "idempotency_mismatch (the Idempotency-Key was used for another request)",
@@ -80,15 +81,22 @@ NOTIFICATION_DATA: dict[str, Any] = {
     "type": "object", "description": "what the notification is about; which fields depend on its "
                                      "`type`: your_turn {version}, reminder {seat, deadline}, "
                                      "timed_out {seat, policy, deadline}, dispute {dispute, seq, "
-                                     "status}, finished {result}; game and kind when about a game",
+                                     "status}, finished {result}, chat {message, channel}, invitation "
+                                     "{rematch}, abort_vote {seat}; game and kind when about a game",
     "properties": {
         "game": {"type": "string", "format": "uuid"}, "kind": {"type": "string"},
         "version": {"type": "integer"}, "seat": SEAT_SCHEMA,
         "deadline": {"type": "string", "format": "date-time"},
         "policy": nullable({"type": "string", "enum": ["auto_move", "forfeit"]}),
         "dispute": {"type": "integer"}, "seq": {"type": "integer"}, "status": {"type": "string"},
-        "result": result_schema(),
+        "result": ref("GameResult"),
+        "message": {"type": "integer"}, "channel": {"type": "string"}, "rematch": {"type": "boolean"},
     },
+}
+ABORTED_RESULT: dict[str, Any] = {
+    "type": "object", "required": ["aborted", "reason"],
+    "description": "an aborted game's result: it counts for nobody (docs/social.md)",
+    "properties": {"aborted": {"const": True}, "reason": {"type": "string"}},
 }
 EVENT_COMMON: dict[str, Any] = {
     "type": "object", "required": ["seq", "type", "actor", "created_at"],
@@ -105,8 +113,12 @@ SERVER_EVENT: dict[str, Any] = {
                    "data": {"type": "object", "description": "the event's public facts"}},
 }
 SHARED: dict[str, Any] = {
+    # Named members: a generated client makes one class per member (inline ones it may not).
     "Result": {**result_schema(), "description": "the outcome: one list entry per seat; "
                                                  "`breakdown` items as the kind's view shows them"},
+    "AbortedResult": ABORTED_RESULT,
+    "GameResult": {"anyOf": [ref("Result"), ref("AbortedResult")],
+                   "description": "a finished game's `Result`, or an aborted game's `AbortedResult`"},
     "Clocks": CLOCKS,
     "NotificationData": NOTIFICATION_DATA,
     "JsonSchema": {"type": "object", "description": "a JSON Schema (draft 2020-12)"},

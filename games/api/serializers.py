@@ -36,7 +36,7 @@ def kind_typed(component: str):
 MoveField = kind_typed("Move")
 ViewField = kind_typed("View")
 OptionsField = kind_typed("Options")
-ResultField = kind_typed("Result")
+ResultField = kind_typed("GameResult")
 ClocksField = kind_typed("Clocks")
 EventField = kind_typed("Event")
 JsonSchemaField = kind_typed("JsonSchema")
@@ -48,6 +48,10 @@ class CreateGameIn(serializers.Serializer):
                            help_text="the kind's options (the kind's `...Options` schema)")
     seats = serializers.IntegerField(required=False, allow_null=True, default=None,
                                      help_text="seats offered; default the kind's maximum")
+    private = serializers.BooleanField(required=False, default=False,
+                                       help_text="invitation only: hidden from lists, with a join link")
+    invite = serializers.ListField(child=serializers.CharField(max_length=150), required=False, max_length=10,
+                                   help_text="usernames to invite (makes the game private)")
 
 
 class MoveIn(serializers.Serializer):
@@ -84,7 +88,7 @@ class GameOut(serializers.Serializer):
     title = serializers.CharField()
     rules_version = serializers.IntegerField(
         help_text="the rules the game was created under; it is played and replayed by them")
-    status = serializers.ChoiceField(choices=["open", "active", "finished", "cancelled"])
+    status = serializers.ChoiceField(choices=["open", "active", "finished", "cancelled", "aborted"])
     options = OptionsField(help_text="every option, defaults filled in at create")
     seats = serializers.IntegerField()
     rules_version = serializers.IntegerField(required=False, help_text="the rules the game is played by")
@@ -102,6 +106,10 @@ class GameOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    private = serializers.BooleanField(help_text="invitation only (docs/social.md)")
+    join_code = serializers.CharField(allow_null=True, help_text="a private game's join link code "
+                                      "(POST /join/{code}/); shown to its players only")
+    rematch_of = serializers.UUIDField(allow_null=True, help_text="the game this one is a rematch of")
 
 
 class GameDetailOut(GameOut):

@@ -34,7 +34,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from games.api.serializers import EventField
-from games import access, live, selectors, store
+from games import access, chat, live, selectors, store
 from games.api.notifications import NotificationOut
 from games.errors import DomainError, Invalid
 from games.models import Game, Notification, Seat
@@ -408,11 +408,24 @@ tails = Tails()
 
 
 class GameReader:
-    def __init__(self, game: Game, user, seat: int | None, after: int):
+    def __init__(self, game: Game, user, seat: int | None, after: int, chat_after: int = 0):
         self.game_id, self.user, self.seat, self.after, self.ready = game.pk, user, seat, after, False
+        self.chat_after = chat_after  # the last chat message sent (only new ones are streamed)
 
     def channels(self) -> list[str]:
-        return [live.channel(self.game_id)]
+        return [live.channel(self.game_id), live.chat_channel(self.game_id)]
+
+    def _chat(self, game: Game, hints: dict[str, int]) -> list[str]:
+        """New chat messages, as `event: chat` (no id: they are not events of the log). Read only
+        when the chat channel announced one newer than the last sent, or without hints (the first
+        read, a poll, a reconnect): a stream woken by a move does not read the chat."""
+        announced = hints.get(live.chat_channel(self.game_id))
+        if hints and (announced is None or announced <= self.chat_after):
+            return []
+        messages = chat.new_for_stream(game, self.seat, self.chat_after, BATCH)
+        if messages:
+            self.chat_after = messages[-1]["id"]
+        return [sse(message, event="chat") for message in messages]
 
     def head(self, game: Game) -> dict[str, Any]:
         return {"version": game.version, "status": game.status, "your_seat": self.seat,
@@ -437,6 +450,7 @@ class GameReader:
             chunks.append(message)
         if rows:
             self.after = rows[-1].seq
+        chunks += self._chat(game, hints)
         return chunks, len(rows) == BATCH
 
 
@@ -452,6 +466,8 @@ class GameStreamMessage(serializers.Serializer):
 
 STREAM_DOC = ("text/event-stream. First `event: ready` (no id), then one message per event, "
               "`id:` = its seq, data = {version, status, your_seat, active_seats, your_turn, event}. "
+              "New chat messages of the channels you may read come as `event: chat` (no id; data as "
+              "a message of /chat/). "
               "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. Reconnect with Last-Event-ID.")
 
 
@@ -468,10 +484,11 @@ class GameStreamView(APIView):
                    404: OpenApiResponse(description="not_found")},
         summary="The game's events as they happen (Server-Sent Events)")
     def get(self, request, game_id):
-        game = access.get_game(game_id)
+        game = access.get_game(game_id, user=request.user)
+        access.require_visible(game, request.user)
         after = _cursor(request)
         return _event_stream(GameReader(game, request.user, access.seat_of(game, request.user),
-                                        game.version if after is None else after))
+                                        game.version if after is None else after, chat.latest_id(game)))
 
 
 # ---------------------------------------------------------------------------------------------

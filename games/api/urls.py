@@ -1,7 +1,7 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from games.api import notifications, streams, views
+from games.api import notifications, social, streams, views
 
 urlpatterns = [
     path("accounts/", include("accounts.urls")),
@@ -9,6 +9,12 @@ urlpatterns = [
     path("kinds/<str:kind>/", views.KindView.as_view(), name="kind"),
     path("kinds/<str:kind>/cards/", views.CardsView.as_view(), name="kind-cards"),
     path("games/", views.GamesView.as_view(), name="games"),
+    path("seeks/", social.SeeksView.as_view(), name="seeks"),
+    path("spectate/", social.SpectateView.as_view(), name="spectate"),
+    path("invitations/", social.InvitationsView.as_view(), name="invitations"),
+    path("invitations/<int:invitation_id>/accept/", social.AcceptView.as_view(), name="invitation-accept"),
+    path("invitations/<int:invitation_id>/decline/", social.DeclineView.as_view(), name="invitation-decline"),
+    path("join/<str:code>/", social.JoinByCodeView.as_view(), name="join-by-code"),
     path("games/<str:game_id>/", views.GameView.as_view(), name="game"),
     path("games/<str:game_id>/join/", views.JoinView.as_view(), name="game-join"),
     path("games/<str:game_id>/leave/", views.LeaveView.as_view(), name="game-leave"),
@@ -22,6 +28,14 @@ urlpatterns = [
     path("stream-tickets/", streams.StreamTicketsView.as_view(), name="stream-tickets"),
     path("games/<str:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
     path("games/<str:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
+    path("games/<str:game_id>/resign/", social.ResignView.as_view(), name="game-resign"),
+    path("games/<str:game_id>/abort/", social.AbortView.as_view(), name="game-abort"),
+    path("games/<str:game_id>/claim-forfeit/", social.ClaimForfeitView.as_view(), name="game-claim-forfeit"),
+    path("games/<str:game_id>/chat/", social.ChatView.as_view(), name="game-chat"),
+    path("games/<str:game_id>/chat/<int:message_id>/report/", social.ChatReportView.as_view(),
+         name="game-chat-report"),
+    path("games/<str:game_id>/invitations/", social.GameInvitationsView.as_view(), name="game-invitations"),
+    path("games/<str:game_id>/rematch/", social.RematchView.as_view(), name="game-rematch"),
     path("games/<str:game_id>/mute/", notifications.MuteView.as_view(), name="game-mute"),
     path("notifications/", notifications.NotificationsView.as_view(), name="notifications"),
     path("notifications/unread-count/", notifications.UnreadCountView.as_view(), name="notifications-unread"),

@@ -13,7 +13,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import access, live, selectors, services
+from games import access, invitations, live, selectors, services, social
 from games.api import serializers as s
 from games.api import streams
 from games.api.params import Pagination, flag, page_parameters, single
@@ -26,7 +26,8 @@ from games.options import schema_for
 ERRORS = {code: OpenApiResponse(s.ErrorOut, description=text) for code, text in {
     400: "invalid / illegal_move / unavailable_move / malformed", 401: "not_authenticated",
     403: "not_a_player / forbidden", 404: "not_found",
-    409: "version_conflict / not_your_turn / game_not_active / game_not_open / game_full",
+    409: "version_conflict / not_your_turn / game_not_active / game_not_open / game_full / not_yet / "
+         "invitation_closed / already_exists / game_not_finished",
     422: "idempotency_mismatch", 429: "throttled"}.items()}
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
 
@@ -97,6 +98,7 @@ class GamesView(APIView):
             games = games.filter(kind=kind)
         if flag(request, "mine"):
             games = games.filter(seat_set__user=request.user)
+        games = social.visible_to(games, request.user)
         paginator = Pagination()
         page = paginator.paginate_queryset(games, request, view=self)
         seats = dict(request.user.seats.filter(game__in=page).values_list("game_id", "number"))
@@ -107,7 +109,11 @@ class GamesView(APIView):
                    summary="Create a game; you take seat 0")
     def post(self, request):
         data = parse(s.CreateGameIn, request.data)
-        game = services.create_game(request.user, data["kind"], data["options"], data["seats"])
+        if data["private"] or data.get("invite"):
+            game = invitations.create_private_game(request.user, data["kind"], data["options"], data["seats"],
+                                                   data.get("invite"))
+        else:
+            game = services.create_game(request.user, data["kind"], data["options"], data["seats"])
         return Response(selectors.detail(game, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -128,7 +134,9 @@ class GameView(APIView):
                                                 description="changes whenever the body would")],
                    summary="The game, with its state as you may see it")
     def get(self, request, game_id):
-        body = selectors.detail(access.get_game(game_id, user=request.user), request.user)
+        game = access.get_game(game_id, user=request.user)
+        access.require_visible(game, request.user)
+        body = selectors.detail(game, request.user)
         etag = etag_for(body)
         if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
@@ -142,6 +150,7 @@ class LobbyAction(APIView):
     def post(self, request, game_id):
         action = {"join": services.join_game, "leave": services.leave_game,
                   "start": services.start_game}[self.action_name]
+        access.require_visible(access.get_game(game_id, user=request.user), request.user)
         game = action(game_id, request.user)
         return Response(selectors.detail(game, request.user))
 
@@ -201,6 +210,7 @@ class EventsView(APIView):
         # A long-poll that comes back after each move: this process may know the game already.
         known = streams.known_game(request, game_id) if request.query_params.get("wait") else None
         game = known or access.get_game(game_id, user=request.user)
+        access.require_visible(game, request.user)
         after = int_param(request, "after", 0, 0)
         wait = int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
         limit = int_param(request, "limit", 200, 1, 1000)
@@ -223,7 +233,8 @@ class StateAtView(APIView):
                                                             "(default: the current one)")],
                    responses={200: s.StateAtOut, **ERRORS}, summary="Your view after event N")
     def get(self, request, game_id):
-        game = access.get_game(game_id)
+        game = access.get_game(game_id, user=request.user)
+        access.require_visible(game, request.user)
         at = int_param(request, "at", game.version, 0, game.version)
         return Response(selectors.view_at(game, request.user, at))
 

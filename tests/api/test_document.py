@@ -75,7 +75,9 @@ def test_kind_typed_fields_refer_to_the_unions(doc):
     for name in ("GameDetailOut", "MoveOut", "StateAtOut"):
         assert "#/components/schemas/View" in refs(schemas[name]["properties"]["state"]), name
     assert "#/components/schemas/Options" in refs(schemas["GameOut"]["properties"]["options"])
-    assert "#/components/schemas/Result" in refs(schemas["GameOut"]["properties"]["result"])
+    # A game's result: a finished game's Result, or an aborted game's (docs/social.md).
+    assert "#/components/schemas/GameResult" in refs(schemas["GameOut"]["properties"]["result"])
+    assert refs(schemas["GameResult"]) == ["#/components/schemas/Result", "#/components/schemas/AbortedResult"]
     assert "#/components/schemas/Clocks" in refs(schemas["GameOut"]["properties"]["clocks"])
     assert "#/components/schemas/Event" in refs(schemas["EventsOut"]["properties"]["events"]["items"])
     assert "#/components/schemas/NotificationData" in refs(schemas["NotificationOut"]["properties"]["data"])

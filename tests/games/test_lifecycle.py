@@ -9,7 +9,7 @@ def test_kinds_lists_every_game_with_its_options_schema(anonymous):
     duel = kinds["duel"]
     assert (duel["min_players"], duel["max_players"]) == (2, 2)
     assert duel["options_schema"]["properties"]["hand_size"]["default"] == 3
-    assert duel["options_schema"]["properties"]["time_control"]["default"] == "none"
+    assert duel["options_schema"]["properties"]["time_control"]["default"] == "per_move"
 
 
 def test_create_gives_the_creator_seat_0_in_an_open_game(alice):
@@ -17,7 +17,7 @@ def test_create_gives_the_creator_seat_0_in_an_open_game(alice):
     assert response.status_code == 201
     game = response.json()
     assert game["status"] == "open" and game["your_seat"] == 0 and game["state"] is None
-    assert game["options"]["hand_size"] == 2 and game["options"]["time_control"] == "none"
+    assert game["options"]["hand_size"] == 2 and game["options"]["time_control"] == "per_move"
     assert len(game["seed_hash"]) == 64 and game["seed"] is None
     assert [p["username"] for p in game["players"]] == ["alice"]
 

@@ -50,7 +50,7 @@ def warm(django_capture_on_commit_callbacks):
     return django_capture_on_commit_callbacks
 
 
-@pytest.mark.parametrize("options", [{}, {"time_control": "per_move", "move_seconds": 600}],
+@pytest.mark.parametrize("options", [{"time_control": "none"}, {"time_control": "per_move", "move_seconds": 600}],
                          ids=["no clock", "clock"])
 def test_a_move_that_notifies_nobody_costs_at_most_six_queries(make_player, warm, options):
     with warm(execute=True):

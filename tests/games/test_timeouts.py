@@ -129,9 +129,14 @@ def test_the_engine_outcome_ranks_forfeited_seats_last_whatever_their_score():
     assert result["winners"] == [1] and result["places"] == [2, 1] and result["scores"] == [5, 1]
 
 
-def test_no_time_control_means_no_deadline(alice, bob, duel):
-    game = Game.objects.get(pk=duel)
+def test_no_time_control_means_no_deadline(alice, bob):
+    game = Game.objects.get(pk=start_game(alice, [bob], options={"time_control": "none"}))
     assert game.next_deadline is None and game.clocks == {}
+
+
+def test_new_games_have_a_correspondence_clock_by_default(alice, bob, duel):
+    game = Game.objects.get(pk=duel)
+    assert game.clocks["control"] == "per_move" and game.next_deadline is not None
 
 
 def test_bad_clock_options_are_refused_at_create(alice):
