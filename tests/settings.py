@@ -17,3 +17,4 @@ REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 SNAPSHOT_EVERY = 5
+THROTTLE_LOGIN_ACCOUNT = "100000/min"

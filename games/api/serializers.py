@@ -48,6 +48,8 @@ class CreateGameIn(serializers.Serializer):
                            help_text="the kind's options (the kind's `...Options` schema)")
     seats = serializers.IntegerField(required=False, allow_null=True, default=None,
                                      help_text="seats offered; default the kind's maximum")
+    rated = serializers.BooleanField(required=False, allow_null=True, default=None,
+                                     help_text="whether the result changes ratings; default true")
 
 
 class MoveIn(serializers.Serializer):
@@ -97,6 +99,8 @@ class GameOut(serializers.Serializer):
     next_deadline = serializers.DateTimeField(allow_null=True)
     clocks = ClocksField(allow_null=True)
     result = ResultField(allow_null=True)
+    rated = serializers.BooleanField(help_text="the result changes the players' ratings "
+                                               "(`result.rating_changes`)")
     seed_hash = serializers.CharField(help_text="sha256 of the secret seed, published at creation")
     seed = serializers.CharField(allow_null=True, help_text="revealed when the game is finished")
     created_at = serializers.DateTimeField()

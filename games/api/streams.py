@@ -91,13 +91,19 @@ class TicketAuthentication(authentication.BaseAuthentication):
         if not ticket:
             return None
         try:
-            user_id = live.client().getdel(_ticket_key(ticket[:100]))
+            found = live.client().getdel(_ticket_key(ticket[:100]))
         except redis.RedisError:
             raise exceptions.AuthenticationFailed("stream tickets are unavailable just now; "
                                                   "send the Authorization header") from None
+        from accounts import tokens
         from accounts.models import User
 
-        user = User.objects.filter(pk=int(user_id), is_active=True).first() if user_id else None
+        # "user:token": a ticket is worth no more than the token it was bought with, so one
+        # bought before that token was revoked (or expired) opens nothing.
+        user_id, _, token_id = (found.decode() if isinstance(found, bytes) else found or "").partition(":")
+        user = None
+        if user_id and tokens.still_valid(int(token_id) if token_id else None):
+            user = User.objects.filter(pk=int(user_id), is_active=True).first()
         if user is None:
             raise exceptions.AuthenticationFailed("unknown, used or expired stream ticket")
         return user, None
@@ -139,7 +145,8 @@ class StreamTicketsView(APIView):
     def post(self, request):
         ticket, ttl = secrets.token_urlsafe(24), settings.STREAM_TICKET_SECONDS
         try:
-            live.client().set(_ticket_key(ticket), request.user.pk, ex=ttl)
+            token_id = getattr(request.auth, "pk", "") if request.auth is not None else ""
+            live.client().set(_ticket_key(ticket), f"{request.user.pk}:{token_id}", ex=ttl)
         except redis.RedisError:
             raise Unavailable("stream tickets are unavailable just now; send the Authorization "
                               "header, or poll /events/") from None

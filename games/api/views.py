@@ -106,7 +106,8 @@ class GamesView(APIView):
                    summary="Create a game; you take seat 0")
     def post(self, request):
         data = parse(s.CreateGameIn, request.data)
-        game = services.create_game(request.user, data["kind"], data["options"], data["seats"])
+        game = services.create_game(request.user, data["kind"], data["options"], data["seats"],
+                                   data["rated"])
         return Response(selectors.detail(game, request.user), status=status.HTTP_201_CREATED)
 
 
