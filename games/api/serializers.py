@@ -42,13 +42,22 @@ EventField = kind_typed("Event")
 JsonSchemaField = kind_typed("JsonSchema")
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """JSON true or false only: the document says boolean, so "yes" or 1 is a 400, not a guess."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class CreateGameIn(serializers.Serializer):
     kind = serializers.CharField(max_length=32)
     options = OptionsField(required=False, default=dict,
                            help_text="the kind's options (the kind's `...Options` schema)")
     seats = serializers.IntegerField(required=False, allow_null=True, default=None,
                                      help_text="seats offered; default the kind's maximum")
-    rated = serializers.BooleanField(required=False, allow_null=True, default=None,
+    rated = StrictBooleanField(required=False, allow_null=True, default=None,
                                      help_text="whether the result changes ratings; default true")
 
 
