@@ -22,6 +22,10 @@ from games.turns import refresh_deadlines_for_user
 from games.webhooks import check_url
 
 
+# Deleted accounts are renamed "deleted-<id>": nobody may register such a name before them.
+DELETED_PREFIX = "deleted-"
+
+
 class UsernameTaken(DomainError):
     status, code = 409, "username_taken"
 
@@ -32,7 +36,7 @@ class BadCredentials(DomainError):
 
 @transaction.atomic
 def register(username: str, password: str, email: str = "", device: str = "") -> tuple[User, str]:
-    if User.objects.filter(username__iexact=username).exists():
+    if username.lower().startswith(DELETED_PREFIX) or User.objects.filter(username__iexact=username).exists():
         raise UsernameTaken(f"the username '{username}' is taken")
     candidate = User(username=username, email=email)
     try:
@@ -223,7 +227,9 @@ def delete_account(user, password: str) -> None:
                               + ", ".join(str(pk) for pk in playing), games=[str(pk) for pk in playing])
     for holder in personal_data.holders():
         holder.erase(user)
-    user.username = f"deleted-{user.pk}"
+    user.username = f"{DELETED_PREFIX}{user.pk}"
+    if User.objects.filter(username__iexact=user.username).exclude(pk=user.pk).exists():
+        user.username += "-" + secrets.token_hex(4)  # an account older than the reserved prefix
     user.email = user.first_name = user.last_name = ""
     user.is_active = user.is_staff = user.is_superuser = False
     user.set_unusable_password()

@@ -99,3 +99,16 @@ def test_no_deletion_while_seated_in_a_game_in_progress(alice, bob, duel):
 def test_deleting_needs_a_login(anonymous, alice):
     assert anonymous.post("/api/v1/accounts/me/delete/", {"password": PASSWORD}, format="json").status_code == 401
     assert User.objects.get(pk=alice.user.pk).is_active
+
+
+def test_nobody_can_take_a_deleted_accounts_name_in_advance(anonymous):
+    answer = anonymous.post("/api/v1/accounts/register/", {"username": "Deleted-42", "password": PASSWORD},
+                            format="json")
+    assert (answer.status_code, answer.json()["code"]) == (409, "username_taken")
+    assert not User.objects.filter(username__iexact="deleted-42").exists()
+
+
+def test_a_deletion_still_works_when_the_anonymous_name_was_taken_before(alice):
+    User.objects.create_user(username=f"deleted-{alice.user.pk}", password="x")  # from before the rule
+    assert alice.post("/api/v1/accounts/me/delete/", {"password": PASSWORD}).status_code == 204
+    assert User.objects.get(pk=alice.user.pk).username.startswith(f"deleted-{alice.user.pk}-")
