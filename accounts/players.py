@@ -22,7 +22,8 @@ def profile(username: str) -> dict[str, Any]:
     their ratings, their latest rating changes."""
     from games.models import Game, Seat
 
-    user = User.objects.filter(username__iexact=username, is_active=True).first()
+    # PostgreSQL text cannot hold NUL: such a name (from a %00 in the path) is nobody.
+    user = None if "\x00" in username else User.objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
         raise NotFound(f"no player '{username}'")
     kinds: dict[str, dict[str, Any]] = {}

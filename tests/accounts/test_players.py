@@ -29,6 +29,7 @@ def test_a_profile_counts_games_played_and_won_and_shows_rating_and_history(alic
 
 def test_unknown_and_deleted_players_are_404(alice, bob):
     assert bob.get("/api/v1/players/nobody/").json()["code"] == "not_found"
+    assert bob.get("/api/v1/players/al%00ice/").json()["code"] == "not_found"
     assert alice.post("/api/v1/accounts/me/delete/", {"password": "correct horse battery"}).status_code == 204
     assert bob.get("/api/v1/players/alice/").status_code == 404
     assert bob.get(f"/api/v1/players/deleted-{alice.user.pk}/").status_code == 404
