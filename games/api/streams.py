@@ -16,6 +16,7 @@ import asyncio
 import json
 import secrets
 import threading
+import time
 from typing import Any, Callable
 
 import redis
@@ -106,7 +107,7 @@ class TicketAuthentication(authentication.BaseAuthentication):
             user = User.objects.filter(pk=int(user_id), is_active=True).first()
         if user is None:
             raise exceptions.AuthenticationFailed("unknown, used or expired stream ticket")
-        return user, None
+        return user, (int(token_id) if token_id else None)
 
     def authenticate_header(self, request):
         return "Token"
@@ -181,6 +182,9 @@ async def _stream(reader):
             if chunks:
                 yield "".join(chunks)
                 last_sent = loop.time()
+            if reader.guard is not None and reader.guard.due() and not await live.run_sync(reader.guard.holds):
+                yield sse({"reason": "your token was revoked or has expired"}, event="end")
+                return
             if more:
                 woke = False
                 continue
@@ -248,7 +252,33 @@ def recent_events(game_id, after: int, announced: int | None) -> tuple[Game, lis
         return game, rows
 
 
+class TokenGuard:
+    """Whether the token a stream was opened with still stands: asked at most once per heartbeat
+    interval, so a revoked or expired token ends its open streams within about that long."""
+
+    def __init__(self, token_id: int):
+        self.token_id, self.checked = token_id, time.monotonic()
+
+    def due(self) -> bool:
+        return time.monotonic() - self.checked >= settings.LIVE_HEARTBEAT_SECONDS
+
+    def holds(self) -> bool:
+        from accounts import tokens
+
+        self.checked = time.monotonic()
+        return tokens.still_valid(self.token_id)
+
+
+def guard_of(request) -> TokenGuard | None:
+    """The token behind a request (a header's, or the one a ticket was bought with)."""
+    auth = request.auth
+    token_id = auth if isinstance(auth, int) else getattr(auth, "pk", None)
+    return TokenGuard(token_id) if token_id is not None else None
+
+
 class GameReader:
+    guard: TokenGuard | None = None
+
     def __init__(self, game: Game, user, seat: int | None, after: int):
         self.game_id, self.user, self.seat, self.after, self.ready = game.pk, user, seat, after, False
 
@@ -288,7 +318,8 @@ class GameStreamMessage(serializers.Serializer):
 
 STREAM_DOC = ("text/event-stream. First `event: ready` (no id), then one message per event, "
               "`id:` = its seq, data = {version, status, your_seat, active_seats, your_turn, event}. "
-              "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. Reconnect with Last-Event-ID.")
+              "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. Reconnect with Last-Event-ID. "
+              "`event: end` (then the stream closes): the token it was opened with was revoked or expired.")
 
 
 class GameStreamView(APIView):
@@ -306,8 +337,10 @@ class GameStreamView(APIView):
     def get(self, request, game_id):
         game = access.get_game(game_id)
         after = _cursor(request)
-        return _event_stream(GameReader(game, request.user, access.seat_of(game, request.user),
-                                        game.version if after is None else after))
+        reader = GameReader(game, request.user, access.seat_of(game, request.user),
+                            game.version if after is None else after)
+        reader.guard = guard_of(request)
+        return _event_stream(reader)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -315,6 +348,7 @@ class GameStreamView(APIView):
 # ---------------------------------------------------------------------------------------------
 class UserReader:
     LIVE = (Game.Status.OPEN, Game.Status.ACTIVE)
+    guard: TokenGuard | None = None
 
     def __init__(self, user, after: int):
         self.user, self.after, self.ready = user, after, False
@@ -369,14 +403,17 @@ class UserStreamView(APIView):
         responses={(200, "text/event-stream"): OpenApiResponse(
             NotificationOut, description="text/event-stream. `event: ready`; `event: game` (no id) for "
             "each of your open or active games on connect and whenever its status or your turn changes; "
-            "`event: notification`, `id:` = the notification's id, data as in /notifications/."),
+            "`event: notification`, `id:` = the notification's id, data as in /notifications/; "
+            "`event: end` (then the stream closes): its token was revoked or expired."),
             400: OpenApiResponse(description="invalid"), 401: OpenApiResponse(description="not_authenticated")},
         summary="Your own news across games (Server-Sent Events)")
     def get(self, request):
         after = _cursor(request)
         if after is None:
             after = Notification.objects.filter(user=request.user).order_by("-id").values_list("id", flat=True).first() or 0
-        return _event_stream(UserReader(request.user, after))
+        reader = UserReader(request.user, after)
+        reader.guard = guard_of(request)
+        return _event_stream(reader)
 
 
 game_stream = asynchronous(GameStreamView)

@@ -61,3 +61,22 @@ def test_a_logout_ends_the_token_on_the_streams_too(server, alice, duel):
     with server.client(alice.token) as http:
         assert http.post("/accounts/logout/").status_code == 204
     refused_everywhere(server, alice.token, duel)
+
+
+@pytest.mark.parametrize("opened_with", ["header", "ticket"])
+def test_an_open_stream_ends_when_its_token_is_revoked(server, alice, duel, opened_with):
+    if opened_with == "header":
+        streams = [game_stream(server, alice.token, duel), user_stream(server, alice.token)]
+    else:
+        with server.client(alice.token) as http:
+            tickets = [http.post("/stream-tickets/").json()["ticket"] for _ in range(2)]
+        streams = [Stream(f"{server.url}/api/v1/games/{duel}/stream/?ticket={tickets[0]}",
+                          {"Accept": "text/event-stream"}).open(),
+                   Stream(f"{server.url}/api/v1/stream/?ticket={tickets[1]}", {"Accept": "text/event-stream"}).open()]
+    for stream in streams:
+        assert stream.status == 200 and stream.next().event == "ready"
+    revoke(alice.token)
+    for stream in streams:  # the server's heartbeat is 1 s: the check comes within a few
+        ended = stream.until(lambda message: message.event == "end")
+        assert "revoked" in ended[-1].data["reason"]
+        assert stream.closed.wait(10)
