@@ -132,3 +132,17 @@ def test_a_second_game_starts_from_the_first_ones_rating():
                                     second.created_at)
     assert changes[0]["before"] == after_first and changes[0]["after"] < after_first
     assert Rating.objects.get(user=a, kind="pickpic").games == 2
+
+
+@pytest.mark.parametrize("players, teams", [(4, [[0, 2], [1, 3]]), (6, [[0, 2, 4], [1, 3, 5]]), (3, [[0, 1, 2]])])
+def test_photoshoot_says_its_teams_and_its_cooperative_mode_is_not_rated(players, teams):
+    from games import options as game_options
+    from games.kinds import get_engine
+
+    engine = get_engine("photoshoot")
+    own = game_options.engine_options(engine, game_options.validate(engine, {}))
+    state = engine.setup(players, own, "seed")
+    assert engine.teams(state) == teams
+    rated = ratings.sides({"places": [1] * players}, engine.teams(state))
+    assert (rated is None) == (len(teams) == 1)
+    assert get_engine("pickpic").teams({}) is None  # every seat for itself
