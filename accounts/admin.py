@@ -1,6 +1,36 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import User
+from accounts.models import AuthToken, Rating, RatingChange, User
 
 admin.site.register(User, UserAdmin)
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("user", "kind", "rating", "mu", "sigma", "games", "updated_at")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+    # Ratings follow from results (accounts.ratings); editing one by hand would desync the history.
+    readonly_fields = ("user", "kind", "rating", "mu", "sigma", "games", "updated_at")
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = ("user", "kind", "game", "place", "rating_before", "rating_after", "at")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(AuthToken)
+class AuthTokenAdmin(admin.ModelAdmin):
+    """Staff can see and revoke (delete) tokens; the keys themselves are nowhere to be seen."""
+    list_display = ("user", "device", "prefix", "created_at", "last_used_at", "expires_at")
+    search_fields = ("user__username", "device")
+    readonly_fields = ("user", "digest", "prefix", "device", "created_at", "last_used_at", "expires_at")
+
+    def has_add_permission(self, request):
+        return False

@@ -1,13 +1,41 @@
+import hashlib
+
+from django.conf import settings
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
 from games.api.serializers import ErrorOut, kind_typed
+
+
+DEVICE_HELP = ("a name for this device or client (listed in /accounts/tokens/); logging in again "
+               "with the same name replaces its token. Default: the User-Agent")
+
+
+def device_of(request, data) -> str:
+    return data.get("device") or request.headers.get("User-Agent", "")[:100]
+
+
+class LoginAccountThrottle(SimpleRateThrottle):
+    """Logins per account, whatever addresses they come from: a password guessed from many
+    addresses is slowed as much as from one (ScopedRateThrottle "auth" limits each address)."""
+    scope = "login_account"
+
+    def get_rate(self):
+        return settings.THROTTLE_LOGIN_ACCOUNT
+
+    def get_cache_key(self, request, view):
+        data = request.data if isinstance(request.data, dict) else {}
+        username = data.get("username")
+        if not isinstance(username, str) or not username:
+            return None
+        ident = hashlib.sha256(username.strip().lower().encode()).hexdigest()
+        return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
 class RegisterIn(serializers.Serializer):
@@ -15,6 +43,7 @@ class RegisterIn(serializers.Serializer):
     password = serializers.CharField(max_length=128, write_only=True, style={"input_type": "password"})
     # No default in the document: '' is not an email, and a validator rejects the schema for it.
     email = serializers.EmailField(required=False, allow_blank=True)
+    device = serializers.CharField(required=False, max_length=100, help_text=DEVICE_HELP)
 
 
 class RegisterOut(serializers.Serializer):
@@ -26,10 +55,13 @@ class RegisterOut(serializers.Serializer):
 class TokenIn(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, style={"input_type": "password"})
+    device = serializers.CharField(required=False, max_length=100, help_text=DEVICE_HELP)
 
 
 class TokenOut(serializers.Serializer):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="send it as `Authorization: Token <token>`; shown only here")
+    id = serializers.IntegerField(help_text="the token's id in /accounts/tokens/")
+    expires_at = serializers.DateTimeField(help_text="moves on with use: TOKEN_TTL_DAYS after the last")
 
 
 class MeOut(serializers.Serializer):
@@ -48,21 +80,25 @@ class RegisterView(APIView):
     def post(self, request):
         data = RegisterIn(data=request.data)
         data.is_valid(raise_exception=True)
-        user, token = services.register(**data.validated_data)
+        user, token = services.register(**{**data.validated_data,
+                                           "device": device_of(request, data.validated_data)})
         return Response({"id": user.pk, "username": user.username, "token": token},
                         status=status.HTTP_201_CREATED)
 
 
 class TokenView(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ScopedRateThrottle, LoginAccountThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=TokenIn, responses={200: TokenOut}, summary="Get your API token")
+    @extend_schema(request=TokenIn, responses={200: TokenOut, 400: ErrorOut, 429: ErrorOut},
+                   summary="Log in: a new API token for this device")
     def post(self, request):
         data = TokenIn(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response({"token": services.obtain_token(**data.validated_data)})
+        token, key = services.obtain_token(data.validated_data["username"], data.validated_data["password"],
+                                           device_of(request, data.validated_data))
+        return Response({"token": key, "id": token.pk, "expires_at": token.expires_at})
 
 
 class MeView(APIView):

@@ -49,3 +49,58 @@ class Webhook(models.Model):
     secret = models.CharField(max_length=64)
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+
+class Rating(models.Model):
+    """A player's skill at one kind of game (openskill's Plackett-Luce: mu and sigma); `rating`
+    is the conservative estimate shown and ranked on, mu - 3 sigma (0 for a newcomer)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ratings")
+    kind = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField(db_index=True)
+    games = models.PositiveIntegerField(default=0, help_text="rated games counted")
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="rating_user_kind_unique")]
+        indexes = [models.Index(fields=["kind", "-rating"])]
+
+
+class RatingChange(models.Model):
+    """One rated game's effect on one player: the history behind a Rating."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    kind = models.CharField(max_length=32)
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_change_unique")]
+        indexes = [models.Index(fields=["user", "kind", "at"])]
+
+
+class AuthToken(models.Model):
+    """An API token for one device. Only its SHA-256 is stored (the key is shown once, at login);
+    it expires TOKEN_TTL_DAYS after its last use and its owner can list and revoke it."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="auth_tokens")
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8, help_text="the key's first characters, to tell tokens apart")
+    device = models.CharField(max_length=100, blank=True, default="")
+    created_at = models.DateTimeField()
+    last_used_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-last_used_at"]

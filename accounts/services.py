@@ -3,7 +3,6 @@ from __future__ import annotations
 from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
 
 import secrets
 from datetime import datetime, timedelta, timezone as tz
@@ -11,10 +10,20 @@ from datetime import datetime, timedelta, timezone as tz
 from django.conf import settings
 from django.utils import timezone
 
-from accounts.models import NotificationPreference, User, Vacation, Webhook
+from django.contrib.auth.tokens import default_token_generator
+from django.core.mail import send_mail
+from django.utils.encoding import force_bytes, force_str
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+
+from accounts import personal_data, tokens
+from accounts.models import AuthToken, NotificationPreference, User, Vacation, Webhook
 from games.errors import DomainError, Invalid, NotFound
 from games.turns import refresh_deadlines_for_user
 from games.webhooks import check_url
+
+
+# Deleted accounts are renamed "deleted-<id>": nobody may register such a name before them.
+DELETED_PREFIX = "deleted-"
 
 
 class UsernameTaken(DomainError):
@@ -26,8 +35,8 @@ class BadCredentials(DomainError):
 
 
 @transaction.atomic
-def register(username: str, password: str, email: str = "") -> tuple[User, str]:
-    if User.objects.filter(username__iexact=username).exists():
+def register(username: str, password: str, email: str = "", device: str = "") -> tuple[User, str]:
+    if username.lower().startswith(DELETED_PREFIX) or User.objects.filter(username__iexact=username).exists():
         raise UsernameTaken(f"the username '{username}' is taken")
     candidate = User(username=username, email=email)
     try:
@@ -40,14 +49,83 @@ def register(username: str, password: str, email: str = "") -> tuple[User, str]:
             candidate.save()
     except IntegrityError:
         raise UsernameTaken(f"the username '{username}' is taken") from None
-    return candidate, Token.objects.create(user=candidate).key
+    return candidate, tokens.issue(candidate, device)[1]
 
 
-def obtain_token(username: str, password: str) -> str:
+def obtain_token(username: str, password: str, device: str = "") -> tuple[AuthToken, str]:
+    """A new token for the device (the key is in the answer only)."""
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
         raise BadCredentials("unknown username or wrong password")
-    return Token.objects.get_or_create(user=user)[0].key
+    return tokens.issue(user, device)
+
+
+def revoke_token(user, token_id: int) -> None:
+    if not AuthToken.objects.filter(user=user, pk=token_id).delete()[0]:
+        raise NotFound("no such token")
+
+
+def logout(user, token) -> None:
+    """End the session of the token the request came with (a session cookie: nothing to end)."""
+    if isinstance(token, AuthToken):
+        AuthToken.objects.filter(user=user, pk=token.pk).delete()
+
+
+# ---------------------------------------------------------------------------------------------
+# Passwords
+# ---------------------------------------------------------------------------------------------
+class InvalidResetLink(DomainError):
+    status, code = 400, "invalid_reset_link"
+
+
+def _validated(password: str, user) -> None:
+    try:
+        password_validation.validate_password(password, user=user)
+    except ValidationError as error:
+        raise Invalid("new_password: " + " ".join(error.messages)) from None
+
+
+@transaction.atomic
+def change_password(user, token, old_password: str, new_password: str) -> None:
+    """A new password; every other token of the user is revoked (this one stays signed in)."""
+    if not user.check_password(old_password):
+        raise BadCredentials("the current password is wrong")
+    _validated(new_password, user)
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    keep = token.pk if isinstance(token, AuthToken) else None
+    AuthToken.objects.filter(user=user).exclude(pk=keep).delete()
+
+
+def request_password_reset(email: str) -> None:
+    """Mail a reset link to every active account with this address; nothing says whether any
+    exists (the answer is the same), so the endpoint cannot be used to find accounts."""
+    for user in User.objects.filter(email__iexact=email, is_active=True).exclude(email=""):
+        uid = urlsafe_base64_encode(force_bytes(user.pk))
+        token = default_token_generator.make_token(user)
+        link = settings.PASSWORD_RESET_URL.format(uid=uid, token=token)
+        send_mail("Darkroom: reset your password",
+                  f"Someone asked to reset the password of the Darkroom account '{user.username}'.\n"
+                  f"To choose a new one, open {link}\n(uid {uid}, token {token}).\n"
+                  "If it was not you, ignore this message: the password stays as it is.",
+                  settings.DEFAULT_FROM_EMAIL, [user.email], fail_silently=True)
+
+
+@transaction.atomic
+def reset_password(uid: str, token: str, new_password: str) -> None:
+    """Django's token generator: the link stops working once the password changed (or after
+    PASSWORD_RESET_TIMEOUT). Every token of the user is revoked: whoever had the password is out."""
+    try:
+        user_id = int(force_str(urlsafe_base64_decode(uid)))
+    except (TypeError, ValueError, OverflowError):
+        user_id = None
+    user = User.objects.select_for_update().filter(pk=user_id, is_active=True).first() if user_id else None
+    if user is None or not default_token_generator.check_token(user, token):
+        raise InvalidResetLink("this reset link is invalid or has expired; ask for a new one")
+    _validated(new_password, user)
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    AuthToken.objects.filter(user=user).delete()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,3 +196,43 @@ def end_vacation(user) -> None:
     if not Vacation.objects.filter(user=user, start__lte=now, end__gt=now).update(end=now):
         raise NotFound("you are not on vacation")
     refresh_deadlines_for_user(user)
+
+
+# ---------------------------------------------------------------------------------------------
+# Leaving: export my data, delete my account
+# ---------------------------------------------------------------------------------------------
+class GamesInProgress(DomainError):
+    status, code = 409, "games_in_progress"
+
+
+def export_data(user) -> dict:
+    """Everything the apps hold about the user, one entry per registered holder."""
+    return {"exported_at": timezone.now(), "data": {h.name: h.export(user) for h in personal_data.holders()}}
+
+
+@transaction.atomic
+def delete_account(user, password: str) -> None:
+    """Erase the person, keep the games: every registered holder erases its data, then the user
+    row stays (seats, events and disputes refer to it) under an anonymous name, without email,
+    password or any way to sign in."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.check_password(password):
+        raise BadCredentials("the password is wrong")
+    from games.models import Game
+
+    playing = list(Game.objects.filter(seat_set__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+                   .values_list("pk", flat=True)[:20])
+    if playing:
+        raise GamesInProgress("leave or resign your open and active games first: "
+                              + ", ".join(str(pk) for pk in playing), games=[str(pk) for pk in playing])
+    for holder in personal_data.holders():
+        holder.erase(user)
+    user.username = f"{DELETED_PREFIX}{user.pk}"
+    if User.objects.filter(username__iexact=user.username).exclude(pk=user.pk).exists():
+        user.username += "-" + secrets.token_hex(4)  # an account older than the reserved prefix
+    user.email = user.first_name = user.last_name = ""
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.set_unusable_password()
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()

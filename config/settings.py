@@ -159,7 +159,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", 64 * 1024))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.tokens.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -254,6 +254,16 @@ CELERY_BEAT_SCHEDULE = {
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", 6))
 WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 30))
 VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
+
+# --- Accounts (docs/accounts.md): API tokens expire this many days after their last use; a
+# user keeps at most TOKENS_PER_USER (one per device). The password reset email links here, with
+# {uid} and {token} filled in (the client posts them to /api/v1/accounts/password-reset/confirm/).
+TOKEN_TTL_DAYS = int(os.environ.get("TOKEN_TTL_DAYS", 30))
+TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
+# Logins per account, whatever addresses they come from (the "auth" rate above is per address).
+THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/hour")
+PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")
+# --- end accounts
 
 # --- Disputes (ops): per player and game, at most this many open at once, and a cooldown
 # between two, so disputes can neither flood staff nor the other players' notifications.

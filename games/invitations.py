@@ -86,9 +86,10 @@ def _make_private(game: Game, link: bool) -> None:
 
 
 @transaction.atomic
-def create_private_game(user, kind: Any, options: Any, seats: Any, invite: Any) -> Game:
+def create_private_game(user, kind: Any, options: Any, seats: Any, invite: Any, rated: Any = None) -> Game:
     users = _users(invite if invite is not None else [], user)
-    game = services.create_game(user, kind, options, seats)
+    # Games among friends are unrated unless the creator asks (public games are rated by default).
+    game = services.create_game(user, kind, options, seats, False if rated is None else rated)
     _make_private(game, link=True)
     if users:
         _invite(game, user, users)

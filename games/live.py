@@ -148,19 +148,24 @@ def forget_tokens() -> None:
 
 
 def _revoked(sender=None, **kwargs) -> None:
-    if sender is not None and kwargs.get("update_fields") == frozenset({"last_login"}):
+    if kwargs.get("created"):
+        return  # a new token or user takes nothing from anyone
+    if kwargs.get("update_fields") == frozenset({"last_login"}):
         return  # a login changes nothing a token grants
     forget_tokens()
     transaction.on_commit(lambda: _publish([(_revoked_channel(), "")]))
 
 
 def connect() -> None:
-    """Forget cached tokens in every process when a token goes or a user changes (deactivated)."""
+    """Forget cached tokens in every process when a token is revoked or changed (its expiry
+    moved) or a user changes (deactivated, deleted)."""
     from django.contrib.auth import get_user_model
     from django.db.models.signals import post_delete, post_save
-    from rest_framework.authtoken.models import Token
 
-    post_delete.connect(_revoked, sender=Token, dispatch_uid="darkroom-live-token-deleted")
+    from accounts.models import AuthToken
+
+    post_delete.connect(_revoked, sender=AuthToken, dispatch_uid="darkroom-live-token-deleted")
+    post_save.connect(_revoked, sender=AuthToken, dispatch_uid="darkroom-live-token-saved")
     post_save.connect(_revoked, sender=get_user_model(), dispatch_uid="darkroom-live-user-saved")
     post_delete.connect(_revoked, sender=get_user_model(), dispatch_uid="darkroom-live-user-deleted")
 

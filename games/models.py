@@ -34,6 +34,7 @@ class Game(models.Model):
     seed_hash = models.CharField(max_length=64)
     rules_version = models.PositiveSmallIntegerField(
         default=1, help_text="the rules the game was created under (GameCreated); it is replayed by them")
+    rated = models.BooleanField(default=True, help_text="the result changes the players' ratings")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -45,6 +45,7 @@ def summary(game: Game, seat: int | None) -> dict[str, Any]:
         "next_deadline": game.next_deadline,
         "clocks": game.clocks or None,
         "result": game.result,
+        "rated": game.rated,
         "seed_hash": game.seed_hash,
         "seed": Event.objects.get(game=game, seq=1).data["seed"] if finished else None,
         "created_at": game.created_at,

@@ -53,7 +53,7 @@ def _player(user, seat: int) -> dict[str, Any]:
 
 
 @transaction.atomic
-def create_game(user, kind: Any, options: Any, seats: Any) -> Game:
+def create_game(user, kind: Any, options: Any, seats: Any, rated: Any = None) -> Game:
     if not isinstance(kind, str):
         raise Invalid("kind must be a string")
     engine = get_engine(kind)
@@ -63,9 +63,13 @@ def create_game(user, kind: Any, options: Any, seats: Any) -> Game:
     if not isinstance(seats, int) or isinstance(seats, bool) or not (
             engine.min_players <= seats <= engine.max_players):
         raise Invalid(f"seats must be a whole number from {engine.min_players} to {engine.max_players}")
+    if rated is None:
+        rated = True  # public games are rated unless the creator says otherwise
+    if not isinstance(rated, bool):
+        raise Invalid("rated must be true or false")
     seed = secrets.token_hex(32)
     now = timezone.now()
-    game = Game.objects.create(kind=kind, options=filled, seats=seats, creator=user,
+    game = Game.objects.create(kind=kind, options=filled, seats=seats, creator=user, rated=rated,
                                seed_hash=store.seed_hash(seed), rules_version=engine.rules_version)
     Seat.objects.create(game=game, user=user, number=0)
     store.append(game, 0, [
@@ -459,6 +463,8 @@ def rebuild_projection(game: Game) -> dict[str, Any]:
     outcome = engine.outcome(state) if state is not None else None
     if aborted is not None:
         return {"version": len(types), "status": status, "active_seats": [], "result": aborted.data["result"]}
+    if outcome is not None and finished is not None and "rating_changes" in finished.data["result"]:
+        outcome = {**outcome, "rating_changes": finished.data["result"]["rating_changes"]}
     return {
         "version": len(types),
         "status": status,

@@ -14,7 +14,7 @@ from django.db.models import Q
 
 from games import clocks, notify, scheduling, store
 from games.engines import base
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 from games.store import NewEvent
 
 # An engine always ends, but a game whose every seat is out of time could chain expiries: bound it.
@@ -157,6 +157,10 @@ class Turn:
         self.active_before = set(game.active_seats or [])
         outcome = engine.outcome(self.state) if self.state is not None else None
         if outcome is not None and game.status != Game.Status.FINISHED:
+            changes = self.rate(outcome)
+            if changes is not None:
+                # In the immutable log as in the projection (rebuild_projection reads it back).
+                outcome = {**outcome, "rating_changes": changes}
             self.events.append(NewEvent(store.GAME_FINISHED, {"result": outcome, "seed": self.seed}))
             fields.update(status=Game.Status.FINISHED, result=outcome, finished_at=self.at)
             self.clocks = clocks.advance(self.clocks, game.options, self.active, set(), set(),
@@ -165,6 +169,16 @@ class Turn:
         fields.update(active_seats=sorted(self.active), clocks=self.clocks,
                       **wake_times(game, engine, self.state, self.clocks, self.vacations, outcome))
         return store.Append(game, expected, self.events, self.at, self.state, fields)
+
+    def rate(self, outcome: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The rating changes of a rated game finishing now (written in this transaction)."""
+        from accounts import ratings
+
+        if not self.game.rated or outcome.get("aborted"):
+            return None
+        users = ({seat: uid for seat, (uid, _) in self.seats.items()} if self.seats
+                 else dict(Seat.objects.filter(game=self.game).values_list("number", "user_id")))
+        return ratings.rate_finished(self.game, outcome, self.engine.teams(self.state), users, self.at)
 
     def commit(self, expected_version: int | None = None, **fields: Any) -> list[Event]:
         """One append for everything this turn decided, with the projection and notifications."""

@@ -19,3 +19,4 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 SNAPSHOT_EVERY = 5
 # clear() empties this run's keys only, not the Redis every run (and the broker) shares.
 CACHES = {"default": {**CACHES["default"], "BACKEND": "tests.cache.RunOnlyRedisCache"}}  # noqa: F405
+THROTTLE_LOGIN_ACCOUNT = "100000/min"

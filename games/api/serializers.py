@@ -42,6 +42,15 @@ EventField = kind_typed("Event")
 JsonSchemaField = kind_typed("JsonSchema")
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """JSON true or false only: the document says boolean, so "yes" or 1 is a 400, not a guess."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class CreateGameIn(serializers.Serializer):
     kind = serializers.CharField(max_length=32)
     options = OptionsField(required=False, default=dict,
@@ -52,6 +61,8 @@ class CreateGameIn(serializers.Serializer):
                                        help_text="invitation only: hidden from lists, with a join link")
     invite = serializers.ListField(child=serializers.CharField(max_length=150), required=False, max_length=10,
                                    help_text="usernames to invite (makes the game private)")
+    rated = StrictBooleanField(required=False, allow_null=True, default=None,
+                                     help_text="whether the result changes ratings; default true")
 
 
 class MoveIn(serializers.Serializer):
@@ -101,6 +112,8 @@ class GameOut(serializers.Serializer):
     next_deadline = serializers.DateTimeField(allow_null=True)
     clocks = ClocksField(allow_null=True)
     result = ResultField(allow_null=True)
+    rated = serializers.BooleanField(help_text="the result changes the players' ratings "
+                                               "(`result.rating_changes`)")
     seed_hash = serializers.CharField(help_text="sha256 of the secret seed, published at creation")
     seed = serializers.CharField(allow_null=True, help_text="revealed when the game is finished")
     created_at = serializers.DateTimeField()

@@ -16,6 +16,7 @@ import asyncio
 import copy
 import json
 import secrets
+import time
 import uuid
 import weakref
 from dataclasses import dataclass, field
@@ -33,8 +34,9 @@ from rest_framework.settings import api_settings
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from games.api.serializers import EventField
+from accounts.tokens import HashedTokenAuthentication
 from games import access, chat, live, selectors, store
+from games.api.serializers import EventField
 from games.api.notifications import NotificationOut
 from games.errors import DomainError, Invalid
 from games.models import Game, Notification, Seat
@@ -50,16 +52,17 @@ class Unavailable(DomainError):
 # ---------------------------------------------------------------------------------------------
 # Async entry for DRF views
 # ---------------------------------------------------------------------------------------------
-class CachedTokenAuthentication(authentication.TokenAuthentication):
+class CachedTokenAuthentication(HashedTokenAuthentication):
     """The header's token, looked up once per LIVE_AUTH_CACHE_SECONDS per process (games.live):
-    a long-poll client comes back after every move, a stream after every reconnect."""
+    a long-poll client comes back after every move, a stream after every reconnect. A revoked,
+    expired or changed token is forgotten at once in every process (games.live.connect)."""
 
     def authenticate_credentials(self, key):
         return live.cached_token(key, super().authenticate_credentials)
 
 
 def _cached(classes: list) -> list:
-    return [CachedTokenAuthentication if c is authentication.TokenAuthentication else c for c in classes]
+    return [CachedTokenAuthentication if c is HashedTokenAuthentication else c for c in classes]
 
 
 def _respond(view: Callable, request, kwargs: dict[str, Any]):
@@ -187,16 +190,22 @@ class TicketAuthentication(authentication.BaseAuthentication):
         if not ticket:
             return None
         try:
-            user_id = live.client().getdel(_ticket_key(ticket[:100]))
+            found = live.client().getdel(_ticket_key(ticket[:100]))
         except redis.RedisError:
             raise exceptions.AuthenticationFailed("stream tickets are unavailable just now; "
                                                   "send the Authorization header") from None
+        from accounts import tokens
         from accounts.models import User
 
-        user = User.objects.filter(pk=int(user_id), is_active=True).first() if user_id else None
+        # "user:token": a ticket is worth no more than the token it was bought with, so one
+        # bought before that token was revoked (or expired) opens nothing.
+        user_id, _, token_id = (found.decode() if isinstance(found, bytes) else found or "").partition(":")
+        user = None
+        if user_id and tokens.still_valid(int(token_id) if token_id else None):
+            user = User.objects.filter(pk=int(user_id), is_active=True).first()
         if user is None:
             raise exceptions.AuthenticationFailed("unknown, used or expired stream ticket")
-        return user, None
+        return user, (int(token_id) if token_id else None)
 
     def authenticate_header(self, request):
         return "Token"
@@ -235,7 +244,8 @@ class StreamTicketsView(APIView):
     def post(self, request):
         ticket, ttl = secrets.token_urlsafe(24), settings.STREAM_TICKET_SECONDS
         try:
-            live.client().set(_ticket_key(ticket), request.user.pk, ex=ttl)
+            token_id = getattr(request.auth, "pk", "") if request.auth is not None else ""
+            live.client().set(_ticket_key(ticket), f"{request.user.pk}:{token_id}", ex=ttl)
         except redis.RedisError:
             raise Unavailable("stream tickets are unavailable just now; send the Authorization "
                               "header, or poll /events/") from None
@@ -270,6 +280,9 @@ async def _stream(reader):
             if chunks:
                 yield "".join(chunks)
                 last_sent = loop.time()
+            if reader.guard is not None and reader.guard.due() and not await live.run_sync(reader.guard.holds):
+                yield sse({"reason": "your token was revoked or has expired"}, event="end")
+                return
             if more:
                 woke = False
                 continue
@@ -407,7 +420,33 @@ class Tails:
 tails = Tails()
 
 
+class TokenGuard:
+    """Whether the token a stream was opened with still stands: asked at most once per heartbeat
+    interval, so a revoked or expired token ends its open streams within about that long."""
+
+    def __init__(self, token_id: int):
+        self.token_id, self.checked = token_id, time.monotonic()
+
+    def due(self) -> bool:
+        return time.monotonic() - self.checked >= settings.LIVE_HEARTBEAT_SECONDS
+
+    def holds(self) -> bool:
+        from accounts import tokens
+
+        self.checked = time.monotonic()
+        return tokens.still_valid(self.token_id)
+
+
+def guard_of(request) -> TokenGuard | None:
+    """The token behind a request (a header's, or the one a ticket was bought with)."""
+    auth = request.auth
+    token_id = auth if isinstance(auth, int) else getattr(auth, "pk", None)
+    return TokenGuard(token_id) if token_id is not None else None
+
+
 class GameReader:
+    guard: TokenGuard | None = None
+
     def __init__(self, game: Game, user, seat: int | None, after: int, chat_after: int = 0):
         self.game_id, self.user, self.seat, self.after, self.ready = game.pk, user, seat, after, False
         self.chat_after = chat_after  # the last chat message sent (only new ones are streamed)
@@ -468,7 +507,8 @@ STREAM_DOC = ("text/event-stream. First `event: ready` (no id), then one message
               "`id:` = its seq, data = {version, status, your_seat, active_seats, your_turn, event}. "
               "New chat messages of the channels you may read come as `event: chat` (no id; data as "
               "a message of /chat/). "
-              "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. Reconnect with Last-Event-ID.")
+              "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. Reconnect with Last-Event-ID. "
+              "`event: end` (then the stream closes): the token it was opened with was revoked or expired.")
 
 
 class GameStreamView(APIView):
@@ -487,8 +527,10 @@ class GameStreamView(APIView):
         game = access.get_game(game_id, user=request.user)
         access.require_visible(game, request.user)
         after = _cursor(request)
-        return _event_stream(GameReader(game, request.user, access.seat_of(game, request.user),
-                                        game.version if after is None else after, chat.latest_id(game)))
+        reader = GameReader(game, request.user, access.seat_of(game, request.user),
+                            game.version if after is None else after, chat.latest_id(game))
+        reader.guard = guard_of(request)
+        return _event_stream(reader)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -496,6 +538,7 @@ class GameStreamView(APIView):
 # ---------------------------------------------------------------------------------------------
 class UserReader:
     LIVE = (Game.Status.OPEN, Game.Status.ACTIVE)
+    guard: TokenGuard | None = None
 
     def __init__(self, user, after: int):
         self.user, self.after, self.ready = user, after, False
@@ -553,14 +596,17 @@ class UserStreamView(APIView):
         responses={(200, "text/event-stream"): OpenApiResponse(
             NotificationOut, description="text/event-stream. `event: ready`; `event: game` (no id) for "
             "each of your open or active games on connect and whenever its status or your turn changes; "
-            "`event: notification`, `id:` = the notification's id, data as in /notifications/."),
+            "`event: notification`, `id:` = the notification's id, data as in /notifications/; "
+            "`event: end` (then the stream closes): its token was revoked or expired."),
             400: OpenApiResponse(description="invalid"), 401: OpenApiResponse(description="not_authenticated")},
         summary="Your own news across games (Server-Sent Events)")
     def get(self, request):
         after = _cursor(request)
         if after is None:
             after = Notification.objects.filter(user=request.user).order_by("-id").values_list("id", flat=True).first() or 0
-        return _event_stream(UserReader(request.user, after))
+        reader = UserReader(request.user, after)
+        reader.guard = guard_of(request)
+        return _event_stream(reader)
 
 
 game_stream = asynchronous(GameStreamView)

@@ -1,6 +1,7 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from accounts import players
 from games.api import notifications, social, streams, views
 
 urlpatterns = [
@@ -8,6 +9,8 @@ urlpatterns = [
     path("kinds/", views.KindsView.as_view(), name="kinds"),
     path("kinds/<str:kind>/", views.KindView.as_view(), name="kind"),
     path("kinds/<str:kind>/cards/", views.CardsView.as_view(), name="kind-cards"),
+    path("kinds/<str:kind>/leaderboard/", players.LeaderboardView.as_view(), name="kind-leaderboard"),
+    path("players/<str:username>/", players.PlayerView.as_view(), name="player"),
     path("games/", views.GamesView.as_view(), name="games"),
     path("seeks/", social.SeeksView.as_view(), name="seeks"),
     path("spectate/", social.SpectateView.as_view(), name="spectate"),

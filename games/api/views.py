@@ -111,9 +111,10 @@ class GamesView(APIView):
         data = parse(s.CreateGameIn, request.data)
         if data["private"] or data.get("invite"):
             game = invitations.create_private_game(request.user, data["kind"], data["options"], data["seats"],
-                                                   data.get("invite"))
+                                                   data.get("invite"), data["rated"])
         else:
-            game = services.create_game(request.user, data["kind"], data["options"], data["seats"])
+            game = services.create_game(request.user, data["kind"], data["options"], data["seats"],
+                                        data["rated"])
         return Response(selectors.detail(game, request.user), status=status.HTTP_201_CREATED)
 
 

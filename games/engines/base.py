@@ -163,6 +163,12 @@ def result_schema(breakdown: dict[str, Any] | None = None) -> dict[str, Any]:
             "breakdown": nullable({"type": "array", "items": breakdown or {"type": "object"}}),
             "tie_break": nullable({"type": "string"}),
             "forfeited": {**SEATS_SCHEMA, "description": "seats out by forfeit, ranked last"},
+            "rating_changes": {"type": "array", "description": "a rated game: each rated seat's "
+                               "rating before and after it (docs/accounts.md)",
+                               "items": {"type": "object", "required": ["seat", "before", "after", "delta"],
+                                         "properties": {"seat": SEAT_SCHEMA, "before": {"type": "number"},
+                                                        "after": {"type": "number"},
+                                                        "delta": {"type": "number"}}}},
         },
     }
 
@@ -315,6 +321,11 @@ class Engine:
 
     def result(self, state: State) -> dict[str, Any] | None:
         raise NotImplementedError
+
+    def teams(self, state: State) -> list[list[int]] | None:
+        """The seats that win or lose together (ratings rate them as one side); None: each seat
+        plays for itself. A single team is a cooperative game, which no rating can rank."""
+        return None
 
     # -- forfeits (concrete): the same for every game -------------------------------------------
     # A forfeited seat stays in the game so the others can play on (the server plays its turns

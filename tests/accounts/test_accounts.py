@@ -20,7 +20,12 @@ def test_register_returns_a_token_that_authenticates(anonymous):
 
 def test_token_for_the_right_password_and_a_clear_error_otherwise(alice, anonymous):
     good = anonymous.post("/api/v1/accounts/token/", {"username": "alice", "password": "correct horse battery"}, format="json")
-    assert good.status_code == 200 and good.json()["token"] == alice.token
+    # One token per device: logging in gives a new one, and the one from registering still works.
+    assert good.status_code == 200 and good.json()["token"] != alice.token
+    for token in (good.json()["token"], alice.token):
+        anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        assert anonymous.get("/api/v1/accounts/me/").json()["username"] == "alice"
+    anonymous.credentials()
     bad = anonymous.post("/api/v1/accounts/token/", {"username": "alice", "password": "nope"}, format="json")
     assert (bad.status_code, bad.json()["code"]) == (400, "bad_credentials")
 

@@ -207,3 +207,6 @@ class Photoshoot(base.Engine):
 
     def result(self, state: base.State) -> dict[str, Any] | None:
         return scoring.result(state)
+
+    def teams(self, state: base.State) -> list[list[int]] | None:
+        return [list(team) for team in state["teams"]]

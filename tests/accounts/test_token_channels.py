@@ -1,0 +1,82 @@
+"""A revoked or expired token opens nothing, on every channel: the REST views, the long-poll, both
+streams, stream tickets (bought with it before or after), against a real server process."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts import tokens
+from accounts.models import AuthToken
+from tests.live_server import Server, Stream, game_stream, user_stream
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def server(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        web = Server().start()
+    yield web
+    web.stop()
+
+
+def revoke(key):
+    AuthToken.objects.filter(digest=tokens.digest(key)).delete()
+
+
+def expire(key):
+    AuthToken.objects.filter(digest=tokens.digest(key)).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+
+def refused_everywhere(server, key, game_id):
+    with server.client(key) as http:
+        answers = [http.get("/accounts/me/"), http.get(f"/games/{game_id}/"),
+                   http.get(f"/games/{game_id}/events/", params={"after": 0, "wait": 1}),
+                   http.post("/stream-tickets/")]
+    for answer in answers:
+        assert (answer.status_code, answer.json()["code"]) == (401, "authentication_failed"), answer.text
+    for stream in (game_stream(server, key, game_id), user_stream(server, key)):
+        assert stream.status == 401 and "authentication_failed" in stream.body
+
+
+@pytest.mark.parametrize("end", [revoke, expire])
+def test_an_ended_token_is_refused_on_every_channel(server, alice, bob, duel, end):
+    with server.client(alice.token) as http:
+        ticket = http.post("/stream-tickets/").json()["ticket"]  # bought while the token was good
+        assert http.get(f"/games/{duel}/events/", params={"after": 0}).status_code == 200
+    opened = game_stream(server, alice.token, duel)
+    assert opened.status == 200 and opened.next().event == "ready"
+    opened.close()
+    end(alice.token)
+    refused_everywhere(server, alice.token, duel)
+    late = Stream(f"{server.url}/api/v1/games/{duel}/stream/?ticket={ticket}", {"Accept": "text/event-stream"}).open()
+    assert late.status == 401 and "authentication_failed" in late.body
+    with server.client(bob.token) as http:  # the other player is untouched
+        assert http.get(f"/games/{duel}/").status_code == 200
+
+
+def test_a_logout_ends_the_token_on_the_streams_too(server, alice, duel):
+    with server.client(alice.token) as http:
+        assert http.post("/accounts/logout/").status_code == 204
+    refused_everywhere(server, alice.token, duel)
+
+
+@pytest.mark.parametrize("opened_with", ["header", "ticket"])
+def test_an_open_stream_ends_when_its_token_is_revoked(server, alice, duel, opened_with):
+    if opened_with == "header":
+        streams = [game_stream(server, alice.token, duel), user_stream(server, alice.token)]
+    else:
+        with server.client(alice.token) as http:
+            tickets = [http.post("/stream-tickets/").json()["ticket"] for _ in range(2)]
+        streams = [Stream(f"{server.url}/api/v1/games/{duel}/stream/?ticket={tickets[0]}",
+                          {"Accept": "text/event-stream"}).open(),
+                   Stream(f"{server.url}/api/v1/stream/?ticket={tickets[1]}", {"Accept": "text/event-stream"}).open()]
+    for stream in streams:
+        assert stream.status == 200 and stream.next().event == "ready"
+    revoke(alice.token)
+    for stream in streams:  # the server's heartbeat is 1 s: the check comes within a few
+        ended = stream.until(lambda message: message.event == "end")
+        assert "revoked" in ended[-1].data["reason"]
+        assert stream.closed.wait(10)
