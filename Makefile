@@ -5,7 +5,7 @@ PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: install services migrate run test fuzz bench mutate check clean
+.PHONY: install chromium services migrate run test fuzz bench mutate check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -13,7 +13,16 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
 	@touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed chromium
+
+# The browser tests (tests/web) drive Debian's chromium: Playwright cannot fetch its own build here.
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	        echo "installing Debian's chromium for the browser tests"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    else echo "no /usr/bin/chromium: tests/web will be skipped (apt-get install chromium)"; fi; \
+	fi
 
 services: install
 	@$(PY) manage.py check_services --create-db

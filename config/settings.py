@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "web",
     "corsheaders",
     "config.apps.OperationsConfig",
 ]

@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api.urls")),
+    path("", include("web.urls")),
 ]
 
 # Production error pages are JSON like every other error (games.api.errors.JsonErrorsMiddleware

@@ -1,0 +1,135 @@
+"""The web client in a real browser: Debian's chromium driven by Playwright, against a real server
+process (uvicorn, the test database, Redis). One browser context per user; every page is watched
+for console errors and for requests outside /api/v1/ and /static/."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.live_server import Server
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ALLOWED = re.compile(r"^/(api/v1/|static/|$)")
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def pytest_collection_modifyitems(items):
+    if not shutil.which(CHROMIUM):
+        skip = pytest.mark.skip(reason=f"no chromium at {CHROMIUM} (make install brings Debian's)")
+        for item in items:
+            if "tests/web/" in str(item.fspath):
+                item.add_marker(skip)
+
+
+@pytest.fixture(scope="module")
+def web(django_db_setup, django_db_blocker):
+    # Playwright's sync API keeps an event loop in this thread, so Django, here in the test
+    # process only, must be told the database calls of its fixtures are fine; never the server's.
+    with django_db_blocker.unblock():
+        server = Server(DJANGO_ALLOW_ASYNC_UNSAFE="").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Player:
+    """One user in a browser context of their own, with what their page did wrong."""
+
+    name: str
+    page: object
+    base: str
+    errors: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+    token: str | None = None
+
+    def goto(self, fragment: str = "#/") -> None:
+        self.page.goto(f"{self.base}/{fragment}")
+
+    def clean(self) -> None:
+        assert not self.errors, f"{self.name}'s console: {self.errors}"
+        assert not self.foreign, f"{self.name}'s page asked outside the API and static files: {self.foreign}"
+
+
+@pytest.fixture
+def players(web, browser):
+    """players("ann", "ben"): each one registers through the page, in a context of their own."""
+    contexts, made = [], []
+
+    def make(*names: str, register: bool = True) -> list[Player]:
+        out = []
+        for name in names:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            contexts.append(context)
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            player = Player(name, page, web.url)
+
+            def console(message, player=player):
+                if message.type == "error":
+                    player.errors.append(message.text)
+
+            def request(req, player=player):
+                parts = urlsplit(req.url)
+                if parts.scheme in ("data", "blob"):
+                    return
+                if f"{parts.scheme}://{parts.netloc}" != web.url or not ALLOWED.match(parts.path):
+                    player.foreign.append(req.url)
+
+            page.on("console", console)
+            page.on("pageerror", lambda error, player=player: player.errors.append(str(error)))
+            page.on("request", request)
+            if register:
+                signup(player)
+            out.append(player)
+            made.append(player)
+        return out
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def signup(player: Player) -> None:
+    page = player.page
+    player.goto("#/login")
+    form = page.get_by_role("form", name="Register")
+    form.get_by_label("User name").fill(player.name)
+    form.get_by_label("Password", exact=True).fill(f"pw-{player.name}-secret")
+    form.get_by_role("button", name="Register").click()
+    page.get_by_role("heading", name="Lobby").wait_for()
+    player.token = page.evaluate("localStorage.getItem('darkroom.token')")
+
+
+@pytest.fixture
+def shoot(request):
+    """shoot(player, "moment"): a screenshot in tests/web/artifacts/<test>/ (gitignored)."""
+    folder = ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.name)
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def take(player: Player, moment: str) -> Path:
+        path = folder / f"{moment}-{player.name}.png"
+        player.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,358 @@
+// The Darkroom web client: hash routes, log in, lobby, my games, inbox, the game page (tables,
+// clocks, result, seed), spectating and the replay viewer. Everything comes from /api/v1/.
+import { auth, get, post, follow, ApiError } from "./api.js";
+import { h, choiceButton } from "./svg.js";
+
+const main = document.getElementById("main");
+const nav = document.getElementById("nav");
+const flash = document.getElementById("flash");
+let me = null;           // GET /accounts/me/
+let leave = () => {};    // cleanup of the current screen (streams, timers)
+
+export function say(message, kind = "error") {
+  flash.replaceChildren(h("p", { class: `flash ${kind}` }, message));
+  if (kind !== "error") setTimeout(() => flash.replaceChildren(), 4000);
+}
+// The server's own words (`detail`) for a refused request; anything else as it is.
+const showError = (error) => say(error instanceof ApiError ? error.message : String(error));
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : "—");
+const link = (href, text, attrs = {}) => h("a", { href, ...attrs }, text);
+const seatName = (game, seat) => game.players.find((p) => p.seat === seat)?.username ?? `seat ${seat}`;
+
+// ---------------------------------------------------------------- routing ----------------------
+const routes = [
+  [/^#\/login$/, loginPage],
+  [/^#\/mine$/, myGamesPage],
+  [/^#\/inbox$/, inboxPage],
+  [/^#\/games\/([0-9a-f-]+)\/replay$/, replayPage],
+  [/^#\/games\/([0-9a-f-]+)$/, gamePage],
+  [/^#?\/?$/, lobbyPage],
+];
+
+async function route() {
+  leave(); leave = () => {};
+  flash.replaceChildren();
+  const hash = location.hash || "#/";
+  if (!auth.token && hash !== "#/login") { location.hash = "#/login"; return; }
+  if (auth.token && !me) {
+    try { me = await get("/accounts/me/"); } catch (error) { auth.token = null; location.hash = "#/login"; return; }
+  }
+  drawNav();
+  for (const [pattern, page] of routes) {
+    const match = hash.match(pattern);
+    if (match) {
+      main.replaceChildren(h("p", { class: "loading" }, "Loading…"));
+      try { await page(...match.slice(1)); } catch (error) { showError(error); }
+      main.focus({ preventScroll: true });
+      return;
+    }
+  }
+  main.replaceChildren(h("p", {}, "No such page. ", link("#/", "Back to the lobby")));
+}
+
+function drawNav() {
+  if (!me) { nav.replaceChildren(); return; }
+  const unread = h("span", { id: "unread", class: "badge" });
+  nav.replaceChildren(link("#/", "Lobby"), link("#/mine", "My games"), link("#/inbox", "Inbox ", unread),
+    h("span", { class: "who" }, me.username),
+    h("button", { type: "button", onclick: logout }, "Log out"));
+  get("/notifications/unread-count/").then((r) => { unread.textContent = r.unread ? String(r.unread) : ""; })
+    .catch(() => {});
+}
+
+function logout() { auth.token = null; me = null; location.hash = "#/login"; }
+
+// ---------------------------------------------------------------- log in / register ------------
+async function loginPage() {
+  const form = (title, path, extra) => {
+    const f = h("form", { class: "card", "aria-label": title },
+      h("h2", {}, title),
+      h("label", {}, "User name ", h("input", { name: "username", required: true, autocomplete: "username" })),
+      h("label", {}, "Password ", h("input", { name: "password", type: "password", required: true,
+                                                 autocomplete: path === "/accounts/register/" ? "new-password" : "current-password" })),
+      extra, h("button", { type: "submit" }, title));
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const data = Object.fromEntries(new FormData(f));
+      if (!data.email) delete data.email;
+      try {
+        const answer = await post(path, data);
+        auth.token = answer.token; me = null;
+        location.hash = "#/";
+      } catch (error) { showError(error); }
+    });
+    return f;
+  };
+  main.replaceChildren(h("div", { class: "auth" },
+    form("Log in", "/accounts/token/"),
+    form("Register", "/accounts/register/", h("label", {}, "Email (optional) ", h("input", { name: "email", type: "email" })))));
+}
+
+// ---------------------------------------------------------------- lobby ------------------------
+function optionInput(name, schema) {
+  const attrs = { name: `option:${name}`, "data-type": schema.type };
+  let input;
+  if (schema.type === "boolean") input = h("input", { ...attrs, type: "checkbox", checked: schema.default === true });
+  else if (schema.enum) input = h("select", attrs, schema.enum.map((v) => h("option", { value: v, selected: v === schema.default }, v)));
+  else if (schema.type === "integer" || schema.type === "number") {
+    input = h("input", { ...attrs, type: "number", min: schema.minimum, max: schema.maximum, value: schema.default });
+  } else input = h("input", { ...attrs, value: schema.default ?? "" });
+  return h("label", { title: schema.description || "" }, `${name} `, input);
+}
+
+function readOptions(form) {
+  const options = {};
+  for (const input of form.querySelectorAll("[name^='option:']")) {
+    const name = input.name.slice(7), type = input.dataset.type;
+    if (type === "boolean") options[name] = input.checked;
+    else if (input.value === "") continue;
+    else if (type === "integer" || type === "number") options[name] = Number(input.value);
+    else options[name] = input.value;
+  }
+  return options;
+}
+
+function createForm(kind) {
+  const props = kind.options_schema?.properties || {};
+  const seats = h("input", { name: "seats", type: "number", min: kind.min_players, max: kind.max_players,
+                             value: kind.min_players });
+  const form = h("form", { class: "card create", "data-kind": kind.kind, "aria-label": `New ${kind.title}` },
+    h("h3", {}, kind.title),
+    h("label", {}, `Players (${kind.min_players}–${kind.max_players}) `, seats),
+    h("details", {}, h("summary", {}, "Options"), Object.entries(props).map(([n, sch]) => optionInput(n, sch))),
+    h("button", { type: "submit" }, `Create a ${kind.title} game`));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const game = await post("/games/", { kind: kind.kind, seats: Number(seats.value), options: readOptions(form) });
+      location.hash = `#/games/${game.id}`;
+    } catch (error) { showError(error); }
+  });
+  return form;
+}
+
+function gameRow(game, actions = []) {
+  const names = game.players.map((p) => p.username).join(", ");
+  return h("li", { class: `game-row ${game.your_turn ? "your-turn" : ""}`, "data-game": game.id },
+    link(`#/games/${game.id}`, `${game.title || game.kind}`), " ",
+    h("span", { class: "status" }, game.status), " ",
+    h("span", { class: "players" }, `${game.players.length}/${game.seats}: ${names}`),
+    game.your_turn ? h("strong", { class: "turn" }, " your turn") : null, " ", actions);
+}
+
+async function lobbyPage() {
+  const [kinds, open, active] = await Promise.all([get("/kinds/"), get("/games/?status=open&limit=50"),
+                                                   get("/games/?status=active&limit=50")]);
+  const list = (kinds.results || kinds);
+  const join = (game) => game.your_seat === null && game.players.length < game.seats
+    ? choiceButton("Join", async () => {
+      try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
+    }) : null;
+  main.replaceChildren(
+    h("h1", {}, "Lobby"),
+    h("section", { "aria-label": "New game" }, h("h2", {}, "New game"), h("div", { class: "kinds" }, list.map(createForm))),
+    h("section", { "aria-label": "Open games" }, h("h2", {}, "Open games"),
+      open.results.length ? h("ul", { class: "games" }, open.results.map((g) => gameRow(g, join(g)))) : h("p", {}, "None yet.")),
+    h("section", { "aria-label": "Games being played" }, h("h2", {}, "Games being played (spectate)"),
+      active.results.length ? h("ul", { class: "games" }, active.results.map((g) => gameRow(g))) : h("p", {}, "None.")));
+}
+
+// ---------------------------------------------------------------- my games and inbox -----------
+async function myGamesPage() {
+  const page = await get("/games/?mine=true&limit=100");
+  const order = { active: 1, open: 2, finished: 3, cancelled: 4 };
+  const games = [...page.results].sort((a, b) => (b.your_turn - a.your_turn) || (order[a.status] - order[b.status]));
+  main.replaceChildren(h("h1", {}, "My games"),
+    games.length ? h("ul", { class: "games" }, games.map((g) => gameRow(g))) : h("p", {}, "No game yet: ", link("#/", "the lobby"), "."));
+}
+
+async function inboxPage() {
+  const page = await get("/notifications/?limit=100");
+  const mark = (note) => note.read ? null : choiceButton("Mark read", async () => {
+    await post(`/notifications/${note.id}/read/`); route();
+  });
+  main.replaceChildren(h("h1", {}, `Inbox (${page.unread} unread)`),
+    page.unread ? h("button", { type: "button", onclick: async () => { await post("/notifications/read-all/"); route(); } }, "Mark all read") : null,
+    page.results.length ? h("ul", { class: "inbox" }, page.results.map((note) =>
+      h("li", { class: note.read ? "read" : "unread", "data-type": note.type },
+        h("span", { class: "when" }, when(note.updated_at)), " ",
+        note.game ? link(`#/games/${note.game}`, note.title) : note.title,
+        note.collapsed > 1 ? ` (×${note.collapsed})` : "", " ", mark(note))))
+      : h("p", {}, "Nothing here."));
+}
+
+// ---------------------------------------------------------------- tables -----------------------
+const tables = {};
+export async function tableFor(kind) {
+  if (!tables[kind]) {
+    tables[kind] = import(`./tables/${kind}.js`).catch(() => import("./tables/generic.js"));
+  }
+  return tables[kind];
+}
+
+// ---------------------------------------------------------------- clocks and result ------------
+function clockDeadline(clock) {
+  return clock.since ? new Date(clock.since).getTime() + clock.left * 1000 : null;
+}
+const fmt = (seconds) => {
+  const s = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60);
+  return `${d ? `${d}d ` : ""}${String(hh).padStart(2, "0")}:${String(mm).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+};
+
+function clocksBox(game) {
+  if (!game.clocks || game.status !== "active") return null;
+  const box = h("ul", { class: "clocks", "aria-label": "Clocks" });
+  const items = Object.entries(game.clocks.seats).map(([seat, clock]) => {
+    const li = h("li", { "data-seat": seat });
+    const due = clockDeadline(clock);
+    const tick = () => {
+      const left = due ? (due - Date.now()) / 1000 : clock.left;
+      li.textContent = `${seatName(game, Number(seat))}: ${fmt(left)}${due ? " ⏱" : " (stopped)"}`;
+    };
+    tick();
+    return [li, tick];
+  });
+  box.append(...items.map(([li]) => li));
+  const timer = setInterval(() => items.forEach(([, tick]) => tick()), 1000);
+  const previous = leave;
+  leave = () => { clearInterval(timer); previous(); };
+  return box;
+}
+
+function resultBox(game) {
+  const result = game.result;
+  if (!result) return null;
+  const rows = game.players.map((p) => {
+    const b = result.breakdown?.[p.seat];
+    const detail = b ? Object.entries(b).filter(([k]) => k !== "total")
+      .map(([k, v]) => `${k}: ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`).join("; ") : "";
+    return h("tr", { "data-seat": p.seat },
+      h("td", {}, String(result.places?.[p.seat] ?? "")), h("th", { scope: "row" }, p.username),
+      h("td", {}, String(result.scores?.[p.seat] ?? "")), h("td", { class: "breakdown" }, detail));
+  });
+  const winners = (result.winners || []).map((s) => seatName(game, s)).join(", ");
+  return h("section", { class: "result", "aria-label": "Result" },
+    h("h2", {}, `Result: ${winners ? `${winners} won` : "no winner"}`),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Breakdown"))),
+      h("tbody", {}, rows)),
+    result.tie_break ? h("p", {}, `Tie-break: ${result.tie_break}`) : null);
+}
+
+function fairnessBox(game) {
+  return h("section", { class: "fairness", "aria-label": "Seed" },
+    h("p", {}, "Seed hash (sha256, published at creation): ", h("code", { class: "seed-hash" }, game.seed_hash)),
+    game.seed ? h("p", {}, "Seed (revealed at the end): ", h("code", { class: "seed" }, game.seed)) : null);
+}
+
+// ---------------------------------------------------------------- the game page ----------------
+async function gamePage(id) {
+  let version = -1, busy = false, stopFollow = () => {};
+  const tableRoot = h("div", { class: "table", id: "table" });
+  const head = h("div", { class: "game-head" });
+  main.replaceChildren(head, tableRoot);
+
+  async function refresh() {
+    if (busy) return;
+    busy = true;
+    try {
+      const game = await get(`/games/${id}/`);
+      const mine = game.your_seat !== null && game.status === "active" && game.your_turn;
+      const legal = mine ? await get(`/games/${id}/legal-moves/`).catch(() => ({ moves: [], version: game.version })) : { moves: [] };
+      version = game.version;
+      drawHead(game);
+      if (game.status === "open" || game.status === "cancelled") { tableRoot.replaceChildren(); return; }
+      const module = await tableFor(game.kind);
+      const ctx = {
+        kind: game.kind, game, view: game.state, seat: game.your_seat, legalMoves: legal.moves,
+        staff: Boolean(me?.is_staff), submit: (move) => submit(move, legal.version ?? game.version),
+      };
+      tableRoot.dataset.version = String(game.version);
+      tableRoot.dataset.yourTurn = String(Boolean(mine && legal.moves.length));
+      module.renderTable(tableRoot, ctx);
+    } catch (error) { showError(error); } finally { busy = false; }
+  }
+
+  async function submit(move, expected) {
+    try {
+      await post(`/games/${id}/moves/`, { move, expected_version: expected });
+    } catch (error) {
+      if (error.code !== "version_conflict") showError(error);
+    }
+    await refresh();
+  }
+
+  function drawHead(game) {
+    const lobby = [];
+    if (game.status === "open") {
+      const full = game.players.length >= game.seats;
+      if (game.your_seat === null && !full) lobby.push(choiceButton("Join", () => act("join")));
+      if (game.your_seat !== null) lobby.push(choiceButton(game.creator === me.id ? "Cancel (leave)" : "Leave", () => act("leave")));
+      if (game.creator === me.id) lobby.push(choiceButton("Start", () => act("start"), { disabled: !full && game.players.length < 2 }));
+    }
+    const turn = game.status === "active"
+      ? (game.your_turn ? h("p", { class: "your-turn", role: "status" }, "Your turn")
+        : h("p", { class: "waiting", role: "status" }, `Waiting for ${game.active_seats.map((s) => seatName(game, s)).join(", ") || "…"}`))
+      : null;
+    head.replaceChildren(
+      h("h1", {}, game.title || game.kind, " ", h("span", { class: "status", "data-status": game.status }, game.status)),
+      h("p", { class: "players" }, "Players: ", game.players.map((p) => `${p.username} (seat ${p.seat})`).join(", "),
+        ` — ${game.players.length}/${game.seats}`,
+        game.your_seat === null && game.status !== "open" ? h("strong", { class: "spectating" }, " — you are spectating") : null),
+      h("div", { class: "lobby-actions" }, lobby),
+      turn, clocksBox(game), resultBox(game),
+      game.status === "finished" ? fairnessBox(game) : null,
+      game.status !== "open" ? h("p", {}, link(`#/games/${game.id}/replay`, "Replay this game")) : null);
+  }
+
+  async function act(what) {
+    try {
+      await post(`/games/${id}/${what}/`);
+      if (what === "leave") { location.hash = "#/"; return; }
+    } catch (error) { showError(error); }
+    await refresh();
+  }
+
+  await refresh();
+  stopFollow = follow(id, (news) => { if (news.version === undefined || news.version !== version) refresh(); });
+  // The lobby's changes (joins, start) are no events of the game: poll while it is open.
+  const lobbyTimer = setInterval(() => { if (head.querySelector("[data-status=open]")) refresh(); }, 2000);
+  const previous = leave;
+  leave = () => { stopFollow(); clearInterval(lobbyTimer); previous(); };
+}
+
+// ---------------------------------------------------------------- replay -----------------------
+async function replayPage(id) {
+  const game = await get(`/games/${id}/`);
+  const module = await tableFor(game.kind);
+  const last = game.version;
+  let at = last;
+  const tableRoot = h("div", { class: "table", id: "table" });
+  const label = h("span", { id: "replay-at", "aria-live": "polite" });
+  const slider = h("input", { type: "range", min: 1, max: last, value: at, "aria-label": "Event number" });
+  async function show(n) {
+    at = Math.max(1, Math.min(last, n));
+    slider.value = at;
+    try {
+      const past = await get(`/games/${id}/state/?at=${at}`);
+      label.textContent = `after event ${at} of ${last}`;
+      tableRoot.dataset.at = String(at);
+      module.renderTable(tableRoot, { kind: game.kind, game, view: past.state, seat: past.your_seat, legalMoves: [],
+                                      submit: async () => {}, staff: Boolean(me?.is_staff), replay: true });
+    } catch (error) { showError(error); }
+  }
+  slider.addEventListener("change", () => show(Number(slider.value)));
+  main.replaceChildren(h("h1", {}, `Replay: ${game.title || game.kind}`), link(`#/games/${id}`, "Back to the game"),
+    h("div", { class: "replay-controls" },
+      h("button", { type: "button", onclick: () => show(1), "aria-label": "First event" }, "⏮"),
+      h("button", { type: "button", onclick: () => show(at - 1), "aria-label": "Previous event", id: "replay-prev" }, "◀"),
+      slider,
+      h("button", { type: "button", onclick: () => show(at + 1), "aria-label": "Next event", id: "replay-next" }, "▶"),
+      h("button", { type: "button", onclick: () => show(last), "aria-label": "Last event" }, "⏭"), label),
+    tableRoot);
+  await show(at);
+}
+
+window.addEventListener("hashchange", route);
+route();

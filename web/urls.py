@@ -1,0 +1,6 @@
+from django.urls import path
+
+from web import views
+
+# The client routes by the URL fragment (#/games/<id>), so one path serves every screen.
+urlpatterns = [path("", views.index, name="web")]
