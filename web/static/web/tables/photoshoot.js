@@ -34,7 +34,8 @@ export function renderTable(root, ctx) {
 }
 
 function header(view, ctx, seatLabel) {
-  const box = h("section", { class: "photoshoot-summary", "aria-label": "Round" });
+  const box = h("section", { class: "photoshoot-summary", "aria-label": "Round", "data-round": view.round, "data-phase": view.phase,
+    "data-turn": view.turn ?? "", "data-challengeable": view.challengeable ?? "" });
   const mode = view.mode === "coop" ? `Cooperative: one team against the hourglass, target ${view.target}` : "Two teams";
   const phase = { ready: "Ready step: the hourglass starts when the photographers and one control member are ready",
     round: "The hourglass is running", over: "Game over" }[view.phase] || view.phase;

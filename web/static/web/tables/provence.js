@@ -37,7 +37,7 @@ export function renderTable(root, ctx) {
 }
 
 function summary(view, ctx, seatLabel) {
-  const box = h("section", { class: "provence-summary", "aria-label": "Round and players" });
+  const box = h("section", { class: "provence-summary", "aria-label": "Round and players", "data-round": view.round, "data-phase": view.phase });
   const phase = view.phase === "scene" ? "Scene phase: place a card" : view.phase === "walking" ? "Walking phase: move your photographer and drone" : "Game over";
   box.appendChild(h("p", {}, [h("strong", { text: `Round ${view.round} of ${view.rounds}` }), ` · ${phase} · scene deck: ${view.deck} cards`]));
   const goals = h("ul", { class: "goals", "aria-label": "Goals" });
