@@ -217,7 +217,7 @@ function actionsPanel(view, ctx, mem, legal, rerender, error, seatLabel) {
 function composer(view, ctx, mem, rerender, error, seatLabel) {
   mem.rituals ??= { say: [], smile: false, applaud: false, contact: false, stroke: false, wave: false, slap: null, shake: null };
   const r = mem.rituals;
-  const box = h("fieldset", { class: "composer" }, [h("legend", { text: "Or make your own move (the control team judges it)" })]);
+  const box = h("fieldset", { class: "composer" }, [h("legend", { text: `Or make your own move (${view.mode === "coop" ? "the referee" : "the control team"} judges it)` })]);
   const seats = [...Array(view.players || 0).keys()];
   const checks = h("div", {});
   for (const [flag, label] of [["smile", "smile"], ["applaud", "applaud"], ["contact", "slide the tile (contact)"], ["stroke", "stroke Max"], ["wave", "start the Mexican wave"]]) {
