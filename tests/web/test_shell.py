@@ -17,7 +17,7 @@ def test_register_log_out_and_log_in_again_then_every_screen_loads(players, web,
     form.get_by_role("button", name="Log in").click()
     detail = httpx.post(f"{web.url}/api/v1/accounts/token/", json={"username": "ann", "password": "wrong"}).json()["detail"]
     page.get_by_role("alert").get_by_text(detail).wait_for()
-    form.get_by_label("Password").fill("pw-ann-secret")
+    form.get_by_label("Password").fill("ann-Kodachrome-64")
     form.get_by_role("button", name="Log in").click()
     page.get_by_role("heading", name="Lobby").wait_for()
     page.get_by_role("link", name="My games").click()

@@ -1,7 +1,7 @@
 // The Darkroom web client: hash routes, log in, lobby, my games, inbox, the game page (tables,
 // clocks, result, seed), spectating and the replay viewer. Everything comes from /api/v1/.
 import { auth, get, post, follow, ApiError } from "./api.js";
-import { h, choiceButton } from "./svg.js";
+import { h, choiceButton, fill } from "./svg.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -10,8 +10,8 @@ let me = null;           // GET /accounts/me/
 let leave = () => {};    // cleanup of the current screen (streams, timers)
 
 export function say(message, kind = "error") {
-  flash.replaceChildren(h("p", { class: `flash ${kind}` }, message));
-  if (kind !== "error") setTimeout(() => flash.replaceChildren(), 4000);
+  fill(flash, h("p", { class: `flash ${kind}` }, message));
+  if (kind !== "error") setTimeout(() => fill(flash), 4000);
 }
 // The server's own words (`detail`) for a refused request; anything else as it is.
 const showError = (error) => say(error instanceof ApiError ? error.message : String(error));
@@ -32,7 +32,7 @@ const routes = [
 
 async function route() {
   leave(); leave = () => {};
-  flash.replaceChildren();
+  fill(flash);
   const hash = location.hash || "#/";
   if (!auth.token && hash !== "#/login") { location.hash = "#/login"; return; }
   if (auth.token && !me) {
@@ -42,19 +42,19 @@ async function route() {
   for (const [pattern, page] of routes) {
     const match = hash.match(pattern);
     if (match) {
-      main.replaceChildren(h("p", { class: "loading" }, "Loading…"));
+      fill(main, h("p", { class: "loading" }, "Loading…"));
       try { await page(...match.slice(1)); } catch (error) { showError(error); }
       main.focus({ preventScroll: true });
       return;
     }
   }
-  main.replaceChildren(h("p", {}, "No such page. ", link("#/", "Back to the lobby")));
+  fill(main, h("p", {}, "No such page. ", link("#/", "Back to the lobby")));
 }
 
 function drawNav() {
-  if (!me) { nav.replaceChildren(); return; }
+  if (!me) { fill(nav); return; }
   const unread = h("span", { id: "unread", class: "badge" });
-  nav.replaceChildren(link("#/", "Lobby"), link("#/mine", "My games"), link("#/inbox", "Inbox ", unread),
+  fill(nav, link("#/", "Lobby"), link("#/mine", "My games"), link("#/inbox", "Inbox ", unread),
     h("span", { class: "who" }, me.username),
     h("button", { type: "button", onclick: logout }, "Log out"));
   get("/notifications/unread-count/").then((r) => { unread.textContent = r.unread ? String(r.unread) : ""; })
@@ -84,7 +84,7 @@ async function loginPage() {
     });
     return f;
   };
-  main.replaceChildren(h("div", { class: "auth" },
+  fill(main, h("div", { class: "auth" },
     form("Log in", "/accounts/token/"),
     form("Register", "/accounts/register/", h("label", {}, "Email (optional) ", h("input", { name: "email", type: "email" })))));
 }
@@ -96,7 +96,8 @@ function optionInput(name, schema) {
   if (schema.type === "boolean") input = h("input", { ...attrs, type: "checkbox", checked: schema.default === true });
   else if (schema.enum) input = h("select", attrs, schema.enum.map((v) => h("option", { value: v, selected: v === schema.default }, v)));
   else if (schema.type === "integer" || schema.type === "number") {
-    input = h("input", { ...attrs, type: "number", min: schema.minimum, max: schema.maximum, value: schema.default });
+    input = h("input", { ...attrs, type: "number", min: schema.minimum, max: schema.maximum, value: schema.default,
+                         step: schema.type === "integer" ? 1 : "any" });
   } else input = h("input", { ...attrs, value: schema.default ?? "" });
   return h("label", { title: schema.description || "" }, `${name} `, input);
 }
@@ -149,7 +150,7 @@ async function lobbyPage() {
     ? choiceButton("Join", async () => {
       try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
     }) : null;
-  main.replaceChildren(
+  fill(main,
     h("h1", {}, "Lobby"),
     h("section", { "aria-label": "New game" }, h("h2", {}, "New game"), h("div", { class: "kinds" }, list.map(createForm))),
     h("section", { "aria-label": "Open games" }, h("h2", {}, "Open games"),
@@ -163,7 +164,7 @@ async function myGamesPage() {
   const page = await get("/games/?mine=true&limit=100");
   const order = { active: 1, open: 2, finished: 3, cancelled: 4 };
   const games = [...page.results].sort((a, b) => (b.your_turn - a.your_turn) || (order[a.status] - order[b.status]));
-  main.replaceChildren(h("h1", {}, "My games"),
+  fill(main, h("h1", {}, "My games"),
     games.length ? h("ul", { class: "games" }, games.map((g) => gameRow(g))) : h("p", {}, "No game yet: ", link("#/", "the lobby"), "."));
 }
 
@@ -172,7 +173,7 @@ async function inboxPage() {
   const mark = (note) => note.read ? null : choiceButton("Mark read", async () => {
     await post(`/notifications/${note.id}/read/`); route();
   });
-  main.replaceChildren(h("h1", {}, `Inbox (${page.unread} unread)`),
+  fill(main, h("h1", {}, `Inbox (${page.unread} unread)`),
     page.unread ? h("button", { type: "button", onclick: async () => { await post("/notifications/read-all/"); route(); } }, "Mark all read") : null,
     page.results.length ? h("ul", { class: "inbox" }, page.results.map((note) =>
       h("li", { class: note.read ? "read" : "unread", "data-type": note.type },
@@ -248,21 +249,29 @@ function fairnessBox(game) {
 
 // ---------------------------------------------------------------- the game page ----------------
 async function gamePage(id) {
-  let version = -1, busy = false, stopFollow = () => {};
+  let version = -1, running = null, again = false, stopFollow = () => {};
   const tableRoot = h("div", { class: "table", id: "table" });
   const head = h("div", { class: "game-head" });
-  main.replaceChildren(head, tableRoot);
+  fill(main, head, tableRoot);
 
-  async function refresh() {
-    if (busy) return;
-    busy = true;
+  // One load at a time; news during a load asks for one more, so the last news is never lost.
+  function refresh() {
+    if (running) { again = true; return running; }
+    running = (async () => {
+      do { again = false; await load(); } while (again);
+      running = null;
+    })();
+    return running;
+  }
+
+  async function load() {
     try {
       const game = await get(`/games/${id}/`);
       const mine = game.your_seat !== null && game.status === "active" && game.your_turn;
       const legal = mine ? await get(`/games/${id}/legal-moves/`).catch(() => ({ moves: [], version: game.version })) : { moves: [] };
       version = game.version;
       drawHead(game);
-      if (game.status === "open" || game.status === "cancelled") { tableRoot.replaceChildren(); return; }
+      if (game.status === "open" || game.status === "cancelled") { fill(tableRoot); return; }
       const module = await tableFor(game.kind);
       const ctx = {
         kind: game.kind, game, view: game.state, seat: game.your_seat, legalMoves: legal.moves,
@@ -270,17 +279,32 @@ async function gamePage(id) {
       };
       tableRoot.dataset.version = String(game.version);
       tableRoot.dataset.yourTurn = String(Boolean(mine && legal.moves.length));
-      module.renderTable(tableRoot, ctx);
-    } catch (error) { showError(error); } finally { busy = false; }
+      await module.renderTable(tableRoot, ctx);
+    } catch (error) { showError(error); }
   }
 
   async function submit(move, expected) {
+    tableRoot.dataset.busy = "true";
     try {
       await post(`/games/${id}/moves/`, { move, expected_version: expected });
     } catch (error) {
-      if (error.code !== "version_conflict") showError(error);
+      // A neighbour moved first (simultaneous phases): our view did not change, so the move is
+      // posted again on the new version if it is still legal. Anything else: the server's word.
+      if (error.code === "version_conflict") await repost(move);
+      else showError(error);
     }
     await refresh();
+    delete tableRoot.dataset.busy;
+  }
+
+  async function repost(move) {
+    try {
+      const legal = await get(`/games/${id}/legal-moves/`);
+      const same = JSON.stringify(move);
+      if (legal.moves.some((m) => JSON.stringify(m) === same)) {
+        await post(`/games/${id}/moves/`, { move, expected_version: legal.version });
+      }
+    } catch (error) { if (error.code !== "version_conflict") showError(error); }
   }
 
   function drawHead(game) {
@@ -295,7 +319,7 @@ async function gamePage(id) {
       ? (game.your_turn ? h("p", { class: "your-turn", role: "status" }, "Your turn")
         : h("p", { class: "waiting", role: "status" }, `Waiting for ${game.active_seats.map((s) => seatName(game, s)).join(", ") || "…"}`))
       : null;
-    head.replaceChildren(
+    fill(head,
       h("h1", {}, game.title || game.kind, " ", h("span", { class: "status", "data-status": game.status }, game.status)),
       h("p", { class: "players" }, "Players: ", game.players.map((p) => `${p.username} (seat ${p.seat})`).join(", "),
         ` — ${game.players.length}/${game.seats}`,
@@ -338,12 +362,12 @@ async function replayPage(id) {
       const past = await get(`/games/${id}/state/?at=${at}`);
       label.textContent = `after event ${at} of ${last}`;
       tableRoot.dataset.at = String(at);
-      module.renderTable(tableRoot, { kind: game.kind, game, view: past.state, seat: past.your_seat, legalMoves: [],
+      await module.renderTable(tableRoot, { kind: game.kind, game, view: past.state, seat: past.your_seat, legalMoves: [],
                                       submit: async () => {}, staff: Boolean(me?.is_staff), replay: true });
     } catch (error) { showError(error); }
   }
   slider.addEventListener("change", () => show(Number(slider.value)));
-  main.replaceChildren(h("h1", {}, `Replay: ${game.title || game.kind}`), link(`#/games/${id}`, "Back to the game"),
+  fill(main, h("h1", {}, `Replay: ${game.title || game.kind}`), link(`#/games/${id}`, "Back to the game"),
     h("div", { class: "replay-controls" },
       h("button", { type: "button", onclick: () => show(1), "aria-label": "First event" }, "⏮"),
       h("button", { type: "button", onclick: () => show(at - 1), "aria-label": "Previous event", id: "replay-prev" }, "◀"),

@@ -28,10 +28,11 @@ export const svgRoot = (width, height, label, ...children) =>
   s("svg", { viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": label, class: "table-svg",
              preserveAspectRatio: "xMidYMin meet" }, ...children);
 
-/** Make an SVG group act as a button: focusable, Enter/Space and click run `action`. */
-export function clickable(node, label, action, extra = {}) {
+/** Make an SVG group act as a button: focusable, Enter/Space and click run `action`. It is marked
+ * `data-choice` (a step toward a legal move) unless `choice: false` (undo, reset, pure display). */
+export function clickable(node, label, action, { choice = true, ...extra } = {}) {
   apply(node, { tabindex: 0, role: "button", "aria-label": label, class: `${node.getAttribute("class") || ""} choice`.trim(),
-                "data-choice": label, ...extra });
+                "data-choice": choice ? label : undefined, ...extra });
   node.prepend(s("title", {}, label));
   node.addEventListener("click", (e) => { e.stopPropagation(); action(); });
   node.addEventListener("keydown", (e) => {
@@ -44,5 +45,12 @@ export function clickable(node, label, action, extra = {}) {
 export const choiceButton = (label, action, attrs = {}) =>
   h("button", { type: "button", class: "choice", "data-choice": label, onclick: action, ...attrs }, label);
 
-/** The moves in `moves` that agree with `partial` (every key of partial equal, deep). */
-export function consistent(moves, predicate) { return moves.filter(predicate); }
+/** Count the renders of a table (`data-render`), so a test knows the page redrew. */
+export function stamp(root) { root.dataset.render = String(Number(root.dataset.render || 0) + 1); }
+
+/** A card-shaped focus ring, drawn last in a group so hover/focus/selection can colour it. */
+export const ring = (x, y, w, hgt, rx = 8) =>
+  s("rect", { x, y, width: w, height: hgt, rx, fill: "none", stroke: "transparent", class: "focus-ring" });
+
+/** node.replaceChildren without the nulls and falses (which it would print as text). */
+export const fill = (node, ...children) => { node.replaceChildren(); return append(node, children); };

@@ -1,0 +1,81 @@
+"""Pick Pic in the browser: three players (each a user with a context of their own) play a whole
+game through the page, a fourth watches; no page shows another seat's secrets."""
+import random
+
+import httpx
+import pytest
+
+from tests.web import driver
+
+
+def secrets_of(view: dict) -> set[int]:
+    """Card ids only this seat may see now: its hand, its gifts, its stack, its ranking."""
+    you = view.get("you") or {}
+    ids = set(you.get("hand", [])) | set(you.get("stack", []))
+    ids |= {c for cards in (you.get("gifts") or {}).values() for c in cards}
+    return ids | set((you.get("ranking") or {}).get("order", []))
+
+
+@pytest.fixture(scope="module")
+def titles(web):
+    return {c["id"]: c["title"] for c in httpx.get(f"{web.url}/api/v1/kinds/pickpic/cards/").json()}
+
+
+def assert_no_leak(web, watcher, seats, game_id, titles):
+    """Neither the spectator nor any seat's page draws, names or describes a card another seat
+    keeps secret (its id as a drawn card, or its title anywhere in the text and labels)."""
+    views = {p.name: driver.api_view(web, p, game_id)["state"] for p in seats}
+    for viewer in [watcher, *seats]:
+        drawn, text = driver.shown_cards(viewer), driver.table_text(viewer)
+        assert drawn, f"{viewer.name}'s page draws no card at all"
+        own = secrets_of(views[viewer.name]) if viewer.name in views else set()
+        for owner in seats:
+            if owner is viewer:
+                continue
+            secret = secrets_of(views[owner.name]) - own
+            leaked = {c for c in secret if c in drawn or titles[c] in text}
+            assert not leaked, f"{viewer.name}'s page shows {owner.name}'s secret cards {leaked}"
+
+
+def test_three_players_play_pick_pic_to_the_end_and_the_spectator_sees_no_secret(players, web, shoot, titles):
+    ann, ben, cat, dan = players("ann", "ben", "cat", "dan")
+    game_id = driver.create_game(ann, "pickpic", 3, target=2)
+    driver.join(ben, game_id)
+    driver.join(cat, game_id)
+    driver.start(ann, 3)
+    seats = [ann, ben, cat]
+    for who in (ben, cat, dan):
+        driver.open_game(who, game_id)
+    dan.page.get_by_text("you are spectating").wait_for()
+    rng = random.Random(15)
+    driver.my_turn(ann) or ann.page.locator("#table[data-your-turn=true]").wait_for()
+    hand = driver.api_view(web, ann, game_id)["state"]["you"]["hand"]
+    assert set(hand) <= driver.shown_cards(ann), "a seat's own hand is drawn on its page"
+    shoot(ann, "1-give")
+    moves, shots = 0, 1
+    while not all(driver.finished(p) for p in seats):
+        acted = False
+        for player in seats:
+            if driver.my_turn(player):
+                driver.take_turn(player, rng)
+                moves += 1
+                acted = True
+                assert_no_leak(web, dan, seats, game_id, titles)
+                if shots < 4 and moves in (2, 4, 6):
+                    shots += 1
+                    shoot(player, f"{shots}-after-{moves}-moves")
+                    shoot(dan, f"{shots}-spectator")
+        if not acted:
+            ann.page.wait_for_timeout(200)  # the pages catch up with the live stream
+        assert moves < 200, "the game did not end"
+    for player in [*seats, dan]:
+        player.page.locator(".result").wait_for()
+        player.page.locator("code.seed").wait_for()
+    final = driver.api_view(web, ann, game_id)
+    assert ann.page.locator("code.seed").inner_text() == final["seed"]
+    winners = [p["username"] for p in final["players"] if p["seat"] in final["result"]["winners"]]
+    assert all(w in ann.page.locator(".result h2").inner_text() for w in winners)
+    shoot(ann, "9-result")
+    shoot(dan, "9-result-spectator")
+    for player in [*seats, dan]:
+        player.clean()
