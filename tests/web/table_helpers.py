@@ -87,11 +87,17 @@ class screenshots_on_failure:
         return False
 
 
-def click_until(page, target, done, attempts: int = 5) -> None:
-    """Click `target` until `done` shows. With simultaneous moves a click can be sent with a
-    version another player has just passed: the shell refreshes and the player clicks again."""
+def click_until(page, target, done, attempts: int = 5, key: str | None = None) -> None:
+    """Click `target` until `done` shows. With simultaneous moves a click can race another
+    player's move: the page re-posts or refreshes, and if the step is still offered, the player
+    clicks again. With `key`, the target is focused and the key pressed instead (keyboard play)."""
     for attempt in range(attempts):
-        target.click()
+        if done.count():
+            return
+        try:
+            target.press(key, timeout=5_000) if key else target.click(timeout=5_000)
+        except Exception:  # re-drawn or gone meanwhile: look at the page again
+            pass
         try:
             done.wait_for(timeout=15_000)
             return

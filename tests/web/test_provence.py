@@ -25,9 +25,8 @@ def place(player, round_no: int, rotate: bool) -> None:
     page.locator("circle.spot").first.wait_for()
     count = int(re.search(r"\d+", page.get_by_test_id("spot-count").inner_text()).group())
     assert count == page.locator("circle.spot").count() > 0
-    page.locator("circle.spot").first.focus()
-    page.keyboard.press("Enter")  # keyboard play: the spot takes Enter like a click
-    page.get_by_test_id("preview").wait_for()
+    # Keyboard play: the spot takes Enter like a click (again if a live update re-drew it).
+    click_until(page, page.locator("circle.spot").first, page.get_by_test_id("preview"), key="Enter")
     # Waiting for the others, or (the last to choose) already walking.
     click_until(page, page.get_by_test_id("confirm-place"),
                 page.get_by_test_id("pending").or_(summary(player, round_no, "walking")))

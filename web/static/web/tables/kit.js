@@ -41,6 +41,7 @@ export function activate(node, label, handler) {
   node.setAttribute("role", "button");
   node.setAttribute("tabindex", "0");
   node.setAttribute("aria-label", label);
+  node.setAttribute("data-choice", label);  // the shell's convention: a step toward a legal move
   node.style.cursor = "pointer";
   node.addEventListener("click", (event) => { event.preventDefault(); handler(event); });
   node.addEventListener("keydown", (event) => {
@@ -51,6 +52,11 @@ export function activate(node, label, handler) {
 
 export function button(label, handler, attrs = {}) {
   return h("button", { type: "button", ...attrs, onclick: handler, text: label });
+}
+
+// A button that is a step toward (or the sending of) a legal move, marked as the shell expects.
+export function choice(label, handler, attrs = {}, primary = false) {
+  return button(label, handler, { ...attrs, "data-choice": label, class: primary ? "primary" : undefined });
 }
 
 // Submit through the shell; a refusal shows the server's `detail` in `where` (the shell may

@@ -1,7 +1,8 @@
 // Photoshoot table: the 3x3 square, the objective, the hourglass (the server's deadline), teams,
 // effects, the latest action and what the seat may do now (from legal-moves; photographers may
 // also compose any well-formed action, errors included, as the rules allow).
-import { h, s, activate, button, trySubmit, seatName, memory, SEAT_COLOURS } from "./kit.js";
+import { stamp } from "../svg.js";
+import { h, s, activate, choice, trySubmit, seatName, memory, SEAT_COLOURS } from "./kit.js";
 
 const GIRLFRIENDS = new Set(["Olivia", "Chloé", "Alice"]);
 const ACTIONS = new Set(["swap", "push", "photo"]);
@@ -31,6 +32,7 @@ export function renderTable(root, ctx) {
   root.appendChild(lastActionPanel(view, seatLabel));
   root.appendChild(teamsPanel(view, ctx, seatLabel));
   if (view.last_round) root.appendChild(lastRoundPanel(view.last_round));
+  stamp(root);
 }
 
 function header(view, ctx, seatLabel) {
@@ -196,7 +198,7 @@ function actionsPanel(view, ctx, mem, legal, rerender, error, seatLabel) {
   const box = h("section", { class: "photoshoot-actions", "aria-label": "Your moves" });
   if (ctx.seat === null || ctx.seat === undefined) return box;
   const simple = legal.filter((m) => !ACTIONS.has(m.type));
-  for (const m of simple) box.appendChild(button(describeMove(m, seatLabel), () => trySubmit(ctx, m, error), { "data-testid": `move-${m.type}`, "data-move": JSON.stringify(m) }));
+  for (const m of simple) box.appendChild(choice(describeMove(m, seatLabel), () => trySubmit(ctx, m, error), { "data-testid": `move-${m.type}`, "data-move": JSON.stringify(m) }));
   const actions = legal.filter((m) => ACTIONS.has(m.type));
   if (!actions.length) {
     if (!legal.length && view.phase !== "over") box.appendChild(h("p", { text: "Nothing for you to do right now." }));
@@ -205,7 +207,7 @@ function actionsPanel(view, ctx, mem, legal, rerender, error, seatLabel) {
   box.appendChild(h("h3", { text: "Your turn: suggested actions" }));
   const list = h("ul", { class: "suggested" });
   const more = h("ul", { class: "suggested" });
-  actions.forEach((m, i) => (i < 4 ? list : more).appendChild(h("li", {}, [button(describeMove(m, seatLabel), () => trySubmit(ctx, m, error),
+  actions.forEach((m, i) => (i < 4 ? list : more).appendChild(h("li", {}, [choice(describeMove(m, seatLabel), () => trySubmit(ctx, m, error),
     { "data-testid": `suggested-${i}`, "data-move": JSON.stringify(m) })])));
   box.appendChild(list);
   if (actions.length > 4) box.appendChild(h("details", {}, [h("summary", { text: `${actions.length - 4} more` }), more]));
@@ -242,11 +244,11 @@ function composer(view, ctx, mem, rerender, error, seatLabel) {
   const cells = mem.cells || [];
   const row = h("div", {});
   row.appendChild(h("span", { text: cells.length ? `Selected cell(s): ${cells.join(", ")} ` : "Select cells on the square. " }));
-  if (cells.length === 2) row.appendChild(button(`Swap ${cells[0]} ↔ ${cells[1]}`, () => { mem.cells = []; trySubmit(ctx, { type: "swap", cells, rituals: rituals() }, error); }, { "data-testid": "compose-swap" }));
+  if (cells.length === 2) row.appendChild(choice(`Swap ${cells[0]} ↔ ${cells[1]}`, () => { mem.cells = []; trySubmit(ctx, { type: "swap", cells, rituals: rituals() }, error); }, { "data-testid": "compose-swap" }));
   if (cells.length === 1) {
-    for (const d of DIRECTIONS) row.appendChild(button(`Push ${ARROWS[d]}`, () => { mem.cells = []; trySubmit(ctx, { type: "push", cell: cells[0], direction: d, rituals: rituals() }, error); }, { "aria-label": `Jo pushes from cell ${cells[0]} ${d}` }));
+    for (const d of DIRECTIONS) row.appendChild(choice(`Push ${ARROWS[d]}`, () => { mem.cells = []; trySubmit(ctx, { type: "push", cell: cells[0], direction: d, rituals: rituals() }, error); }, { "aria-label": `Jo pushes from cell ${cells[0]} ${d}` }));
   }
-  row.appendChild(button("Photo!", () => trySubmit(ctx, { type: "photo", rituals: rituals() }, error), { "data-testid": "compose-photo" }));
+  row.appendChild(choice("Photo!", () => trySubmit(ctx, { type: "photo", rituals: rituals() }, error), { "data-testid": "compose-photo" }));
   box.appendChild(row);
   return box;
 }

@@ -1,6 +1,7 @@
 // Walking in Provence table: every landscape, tokens and frames, photo cards, goals, and the
 // seat's own hand. Placements and walks are offered only where ctx.legalMoves has them.
-import { h, s, activate, button, trySubmit, sameMove, seatName, memory, SEAT_COLOURS } from "./kit.js";
+import { stamp } from "../svg.js";
+import { h, s, activate, button, choice, trySubmit, sameMove, seatName, memory, SEAT_COLOURS } from "./kit.js";
 import { CELL, drawSquare, drawCard, cardEdges, frames, drawToken, drawPhoto, goalName, orientedSquares, cardLabel } from "./provence-draw.js";
 
 const ROTATIONS = [0, 90, 180, 270];
@@ -34,6 +35,7 @@ export function renderTable(root, ctx) {
   }
   root.appendChild(lands);
   root.appendChild(photoPanel(view, seatLabel));
+  stamp(root);
 }
 
 function summary(view, ctx, seatLabel) {
@@ -102,7 +104,7 @@ function handPanel(view, ctx, mem, placing, rerender, error) {
   if (!cards.length) return box;
   const count = spots(placing, mem).length;
   box.appendChild(h("div", { class: "place-controls" }, [
-    button(`Rotate ↻ (${mem.rotation}°)`, () => { mem.rotation = (mem.rotation + 90) % 360; mem.preview = null; rerender(); }, { "data-testid": "rotate" }),
+    choice(`Rotate ↻ (${mem.rotation}°)`, () => { mem.rotation = (mem.rotation + 90) % 360; mem.preview = null; rerender(); }, { "data-testid": "rotate" }),
     h("label", {}, [h("input", { type: "checkbox", "data-testid": "under", checked: mem.under, onchange: (e) => { mem.under = e.target.checked; mem.preview = null; rerender(); } }), " tuck under the landscape"]),
     h("span", { "data-testid": "spot-count", text: ` ${count} legal spot${count === 1 ? "" : "s"} for ${mem.card} — pick one on your landscape (dots).` }),
   ]));
@@ -111,7 +113,7 @@ function handPanel(view, ctx, mem, placing, rerender, error) {
     const move = { type: "place", card: mem.card, x: p.x, y: p.y, rotation: mem.rotation, under: mem.under };
     box.appendChild(h("div", { class: "confirm" }, [
       h("span", { text: `Place ${mem.card} at (${p.x}, ${p.y}), turned ${mem.rotation}°${mem.under ? ", tucked under" : ""}? ` }),
-      button("Place here", () => trySubmit(ctx, move, error), { "data-testid": "confirm-place" }),
+      choice("Place here", () => trySubmit(ctx, move, error), { "data-testid": "confirm-place" }, true),
       button("Cancel", () => { mem.preview = null; rerender(); }),
     ]));
   }
@@ -136,12 +138,12 @@ function walkPanel(view, ctx, mem, walking, rerender, error) {
   const legal = walking.some((m) => sameMove(m, move));
   box.appendChild(h("p", {}, [
     "Move: ",
-    ...["photographer", "drone"].map((token) => button(`${token === mem.token ? "● " : ""}${token}`, () => { mem.token = token; rerender(); },
+    ...["photographer", "drone"].map((token) => choice(`${token === mem.token ? "● " : ""}${token}`, () => { mem.token = token; rerender(); },
       { "aria-pressed": token === mem.token ? "true" : "false", "data-testid": `pick-${token}` })),
     h("span", { text: ` — then click a highlighted meadow. Photographer at (${mem.walk.photographer}), drone at (${mem.walk.drone}).` }),
   ]));
   box.appendChild(h("p", {}, [
-    button(move.photographer ? "Confirm walk" : "Stay (pass)", () => trySubmit(ctx, move, error), { "data-testid": "confirm-walk", disabled: !legal }),
+    choice(move.photographer ? "Confirm walk" : "Stay (pass)", () => trySubmit(ctx, move, error), { "data-testid": "confirm-walk", disabled: !legal }, true),
     " ",
     button("Reset", () => { mem.walk = null; rerender(); }),
     " ",
