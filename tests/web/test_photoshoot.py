@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from tests.web.table_helpers import api, new_game, screenshots_on_failure, seated
+from tests.web.table_helpers import api, click_until, new_game, screenshots_on_failure, seated
 from tests.worker import Worker, purge_queue
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
@@ -92,3 +92,38 @@ def spectator_sees_the_api_square(web, cy, game_id) -> None:
     assert drawn == seen["grid"]
     assert cy.page.locator(".photoshoot-actions button").count() == 0
     assert re.search(r"Hourglass", cy.page.inner_text(".hourglass"))
+
+
+def test_four_players_teams_a_challenge_and_the_hourglass_ending_the_round(players, web, shoot, worker):
+    """Teams (seats 0+2 photograph, 1+3 control): ready, an action, the control team challenges it
+    from its page and the server's verdict shows; the hourglass ends the round at the deadline."""
+    ann, ben, cy, dee = seated(players, "ann", "ben", "cy", "dee")
+    with screenshots_on_failure(shoot, ann, ben, cy, dee):
+        game_id = new_game("photoshoot", ann, [ben, cy, dee], {"hourglass_seconds": 20})
+        for player in (ann, cy, ben):
+            click_until(player.page, player.page.get_by_test_id("move-ready"),
+                        player.page.locator(".photoshoot-summary[data-phase=round], [data-testid=awaiting]:not(:has-text('" + player.name + "'))"))
+        ann.page.locator(".photoshoot-summary[data-phase=round][data-turn='0']").wait_for()
+        teams = ann.page.locator(".team[data-team='0']").inner_text()
+        assert "photographers" in teams and "ann" in teams and "cy" in teams
+        click_until(ann.page, ann.page.get_by_test_id("suggested-0"), ann.page.get_by_test_id("last-action"))
+        challenge = ben.page.get_by_test_id("move-challenge")
+        challenge.wait_for()
+        shoot(ben, "challenge-offered")
+        click_until(ben.page, challenge, ben.page.get_by_test_id("last-action").filter(has_text=re.compile(r"— challenged\.$")))
+        seen = api(web, ben, f"/games/{game_id}/")["state"]
+        assert seen["last_action"]["status"] == "challenged"
+        tally = seen["tally"]
+        # The suggested action is a correct one with every ritual done: the photographers win the token.
+        assert (tally["photographer_tokens"], tally["control_tokens"]) == (1, 0)
+        assert f"photographers {tally['photographer_tokens']}, control {tally['control_tokens']}" in ben.page.inner_text(".photoshoot-summary")
+        # Nobody moves any more: the worker applies the hourglass at the deadline, roles swap.
+        ann.page.locator(".photoshoot-summary[data-round='2'][data-phase=ready]").wait_for(timeout=90_000)
+        ann.page.locator(".photoshoot-last-round").wait_for()
+        after = api(web, ann, f"/games/{game_id}/")["state"]
+        assert after["photographers"] == 1 and after["round"] == 2
+        assert "photographers" in ann.page.locator(".team[data-team='1']").inner_text()
+        shoot(ann, "round-2-ready")
+    for player in (ann, ben, cy, dee):
+        player.errors[:] = [e for e in player.errors if "409 (Conflict)" not in e]
+        player.clean()
