@@ -47,14 +47,26 @@ def walk(player, round_no: int, move_drone: bool) -> None:
 
 def hidden_strings(web, seated, game_id) -> list[str]:
     """What each seat's own view holds that the spectator's does not: hand card ids, a pending
-    choice's card."""
+    choice's card, the card passed face down."""
     found = []
     for player in seated:
         you = api(web, player, f"/games/{game_id}/")["state"]["you"]
         found += [card["id"] for card in you["hand"]]
         if you["pending"] and you["pending"].get("card"):
             found.append(you["pending"]["card"])
+        if you["passed"]:
+            found.append(you["passed"])
     return found
+
+
+def spectator_sees_no_secret(web, cy, seated, game_id, round_no) -> None:
+    assert "you" not in api(web, cy, f"/games/{game_id}/")["state"]
+    cy.page.reload()
+    cy.page.locator(f".provence-summary[data-round='{round_no}']").wait_for()
+    html = cy.page.content()
+    secrets = hidden_strings(web, seated, game_id)
+    assert secrets and all(secret not in html for secret in secrets), secrets
+    assert cy.page.locator(".provence-hand, .provence-walk, circle.spot").count() == 0
 
 
 def test_two_players_play_provence_to_the_result_and_a_spectator_sees_no_secret(players, web, shoot):
@@ -68,21 +80,19 @@ def test_two_players_play_provence_to_the_result_and_a_spectator_sees_no_secret(
             place(ann, round_no, rotate=round_no % 2 == 0)
             if round_no == 1:
                 # Ann's choice is made, Ben's not: the spectator sees neither hand nor Ann's card.
-                spectator_view = api(web, cy, f"/games/{game_id}/")["state"]
-                assert "you" not in spectator_view
-                cy.page.reload()
-                cy.page.locator(".provence-summary[data-round='1']").wait_for()
-                html = cy.page.content()
-                secrets = hidden_strings(web, [ann, ben], game_id)
-                assert secrets and all(secret not in html for secret in secrets), secrets
-                assert cy.page.locator(".provence-hand").count() == 0
+                spectator_sees_no_secret(web, cy, [ann, ben], game_id, round_no)
                 assert all(secret in ann.page.content() for secret in hidden_strings(web, [ann], game_id))
                 shoot(ann, "round-1-placed")
             place(ben, round_no, rotate=False)
+            if round_no == 2:
+                # Walking: the cards passed face down are secret; Ben has walked, Ann not yet.
+                walk(ben, round_no, move_drone=False)
+                spectator_sees_no_secret(web, cy, [ann, ben], game_id, round_no)
             if round_no == 5:
                 shoot(ben, "round-5-walking")
             walk(ann, round_no, move_drone=round_no == 1)
-            walk(ben, round_no, move_drone=round_no == 3)
+            if round_no != 2:
+                walk(ben, round_no, move_drone=round_no == 3)
         for player in (ann, ben, cy):
             player.page.get_by_role("heading", name=re.compile("^Result")).wait_for()
             player.page.locator(".provence-result").wait_for()
