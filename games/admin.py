@@ -6,6 +6,7 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
+from django.db.models import Count
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -13,16 +14,14 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from django.db.models import Count
-
-from games import chat, services, store
+from games import chat, review, services, store
 from games.errors import DomainError
 from games.models import ChatMessage, Delivery, Dispute, Event, Game, Notification
 
 
 class EventInline(admin.TabularInline):
     model = Event
-    fields = ("seq", "type", "actor", "user", "created_at", "state_link", "data")
+    fields = ("seq", "type", "actor", "user", "created_at", "state_link", "review_link", "data")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -36,6 +35,14 @@ class EventInline(admin.TabularInline):
     def state_link(self, event):
         url = reverse("admin:games_game_state", args=[event.game_id, event.seq])
         return format_html('<a href="{}">state #{}</a>', url, event.seq)
+
+    @admin.display(description="review")
+    def review_link(self, event):
+        return format_html('<a href="{}">drawn, with changes</a>', review_url(event.game_id, event.seq - 1, event.seq))
+
+
+def review_url(game_id, since: int, at: int) -> str:
+    return reverse("admin:games_game_review", args=[game_id]) + f"?from={max(since, 0)}&at={at}"
 
 
 @admin.register(Game)
@@ -54,7 +61,9 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         extra = [path("<uuid:game_id>/state/<int:seq>/", self.admin_site.admin_view(self.state_view),
-                      name="games_game_state")]
+                      name="games_game_state"),
+                 path("<uuid:game_id>/review/", self.admin_site.admin_view(self.review_view),
+                      name="games_game_review")]
         return extra + super().get_urls()
 
     def state_view(self, request, game_id, seq):
@@ -67,6 +76,21 @@ class GameAdmin(admin.ModelAdmin):
                    "game": game, "seq": seq, "state": json.dumps(state, indent=2, sort_keys=True),
                    "events": Event.objects.filter(game=game, seq__lte=seq).order_by("seq")}
         return TemplateResponse(request, "admin/games/state.html", context)
+
+    def review_view(self, request, game_id):
+        """Two events drawn by the web client's tables for every seat, and what changed between
+        them (the state diffed in the browser: web/static/web/admin/review.js)."""
+        game = get_object_or_404(Game, pk=game_id)
+        try:
+            at = int(request.GET.get("at", game.version))
+            since = int(request.GET.get("from", max(at - 1, 0)))
+        except ValueError:
+            return HttpResponse("from and at must be event numbers", status=400)
+        if not (0 <= at <= game.version and 0 <= since <= game.version):
+            return HttpResponse(f"events run from 0 to {game.version}", status=404)
+        context = {**self.admin_site.each_context(request), "title": f"Review: {game}",
+                   "game": game, "at": at, "since": since, "review": review.review(game, since, at)}
+        return TemplateResponse(request, "admin/games/review.html", context)
 
 
 class DisputeForm(forms.ModelForm):
@@ -95,8 +119,10 @@ class DisputeAdmin(admin.ModelAdmin):
 
     @admin.display(description="game")
     def game_link(self, dispute):
-        return format_html('<a href="{}">{}</a> · <a href="{}">state before</a> · <a href="{}">state after</a>',
+        return format_html('<a href="{}">{}</a> · <a href="{}">review: drawn, with changes</a> · '
+                           '<a href="{}">state before</a> · <a href="{}">state after</a>',
                            reverse("admin:games_game_change", args=[dispute.game_id]), dispute.game_id,
+                           review_url(dispute.game_id, dispute.seq - 1, dispute.seq),
                            reverse("admin:games_game_state", args=[dispute.game_id, dispute.seq - 1]),
                            reverse("admin:games_game_state", args=[dispute.game_id, dispute.seq]))
 

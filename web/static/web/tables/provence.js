@@ -1,0 +1,246 @@
+// Walking in Provence table: every landscape, tokens and frames, photo cards, goals, and the
+// seat's own hand. Placements and walks are offered only where ctx.legalMoves has them.
+import { stamp } from "../svg.js";
+import { h, s, activate, button, choice, trySubmit, sameMove, seatName, memory, SEAT_COLOURS } from "./kit.js";
+import { CELL, drawSquare, drawCard, cardEdges, frames, drawToken, drawPhoto, goalName, orientedSquares, cardLabel } from "./provence-draw.js";
+
+const ROTATIONS = [0, 90, 180, 270];
+
+export function renderTable(root, ctx) {
+  const view = ctx.view || {};
+  const mem = memory(root, `provence:${ctx.game && ctx.game.id}:${view.round}:${view.phase}`);
+  root.replaceChildren();
+  root.classList.add("table-provence");
+  const seatLabel = (seat) => seatName(ctx, seat);
+  const rerender = () => renderTable(root, ctx);
+  const error = h("p", { class: "table-error", role: "alert", "data-testid": "table-error" });
+
+  root.appendChild(summary(view, ctx, seatLabel));
+  if (view.result) root.appendChild(resultTable(view.result, seatLabel));
+  const moves = (ctx.legalMoves || []).filter((m) => m && (m.type === "place" || m.type === "walk"));
+  const placing = moves.filter((m) => m.type === "place");
+  const walking = moves.filter((m) => m.type === "walk");
+  if (view.you) root.appendChild(handPanel(view, ctx, mem, placing, rerender, error));
+  if (walking.length) root.appendChild(walkPanel(view, ctx, mem, walking, rerender, error));
+  root.appendChild(error);
+
+  const seats = [...Array(view.players || (view.landscapes || []).length).keys()];
+  const order = ctx.seat !== null && ctx.seat !== undefined ? [ctx.seat, ...seats.filter((x) => x !== ctx.seat)] : seats;
+  const lands = h("div", { class: "landscapes", style: "display:flex;flex-wrap:wrap;gap:12px" });
+  for (const seat of order) {
+    const land = view.landscapes && view.landscapes[seat];
+    if (!land) continue;
+    const mine = seat === ctx.seat;
+    lands.appendChild(landscape(land, seat, seatLabel, mine ? { placing, walking, mem, ctx, rerender, error, view } : null));
+  }
+  root.appendChild(lands);
+  root.appendChild(photoPanel(view, seatLabel));
+  stamp(root);
+}
+
+function summary(view, ctx, seatLabel) {
+  const box = h("section", { class: "provence-summary", "aria-label": "Round and players", "data-round": view.round, "data-phase": view.phase });
+  const phase = view.phase === "scene" ? "Scene phase: place a card" : view.phase === "walking" ? "Walking phase: move your photographer and drone" : "Game over";
+  box.appendChild(h("p", {}, [h("strong", { text: `Round ${view.round} of ${view.rounds}` }), ` · ${phase} · scene deck: ${view.deck} cards`]));
+  const goals = h("ul", { class: "goals", "aria-label": "Goals" });
+  for (const g of view.goals || []) goals.appendChild(h("li", { "data-goal": g.goal, text: `Goal ${g.card}: ${goalName(g.goal)} (6 for 1st, 3 for 2nd)` }));
+  box.appendChild(goals);
+  const list = h("ul", { class: "provence-seats" });
+  (view.markers || []).forEach((left, seat) => {
+    const chosen = (view.submitted || [])[seat] ? "has chosen" : (view.active || []).includes(seat) ? "choosing…" : "";
+    list.appendChild(h("li", { "data-seat": seat }, [
+      h("span", { style: `display:inline-block;width:.8em;height:.8em;background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]};margin-right:.3em`, "aria-hidden": "true" }),
+      `${seatLabel(seat)}${seat === ctx.seat ? " (you)" : ""}: ${left} photo markers left, ${(view.hand_sizes || [])[seat] ?? 0} cards in hand ${chosen}`,
+    ]));
+  });
+  box.appendChild(list);
+  return box;
+}
+
+function resultTable(result, seatLabel) {
+  const box = h("section", { class: "provence-result", "aria-label": "Final scoring" });
+  const rows = result.breakdown || [];
+  const keys = [...new Set(rows.flatMap((b) => Object.keys(b || {}).filter((k) => typeof b[k] !== "object")))];
+  const table = h("table", {}, [h("tr", {}, [h("th", { text: "seat" }), ...keys.map((k) => h("th", { text: k.replace(/_/g, " ") })), h("th", { text: "place" })])]);
+  (result.scores || []).forEach((score, seat) => {
+    const b = rows[seat] || {};
+    table.appendChild(h("tr", { "data-seat": seat }, [h("td", { text: seatLabel(seat) }), ...keys.map((k) => h("td", { text: b[k] ?? "" })),
+      h("td", { text: `${(result.places || [])[seat]}${(result.winners || []).includes(seat) ? " (winner)" : ""}` })]));
+  });
+  box.appendChild(h("h3", { text: "Final scoring" }));
+  box.appendChild(table);
+  return box;
+}
+
+// The seat's hand, rotation and under: what the preview on its landscape is computed from.
+function handPanel(view, ctx, mem, placing, rerender, error) {
+  const you = view.you;
+  const box = h("section", { class: "provence-hand", "aria-label": "Your hand" });
+  if (you.pending) {
+    const p = you.pending;
+    box.appendChild(h("p", { "data-testid": "pending", text: p.card
+      ? `You chose ${p.card} at (${p.x}, ${p.y}), turned ${p.rotation}°${p.under ? ", tucked under" : ""}; waiting for the others.`
+      : "Your walk is chosen; waiting for the others." }));
+  }
+  if (you.passed) box.appendChild(h("p", { text: `Passed to your left: ${you.passed}` }));
+  if (!you.hand || !you.hand.length) return box;
+  const cards = [...new Set(placing.map((m) => m.card))];
+  if (cards.length && !cards.includes(mem.card)) mem.card = cards[0];
+  mem.rotation ??= 0;
+  mem.under ??= false;
+  const row = h("div", { class: "hand", style: "display:flex;gap:10px;flex-wrap:wrap;align-items:flex-end" });
+  for (const card of you.hand) {
+    const chosen = mem.card === card.id && cards.length;
+    const holder = h("div", { class: "hand-card", "data-card": card.id, style: `padding:4px;border:3px solid ${chosen ? "#e65100" : "transparent"};border-radius:6px` });
+    const pic = drawCard(card, chosen ? mem.rotation : 0);
+    if (cards.includes(card.id)) {
+      activate(pic, `Choose ${cardLabel(card)}`, () => { mem.card = card.id; mem.preview = null; rerender(); });
+      pic.setAttribute("aria-pressed", chosen ? "true" : "false");
+    }
+    holder.append(pic, h("div", { text: `${card.id}${chosen ? " (chosen)" : ""}` }));
+    row.appendChild(holder);
+  }
+  box.appendChild(row);
+  if (!cards.length) return box;
+  const count = spots(placing, mem).length;
+  box.appendChild(h("div", { class: "place-controls" }, [
+    choice(`Rotate ↻ (${mem.rotation}°)`, () => { mem.rotation = (mem.rotation + 90) % 360; mem.preview = null; rerender(); }, { "data-testid": "rotate" }),
+    h("label", {}, [h("input", { type: "checkbox", "data-testid": "under", checked: mem.under, onchange: (e) => { mem.under = e.target.checked; mem.preview = null; rerender(); } }), " tuck under the landscape"]),
+    h("span", { "data-testid": "spot-count", text: ` ${count} legal spot${count === 1 ? "" : "s"} for ${mem.card} — pick one on your landscape (dots).` }),
+  ]));
+  if (mem.preview) {
+    const p = mem.preview;
+    const move = { type: "place", card: mem.card, x: p.x, y: p.y, rotation: mem.rotation, under: mem.under };
+    box.appendChild(h("div", { class: "confirm" }, [
+      h("span", { text: `Place ${mem.card} at (${p.x}, ${p.y}), turned ${mem.rotation}°${mem.under ? ", tucked under" : ""}? ` }),
+      choice("Place here", () => trySubmit(ctx, move, error), { "data-testid": "confirm-place" }, true),
+      button("Cancel", () => { mem.preview = null; rerender(); }),
+    ]));
+  }
+  return box;
+}
+
+function spots(placing, mem) {
+  return placing.filter((m) => m.card === mem.card && m.rotation === mem.rotation && Boolean(m.under) === mem.under);
+}
+
+// Where each token may go comes from the walks legal-moves lists (both final positions).
+function walkPanel(view, ctx, mem, walking, rerender, error) {
+  const land = view.landscapes[ctx.seat];
+  mem.walk ??= { photographer: [...land.photographer], drone: [...land.drone] };
+  mem.token ??= "photographer";
+  const box = h("section", { class: "provence-walk", "aria-label": "Walking phase" });
+  const build = () => {
+    const moved = mem.walk.photographer.join() !== land.photographer.join() || mem.walk.drone.join() !== land.drone.join();
+    return moved ? { type: "walk", photographer: mem.walk.photographer, drone: mem.walk.drone } : { type: "walk" };
+  };
+  const move = build();
+  const legal = walking.some((m) => sameMove(m, move));
+  box.appendChild(h("p", {}, [
+    "Move: ",
+    ...["photographer", "drone"].map((token) => choice(`${token === mem.token ? "● " : ""}${token}`, () => { mem.token = token; rerender(); },
+      { "aria-pressed": token === mem.token ? "true" : "false", "data-testid": `pick-${token}` })),
+    h("span", { text: ` — then click a highlighted meadow. Photographer at (${mem.walk.photographer}), drone at (${mem.walk.drone}).` }),
+  ]));
+  box.appendChild(h("p", {}, [
+    choice(move.photographer ? "Confirm walk" : "Stay (pass)", () => trySubmit(ctx, move, error), { "data-testid": "confirm-walk", disabled: !legal }, true),
+    " ",
+    button("Reset", () => { mem.walk = null; rerender(); }),
+    " ",
+    legal ? "" : h("span", { text: "both tokens must end on two different visible meadows" }),
+  ]));
+  return box;
+}
+
+function walkTargets(walking, mem) {
+  const other = mem.token === "photographer" ? "drone" : "photographer";
+  const cells = new Map();
+  for (const m of walking) {
+    if (!m[mem.token]) continue;
+    const key = m[mem.token].join();
+    // Prefer targets that keep the other token where the user put it.
+    if (m[other].join() === mem.walk[other].join() || !cells.has(key)) cells.set(key, m[mem.token]);
+  }
+  return [...cells.values()];
+}
+
+function landscape(land, seat, seatLabel, mine) {
+  const cells = land.visible.map((sq) => [sq.x, sq.y]);
+  cells.push(land.photographer, land.drone);
+  let anchors = [], preview = null, targets = [];
+  if (mine && mine.placing.length && !mine.view.you.pending) {
+    anchors = spots(mine.placing, mine.mem);
+    const card = (mine.view.you.hand || []).find((c) => c.id === mine.mem.card);
+    if (mine.mem.preview && card) {
+      preview = orientedSquares(card.rows, mine.mem.rotation).map((sq) => ({ ...sq, x: mine.mem.preview.x + sq.dx, y: mine.mem.preview.y + sq.dy }));
+    }
+    for (const a of anchors) cells.push([a.x, a.y], [a.x + 2, a.y + 2]);
+  }
+  if (mine && mine.walking.length) targets = walkTargets(mine.walking, mine.mem);
+  const shownFrames = frames(mine && mine.walking.length && mine.mem.walk ? { photographer: mine.mem.walk.photographer, drone: mine.mem.walk.drone } : land);
+  for (const f of shownFrames) cells.push([f.x, f.y], [f.x + f.w - 1, f.y + f.h - 1]);
+  const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+  const ox = Math.min(...xs), oy = Math.min(...ys);
+  const w = (Math.max(...xs) - ox + 1) * CELL, hgt = (Math.max(...ys) - oy + 1) * CELL;
+  const title = `${seatLabel(seat)}${mine ? " (you)" : ""}: landscape`;
+  const fig = h("figure", { class: "landscape", "data-seat": seat, style: "margin:0" });
+  fig.appendChild(h("figcaption", { text: title }));
+  const svg = s("svg", { viewBox: `-4 -16 ${w + 8} ${hgt + 20}`, width: Math.min(w + 8, 520), role: "group",
+    "aria-label": `${title}, ${land.visible.length} visible squares; the scene deck lies above (north)`, style: "max-width:100%;height:auto;background:#fafafa" });
+  svg.appendChild(s("text", { x: w / 2, y: -4, "font-size": 11, "text-anchor": "middle", fill: "#555", text: "▲ scene deck (north)" }));
+  for (const sq of land.visible) {
+    const g = drawSquare(sq, (sq.x - ox) * CELL, (sq.y - oy) * CELL);
+    g.setAttribute("data-x", sq.x);
+    g.setAttribute("data-y", sq.y);
+    svg.appendChild(g);
+  }
+  svg.appendChild(cardEdges(land.visible, ox, oy));
+  for (const f of shownFrames) {
+    svg.appendChild(s("rect", { class: `frame frame-${f.who}`, x: (f.x - ox) * CELL + 2, y: (f.y - oy) * CELL + 2, width: f.w * CELL - 4, height: f.h * CELL - 4,
+      fill: "none", stroke: f.who === "drone" ? "#0d47a1" : "#212121", "stroke-width": 1.5, "stroke-dasharray": f.who === "drone" ? "8 4" : "3 3", opacity: 0.55,
+      title: `${f.who}'s frame (${f.side})` }));
+  }
+  const tokens = mine && mine.walking.length && mine.mem.walk ? mine.mem.walk : land;
+  svg.appendChild(drawToken("photographer", tokens.photographer, ox, oy, `photographer at (${tokens.photographer})`));
+  svg.appendChild(drawToken("drone", tokens.drone, ox, oy, `drone at (${tokens.drone})`));
+  if (preview) {
+    const g = s("g", { class: "preview", opacity: 0.75, "data-testid": "preview" });
+    for (const sq of preview) g.appendChild(drawSquare(sq, (sq.x - ox) * CELL, (sq.y - oy) * CELL));
+    const px = Math.min(...preview.map((q) => q.x)), py = Math.min(...preview.map((q) => q.y));
+    const pw = Math.max(...preview.map((q) => q.x)) - px + 1, ph = Math.max(...preview.map((q) => q.y)) - py + 1;
+    g.appendChild(s("rect", { x: (px - ox) * CELL, y: (py - oy) * CELL, width: pw * CELL, height: ph * CELL, fill: "none", stroke: "#e65100", "stroke-width": 3, "stroke-dasharray": "6 3" }));
+    svg.appendChild(g);
+  }
+  for (const a of anchors) {
+    const cx = (a.x - ox) * CELL + 9, cy = (a.y - oy) * CELL + 9;
+    const chosen = mine.mem.preview && mine.mem.preview.x === a.x && mine.mem.preview.y === a.y;
+    const dot = s("circle", { class: "spot", cx, cy, r: 7, fill: chosen ? "#e65100" : "#fff", stroke: "#e65100", "stroke-width": 2.5,
+      "data-x": a.x, "data-y": a.y });
+    activate(dot, `Preview ${a.card} with its top-left square at (${a.x}, ${a.y}), turned ${a.rotation}°${a.under ? ", tucked under" : ""}`,
+      () => { mine.mem.preview = { x: a.x, y: a.y }; mine.rerender(); });
+    svg.appendChild(dot);
+  }
+  for (const cell of targets) {
+    const x = (cell[0] - ox) * CELL, y = (cell[1] - oy) * CELL;
+    const ring = s("rect", { class: "walk-target", x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, fill: "#ffffff55", stroke: "#e65100", "stroke-width": 2.5,
+      "data-x": cell[0], "data-y": cell[1] });
+    activate(ring, `Move the ${mine.mem.token} to (${cell})`, () => {
+      const other = mine.mem.token === "photographer" ? "drone" : "photographer";
+      mine.mem.walk[mine.mem.token] = [...cell];
+      if (mine.mem.walk[other].join() === cell.join()) mine.mem.walk[other] = [...land[mine.mem.token]];
+      mine.rerender();
+    });
+    svg.appendChild(ring);
+  }
+  fig.appendChild(svg);
+  return fig;
+}
+
+function photoPanel(view, seatLabel) {
+  const box = h("section", { class: "provence-photos", "aria-label": "Photo cards" });
+  box.appendChild(h("h3", { text: "Photo cards" }));
+  const row = h("div", { style: "display:flex;flex-wrap:wrap;gap:8px" });
+  for (const p of view.photos || []) row.appendChild(drawPhoto(p, seatLabel));
+  box.appendChild(row);
+  return box;
+}
