@@ -61,7 +61,11 @@ function drawNav() {
     .catch(() => {});
 }
 
-function logout() { auth.token = null; me = null; location.hash = "#/login"; }
+// Logging out revokes this device's token on the server too, not only in this browser.
+async function logout() {
+  try { await post("/accounts/logout/"); } catch (error) { /* already revoked or expired */ }
+  auth.token = null; me = null; location.hash = "#/login";
+}
 
 // ---------------------------------------------------------------- log in / register ------------
 async function loginPage() {
