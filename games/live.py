@@ -32,7 +32,7 @@ import threading
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 import redis
 import redis.asyncio as aioredis
@@ -99,8 +99,16 @@ def _publish(messages: list[tuple[str, str]]) -> None:
 def announce(game_id, version: int, users: Iterable[int] = ()) -> None:
     """Once the current transaction commits, tell the game's readers (and `users`' own streams,
     e.g. whoever created or joined the game) that there is news."""
-    messages = [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]
-    transaction.on_commit(lambda: _publish(messages))
+    announce_many([(game_id, version, users)])
+
+
+def announce_many(news: Iterable[tuple[Any, int, Iterable[int]]]) -> None:
+    """`announce` for several games (game id, version, users) in one Redis pipeline after commit:
+    a sweeper batch pays one round trip, not one per game."""
+    messages = [message for game_id, version, users in news for message in
+                [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]]
+    if messages:
+        transaction.on_commit(lambda: _publish(messages))
 
 
 def announce_chat(game_id, message_id: int) -> None:

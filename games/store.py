@@ -136,12 +136,7 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
 def _announce(news: list[tuple[Any, int, list]]) -> None:
     """Tell the games' readers after commit: one Redis pipeline for a whole sweeper batch, not
     one per game (a round trip each, about a millisecond per expired game)."""
-    if len(news) == 1:
-        live.announce(*news[0])
-        return
-    messages = [message for game_id, version, users in news for message in
-                [(live.channel(game_id), str(version))] + [(live.user_channel(u), str(game_id)) for u in set(users) if u]]
-    transaction.on_commit(lambda: live._publish(messages))
+    live.announce_many(news)
 
 
 def _state_after(game: Game) -> State | None:
