@@ -187,7 +187,8 @@ def rematch(game_id, user) -> Game:
     players = list(Seat.objects.filter(game=old).select_related("user").order_by("number"))
     if len(players) < 2:
         raise Invalid("no one else is left to play again")
-    game = services.create_game(user, old.kind, old.options, len(players))
+    # Same players, same options, and as rated as the game it answers.
+    game = services.create_game(user, old.kind, old.options, len(players), old.rated)
     game.rematch_of = old
     game.save(update_fields=["rematch_of"])
     _make_private(game, link=False)
