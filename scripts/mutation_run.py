@@ -2,6 +2,7 @@
 
 Usage: python scripts/mutation_run.py [games/store.py ...]     (default: every file of PLAN, in order)
        python scripts/mutation_run.py --before [games/store.py ...]
+       (--fresh: start the files named over instead of resuming them)
        python scripts/mutation_run.py --recheck games/store.py [MUTANT ...]
 
 `--before` runs the same without the tests written for issue 16 (ISSUE16_TESTS), in
@@ -48,7 +49,7 @@ PLAN: list[tuple[str, list[str]]] = [
     ("games/access.py", [G + "test_lifecycle.py", G + "test_api.py", G + "test_judgement_order.py"]),
     ("games/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py"]),
     ("games/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py"]),
-    ("games/engines/base.py", ["tests/engines/test_base.py"]),
+    ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
     ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py"]),
     ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py"]),
     ("games/scheduling.py", [G + "test_sweeper_batches.py", G + "test_layers.py", G + "test_timeouts.py"]),
@@ -64,11 +65,11 @@ ISSUE16_SUFFIX = "_behaviour.py"  # tests/games/test_<module>_behaviour.py, writ
 COPY = ["accounts", "config", "games", "tests", "manage.py", "pyproject.toml"]
 
 
-def scratch(module: str, tests: list[str], before: bool = False) -> Path:
+def scratch(module: str, tests: list[str], before: bool = False, fresh: bool = False) -> Path:
     """A copy of the project whose [tool.mutmut] mutates `module` against `tests` (kept if it
     exists, so that an interrupted run resumes)."""
     work = WORK / (module.replace("/", "_").removesuffix(".py") + ("_before" if before else ""))
-    if (work / "mutants").exists():
+    if (work / "mutants").exists() and not fresh:
         return work  # resume: another selection would make mutmut forget every result
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -130,14 +131,14 @@ def inner() -> None:
     mutmut_main.cli()
 
 
-def main(only: list[str], before: bool = False) -> int:
+def main(only: list[str], before: bool = False, fresh: bool = False) -> int:
     mutmut = str(Path(sys.executable).with_name("mutmut"))
     results = ROOT / (".mutmut-results-before.txt" if before else ".mutmut-results.txt")
     failed = []
     for module, tests in PLAN:
         if only and module not in only:
             continue
-        work = scratch(module, tests, before)
+        work = scratch(module, tests, before, fresh)
         drop_test_database()
         print(f"== {module}: {len([t for t in tests if (ROOT / t).exists()])} test files", flush=True)
         with open(ROOT / f".mutmut-run-{work.name}.log", "w") as log:
@@ -186,4 +187,4 @@ if __name__ == "__main__":
         sys.exit(recheck(sys.argv[2], sys.argv[3:]))
     else:
         args = sys.argv[1:]
-        sys.exit(main([a for a in args if a != "--before"], "--before" in args))
+        sys.exit(main([a for a in args if not a.startswith("--")], "--before" in args, "--fresh" in args))

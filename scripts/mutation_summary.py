@@ -9,6 +9,8 @@ import sys
 from collections import Counter, defaultdict
 
 KILLED = {"killed", "timeout", "segfault", "suspicious"}
+# A mutant no selected test runs is as alive as one that survived its tests: both count as
+# survivors in the percentage.
 
 
 def module_of(name: str) -> str:
@@ -26,21 +28,22 @@ def main(path: str) -> None:
             continue
         module = module_of(name)
         counts[module][status] += 1
-        if status == "survived":
-            survivors.append(name)
-    print("| module | mutants | killed | survived | no tests | survived % |")
-    print("|---|---|---|---|---|---|")
+        if status in ("survived", "no tests"):
+            survivors.append(f"{name} ({status})")
+    print("| module | mutants | killed | timeout | survived | no tests | survived % |")
+    print("|---|---|---|---|---|---|---|")
     total = Counter()
     for module in sorted(counts):
         c = counts[module]
         n, killed = sum(c.values()), sum(c[s] for s in KILLED)
         total.update(c)
-        print(f"| `{module}` | {n} | {killed} | {c['survived']} | {c['no tests']} | {100 * c['survived'] / n:.1f} |")
+        print(f"| `{module}` | {n} | {killed} | {c['timeout']} | {c['survived']} | {c['no tests']} | "
+              f"{100 * (c['survived'] + c['no tests']) / n:.1f} |")
     n = sum(total.values())
     if n:
         killed = sum(total[s] for s in KILLED)
-        print(f"| **all** | {n} | {killed} | {total['survived']} | {total['no tests']} | "
-              f"{100 * total['survived'] / n:.1f} |")
+        print(f"| **all** | {n} | {killed} | {total['timeout']} | {total['survived']} | {total['no tests']} | "
+              f"{100 * (total['survived'] + total['no tests']) / n:.1f} |")
     print()
     print(f"{len(survivors)} survivors:")
     for name in survivors:

@@ -62,22 +62,40 @@ def test_without_a_state_nothing_is_cached_before_the_next_snapshot(duel, django
     assert store.state_at(game) == store.replay_from_scratch(game)
 
 
-def test_the_states_of_many_games_are_each_game_s_latest(alice, bob, duel):
+def second_duel(alice, bob):
     other = alice.post("/api/v1/games/", {"kind": "duel"}).json()["id"]
     bob.post(f"/api/v1/games/{other}/join/")
     alice.post(f"/api/v1/games/{other}/start/")
+    return other
+
+
+def test_the_states_of_many_games_are_each_game_s_latest(alice, bob, duel):
+    other = second_duel(alice, bob)   # both at version 4: the same version, different games
     alice.move(other, {"type": "play", "card": alice.game(other)["state"]["hand"][0]})
+    noted(duel, 1)
     games = list(Game.objects.filter(pk__in=[duel, other]))
-    cache.delete(store._cache_key(duel, Game.objects.get(pk=duel).version))  # one miss, one hit
+    assert {game.version for game in games} == {5}
+    cache.delete(store._cache_key(duel, 5))  # one miss, one hit
     states = store.states_of(games)
-    assert set(states) == {game.pk for game in games}
+    assert set(map(str, states)) == {duel, other}
     for game in games:
         assert json.dumps(states[game.pk], sort_keys=True) == \
             json.dumps(store.replay_from_scratch(game), sort_keys=True)
-    assert states[Game.objects.get(pk=duel).pk] != states[Game.objects.get(pk=other).pk]
+    assert states[games[0].pk] != states[games[1].pk]
 
 
-def test_the_events_after_a_number_come_in_order_and_at_most_the_limit(duel):
+def test_cached_states_of_many_games_cost_no_query(alice, bob, duel, django_assert_num_queries):
+    other = second_duel(alice, bob)
+    games = list(Game.objects.filter(pk__in=[duel, other]))
+    expected = {game.pk: store.replay_from_scratch(game) for game in games}
+    for game in games:
+        cache.set(store._cache_key(game.pk, game.version), json.dumps(expected[game.pk]))
+    with django_assert_num_queries(0):
+        assert store.states_of(games) == expected
+
+
+def test_the_events_after_a_number_come_in_order_and_at_most_the_limit(alice, bob, duel):
+    second_duel(alice, bob)  # another game's events are not this one's
     game = noted(duel, 4)  # version 8
     assert [e.seq for e in store.events(game)] == list(range(1, 9))
     assert [e.seq for e in store.events(game, after=3)] == [4, 5, 6, 7, 8]
