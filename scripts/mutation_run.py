@@ -46,7 +46,7 @@ PLAN: list[tuple[str, list[str]]] = [
     ("games/turns.py", [G + "test_timeouts.py", G + "test_moves.py", G + "test_sweeper_batches.py",
                         G + "test_rollback_reveals.py", G + "test_turns_behaviour.py"]),
     ("games/clocks.py", [G + "test_clocks.py", G + "test_clocks_behaviour.py"]),
-    ("games/access.py", [G + "test_lifecycle.py", G + "test_api.py", G + "test_judgement_order.py"]),
+    ("games/access.py", [G + "test_judgement_order.py", G + "test_access_behaviour.py"]),
     ("games/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py"]),
     ("games/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py"]),
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
