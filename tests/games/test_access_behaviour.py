@@ -61,3 +61,8 @@ def test_only_the_creator_passes_the_creator_check(alice, bob, duel):
     with pytest.raises(Forbidden) as refused:
         access.require_creator(game, bob.user)
     assert refused.value.args == ("only the game's creator may do this",)
+
+
+def test_a_seat_in_another_game_is_no_seat_in_this_one(duel, carol):
+    carol.post("/api/v1/games/", {"kind": "duel"})   # carol sits at seat 0 of her own game
+    assert access.seat_of(access.get_game(duel, user=carol.user), carol.user) is None

@@ -102,3 +102,17 @@ def test_the_events_after_a_number_come_in_order_and_at_most_the_limit(alice, bo
     assert [e.seq for e in store.events(game, after=3, limit=2)] == [4, 5]
     assert list(store.events(game, after=8)) == []
     assert all(isinstance(e, Event) for e in store.events(game, limit=1))
+
+
+def test_an_append_sets_the_game_columns_it_is_given_with_the_version(duel):
+    game = Game.objects.get(pk=duel)
+    store.append(game, game.version, [NewEvent(store.GAME_CANCELLED, {})], timezone.now(),
+                 status=Game.Status.CANCELLED, active_seats=[])
+    stored = Game.objects.get(pk=duel)
+    assert (stored.version, stored.status, stored.active_seats) == (5, "cancelled", [])
+
+
+def test_an_event_records_the_user_who_caused_it(alice, duel):
+    game = Game.objects.get(pk=duel)
+    store.append(game, game.version, [NewEvent(store.DISPUTE_OPENED, {}, user_id=alice.user.pk)], timezone.now())
+    assert Event.objects.get(game=game, seq=5).user_id == alice.user.pk
