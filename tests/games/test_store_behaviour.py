@@ -116,3 +116,20 @@ def test_an_event_records_the_user_who_caused_it(alice, duel):
     game = Game.objects.get(pk=duel)
     store.append(game, game.version, [NewEvent(store.DISPUTE_OPENED, {}, user_id=alice.user.pk)], timezone.now())
     assert Event.objects.get(game=game, seq=5).user_id == alice.user.pk
+
+
+def test_one_write_for_two_games_moves_both(alice, bob, duel):
+    other = second_duel(alice, bob)
+    games = [Game.objects.get(pk=duel), Game.objects.get(pk=other)]
+    store.append_many([store.Append(game, game.version, [NewEvent(store.DISPUTE_RESOLVED, {})], timezone.now())
+                       for game in games])
+    assert [Game.objects.get(pk=game.pk).version for game in games] == [5, 5]
+    assert [Event.objects.filter(game=game).count() for game in games] == [5, 5]
+
+
+def test_a_state_brought_between_snapshots_is_cached_too(duel, django_capture_on_commit_callbacks):
+    noted(duel, 1)  # 5: a snapshot
+    with django_capture_on_commit_callbacks(execute=True):
+        noted(duel, 1, state={"between": "snapshots"})  # 6: no snapshot due
+    assert json.loads(cache.get(f"state:{duel}:6")) == {"between": "snapshots"}
+    cache.delete(f"state:{duel}:6")
