@@ -1,22 +1,25 @@
 """An engine's own timers (Photoshoot's hourglass is one): the state says when, the server applies
 the engine's move as the system when it is due, through the same expiry machinery as clocks."""
-import time
+from datetime import timedelta
+
+from django.utils import timezone
 
 from games import services, store
 from games.models import Event, Game
 from tests.conftest import start_game
 
 
-def test_an_engine_deadline_is_applied_by_the_system_when_due(alice, bob):
-    # 3 s, not 1: the "not yet" check below must not race a loaded machine's scheduler.
-    game_id = start_game(alice, [bob], options={"hourglass": 3})
+def test_an_engine_deadline_is_applied_by_the_system_when_due(alice, bob, monkeypatch):
+    # Ten minutes on the hourglass, then the clock jumps past them: no sleep, no race with a
+    # loaded machine's scheduler (the "not yet" check has the whole ten minutes of margin).
+    game_id = start_game(alice, [bob], options={"hourglass": 600})
     alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
     game = Game.objects.get(pk=game_id)
     assert game.next_deadline is not None
     bobs_hand = bob.game(game_id)["state"]["hand"]
     assert services.expire_due(game_id) == 0   # not yet
-    time.sleep(max(0.0, (game.next_deadline - Event.objects.get(game=game, seq=game.version).created_at)
-                   .total_seconds()) + 0.2)
+    later = game.next_deadline + timedelta(seconds=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
     assert services.expire_due(game_id, game.version) == 2
     expired, played = Event.objects.filter(game=game).order_by("-seq")[:2][::-1]
     assert expired.type == "TimerExpired" and expired.data["timer"] == "hourglass" and expired.data["seat"] == 1

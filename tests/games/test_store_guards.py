@@ -56,7 +56,10 @@ def test_a_forfeit_replays_identically_with_no_cache_and_no_snapshot(alice, bob,
     clocks = game.clocks  # only seat 0 has run out of time: the other two play on
     clocks["seats"]["0"]["since"] = (timezone.now() - timedelta(seconds=120)).isoformat()
     Game.objects.filter(pk=game_id).update(clocks=clocks)
-    assert services.expire_due(game_id) > 0
+    # The expiry, the forfeit, and the cards the forfeited seat must still give (played for it).
+    assert services.expire_due(game_id) == 3
+    assert list(Event.objects.filter(game=game).order_by("seq").values_list("type", flat=True))[-3:] == [
+        "TimerExpired", store.SEAT_FORFEITED, "CardsGiven"]
     game.refresh_from_db()
     assert game.status == "active"
     assert [e.data["seat"] for e in Event.objects.filter(game=game, type=store.SEAT_FORFEITED)] == [0]
