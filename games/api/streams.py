@@ -454,14 +454,15 @@ class GameReader:
     def channels(self) -> list[str]:
         return [live.channel(self.game_id), live.chat_channel(self.game_id)]
 
-    def _chat(self, game: Game, hints: dict[str, int]) -> list[str]:
+    async def _chat(self, game: Game, hints: dict[str, int]) -> list[str]:
         """New chat messages, as `event: chat` (no id: they are not events of the log). Read only
         when the chat channel announced one newer than the last sent, or without hints (the first
         read, a poll, a reconnect): a stream woken by a move does not read the chat."""
         announced = hints.get(live.chat_channel(self.game_id))
         if hints and (announced is None or announced <= self.chat_after):
             return []
-        messages = chat.new_for_stream(game, self.seat, self.chat_after, BATCH)
+        # A read off the event loop, like every database read of a waiting stream.
+        messages = await live.run_sync(chat.new_for_stream, game, self.seat, self.chat_after, BATCH)
         if messages:
             self.chat_after = messages[-1]["id"]
         return [sse(message, event="chat") for message in messages]
@@ -489,7 +490,7 @@ class GameReader:
             chunks.append(message)
         if rows:
             self.after = rows[-1].seq
-        chunks += self._chat(game, hints)
+        chunks += await self._chat(game, hints)
         return chunks, len(rows) == BATCH
 
 

@@ -38,7 +38,8 @@ export const del = (path, opts = {}) => api(path, { ...opts, method: "DELETE" })
 
 // Live updates of one game: SSE with a single-use ticket (EventSource cannot send the header),
 // reconnecting with a fresh ticket from the last seen id; the long-poll when tickets are refused.
-export function follow(gameId, onChange) {
+// onChat (optional) hears the stream's `event: chat` messages (chat is not in the event log).
+export function follow(gameId, onChange, onChat = null) {
   let last = null, source = null, stopped = false, timer = null;
   const qs = () => (last === null ? "" : `&after=${last}`);
   async function connect() {
@@ -52,6 +53,7 @@ export function follow(gameId, onChange) {
         if (last === null && data.after != null) last = data.after;
       });
       source.onmessage = (e) => { last = e.lastEventId || last; onChange(JSON.parse(e.data)); };
+      if (onChat) source.addEventListener("chat", (e) => onChat(JSON.parse(e.data)));
       source.onerror = () => { source.close(); if (!stopped) timer = setTimeout(connect, 2000); };
     } catch (error) {
       if (!stopped) poll();

@@ -2,6 +2,7 @@
 // clocks, result, seed), spectating and the replay viewer. Everything comes from /api/v1/.
 import { auth, get, post, follow, ApiError } from "./api.js";
 import { h, choiceButton, fill } from "./svg.js";
+import { chatPanel, gameActions, invitationsSection, privacyFields, readPrivacy } from "./social.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -126,11 +127,13 @@ function createForm(kind) {
     h("h3", {}, kind.title),
     h("label", {}, `Players (${kind.min_players}–${kind.max_players}) `, seats),
     h("details", {}, h("summary", {}, "Options"), Object.entries(props).map(([n, sch]) => optionInput(n, sch))),
+    privacyFields(),
     h("button", { type: "submit" }, `Create a ${kind.title} game`));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      const game = await post("/games/", { kind: kind.kind, seats: Number(seats.value), options: readOptions(form) });
+      const game = await post("/games/", { kind: kind.kind, seats: Number(seats.value), options: readOptions(form),
+                                           ...readPrivacy(form) });
       location.hash = `#/games/${game.id}`;
     } catch (error) { showError(error); }
   });
@@ -154,8 +157,10 @@ async function lobbyPage() {
     ? choiceButton("Join", async () => {
       try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
     }) : null;
+  const invited = await invitationsSection(showError);
   fill(main,
     h("h1", {}, "Lobby"),
+    invited,
     h("section", { "aria-label": "New game" }, h("h2", {}, "New game"), h("div", { class: "kinds" }, list.map(createForm))),
     h("section", { "aria-label": "Open games" }, h("h2", {}, "Open games"),
       open.results.length ? h("ul", { class: "games" }, open.results.map((g) => gameRow(g, join(g)))) : h("p", {}, "None yet.")),
@@ -166,7 +171,7 @@ async function lobbyPage() {
 // ---------------------------------------------------------------- my games and inbox -----------
 async function myGamesPage() {
   const page = await get("/games/?mine=true&limit=100");
-  const order = { active: 1, open: 2, finished: 3, cancelled: 4 };
+  const order = { active: 1, open: 2, finished: 3, aborted: 4, cancelled: 5 };
   const games = [...page.results].sort((a, b) => (b.your_turn - a.your_turn) || (order[a.status] - order[b.status]));
   fill(main, h("h1", {}, "My games"),
     games.length ? h("ul", { class: "games" }, games.map((g) => gameRow(g))) : h("p", {}, "No game yet: ", link("#/", "the lobby"), "."));
@@ -256,7 +261,9 @@ async function gamePage(id) {
   let version = -1, running = null, again = false, stopFollow = () => {};
   const tableRoot = h("div", { class: "table", id: "table" });
   const head = h("div", { class: "game-head" });
-  fill(main, head, tableRoot);
+  let chat = null;
+  const chatRoot = h("div", { class: "chat-root" });
+  fill(main, head, tableRoot, chatRoot);
 
   // One load at a time; news during a load asks for one more, so the last news is never lost.
   function refresh() {
@@ -275,6 +282,9 @@ async function gamePage(id) {
       const legal = mine ? await get(`/games/${id}/legal-moves/`).catch(() => ({ moves: [], version: game.version })) : { moves: [] };
       version = game.version;
       drawHead(game);
+      // The stream brings new chat lines; a reload per refresh covers a long-poll (which has none).
+      if (!chat && game.status !== "open") { chat = chatPanel(game, showError); fill(chatRoot, chat.node); }
+      else if (chat) chat.reload();
       if (game.status === "open" || game.status === "cancelled") { fill(tableRoot); return; }
       const module = await tableFor(game.kind);
       const ctx = {
@@ -329,6 +339,7 @@ async function gamePage(id) {
         ` — ${game.players.length}/${game.seats}`,
         game.your_seat === null && game.status !== "open" ? h("strong", { class: "spectating" }, " — you are spectating") : null),
       h("div", { class: "lobby-actions" }, lobby),
+      gameActions(game, { onError: showError, onDone: refresh }),
       turn, clocksBox(game), resultBox(game),
       game.status === "finished" ? fairnessBox(game) : null,
       game.status !== "open" ? h("p", {}, link(`#/games/${game.id}/replay`, "Replay this game")) : null);
@@ -343,7 +354,8 @@ async function gamePage(id) {
   }
 
   await refresh();
-  stopFollow = follow(id, (news) => { if (news.version === undefined || news.version !== version) refresh(); });
+  stopFollow = follow(id, (news) => { if (news.version === undefined || news.version !== version) refresh(); },
+                      (message) => chat?.heard(message));
   // The lobby's changes (joins, start) are no events of the game: poll while it is open.
   const lobbyTimer = setInterval(() => { if (head.querySelector("[data-status=open]")) refresh(); }, 2000);
   const previous = leave;
