@@ -39,6 +39,7 @@ import redis.asyncio as aioredis
 from asgiref.sync import AsyncToSync, sync_to_async
 from django.conf import settings
 from django.db import connections, transaction
+from django.utils import timezone
 
 from config.failopen import came_back, went_down
 
@@ -142,7 +143,10 @@ def cached_token(key_: str, lookup: Callable[[str], tuple]) -> tuple:
     hit = _tokens.get(key_)
     if hit is None or hit[0] < now:
         user, token = lookup(key_)
-        hit = (now + settings.LIVE_AUTH_CACHE_SECONDS, user, token)
+        # Never remembered past the token's own expiry (a revocation is heard through Redis).
+        expires = getattr(token, "expires_at", None)
+        left = (expires - timezone.now()).total_seconds() if expires is not None else float("inf")
+        hit = (now + min(settings.LIVE_AUTH_CACHE_SECONDS, left), user, token)
         with _tokens_lock:
             if len(_tokens) > 10000:
                 _tokens.clear()

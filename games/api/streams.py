@@ -260,6 +260,15 @@ def sse(data: Any, event: str | None = None, id: int | None = None) -> str:
     return f"{head}data: {json.dumps(data, cls=JSONEncoder, separators=(',', ':'))}\n\n"
 
 
+ENDED = sse({"reason": "your token was revoked or has expired"}, event="end")
+
+
+async def _token_ended(reader) -> bool:
+    """Whether the token the stream was opened with has ended (asked at most once a heartbeat)."""
+    guard = reader.guard
+    return guard is not None and guard.due() and not await live.run_sync(guard.holds)
+
+
 async def _stream(reader):
     """Send what `reader.read()` finds, then sleep until news, a heartbeat or a poll."""
     loop = asyncio.get_running_loop()
@@ -280,8 +289,8 @@ async def _stream(reader):
             if chunks:
                 yield "".join(chunks)
                 last_sent = loop.time()
-            if reader.guard is not None and reader.guard.due() and not await live.run_sync(reader.guard.holds):
-                yield sse({"reason": "your token was revoked or has expired"}, event="end")
+            if await _token_ended(reader):
+                yield ENDED
                 return
             if more:
                 woke = False
@@ -291,6 +300,10 @@ async def _stream(reader):
                 if not woke and loop.time() - last_sent >= heartbeat * 0.99:
                     yield ": keep-alive\n\n"
                     last_sent = loop.time()
+                # An idle stream reads nothing, but its token is still asked after now and then.
+                if not woke and await _token_ended(reader):
+                    yield ENDED
+                    return
                 # Not woken while subscribed: nothing happened (a reconnection or a loss would
                 # have woken us), so a heartbeat reads nothing. Without Redis, poll.
                 if woke or not the_hub.live:
