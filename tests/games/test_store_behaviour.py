@@ -2,6 +2,7 @@
 snapshot is written, what the cache holds after a write, many games' states at once, and the
 event listing's window."""
 import json
+import time
 
 from django.core.cache import cache
 from django.utils import timezone
@@ -133,3 +134,38 @@ def test_a_state_brought_between_snapshots_is_cached_too(duel, django_capture_on
         noted(duel, 1, state={"between": "snapshots"})  # 6: no snapshot due
     assert json.loads(cache.get(f"state:{duel}:6")) == {"between": "snapshots"}
     cache.delete(f"state:{duel}:6")
+
+
+def test_one_write_for_two_games_tells_each_game_its_version_and_each_mover_after_commit(
+        alice, bob, duel, django_capture_on_commit_callbacks):
+    """The sweeper's batch write announces, per game, the new version on the game's channel and
+    the game on the streams of those who caused its events; and counts the moves by kind."""
+    from config.metrics import MOVES
+    from games import live
+
+    other = second_duel(alice, bob)
+    games = [Game.objects.get(pk=duel), Game.objects.get(pk=other)]
+    channels = [live.channel(duel), live.channel(other), live.user_channel(alice.user.pk),
+                live.user_channel(bob.user.pk)]
+    moves_before = MOVES.labels("duel", "false")._value.get()
+    listener = live.client().pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(*channels)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            store.append_many([
+                store.Append(games[0], games[0].version, [NewEvent("Moved", {}, actor=0, user_id=alice.user.pk)],
+                             timezone.now(), store.state_at(games[0])),
+                store.Append(games[1], games[1].version, [NewEvent("Moved", {}, actor=1, user_id=bob.user.pk)],
+                             timezone.now(), store.state_at(games[1]))])
+        heard, deadline = set(), time.monotonic() + 10
+        while len(heard) < 4 and time.monotonic() < deadline:
+            message = listener.get_message(timeout=1)  # None: nothing yet, or a subscription's ack
+            if message is None:
+                continue
+            heard.add((message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"],
+                       message["data"].decode() if isinstance(message["data"], bytes) else message["data"]))
+    finally:
+        listener.close()
+    assert heard == {(live.channel(duel), "5"), (live.channel(other), "5"),
+                     (live.user_channel(alice.user.pk), str(duel)), (live.user_channel(bob.user.pk), str(other))}
+    assert MOVES.labels("duel", "false")._value.get() == moves_before + 2
