@@ -20,6 +20,15 @@ def create_game(host, kind: str, seats: int, **options) -> str:
     host.goto("#/")
     form = page.locator(f"form[data-kind={kind}]")
     form.locator("input[name=seats]").fill(str(seats))
+    set_options(form, options)
+    form.get_by_role("button", name=re.compile("^Create")).click()
+    page.locator("[data-status=open], #flash .error").first.wait_for()
+    assert page.locator("[data-status=open]").count(), page.locator("#flash").inner_text()
+    return page.url.rsplit("/", 1)[1]
+
+
+def set_options(form, options: dict) -> None:
+    """Fill the create form's option fields (the kind's `options_schema`) as a person would."""
     if options:
         form.locator("summary").click()
     for name, value in options.items():
@@ -30,10 +39,6 @@ def create_game(host, kind: str, seats: int, **options) -> str:
             field.select_option(str(value))
         else:
             field.fill(str(value))
-    form.get_by_role("button", name=re.compile("^Create")).click()
-    page.locator("[data-status=open], #flash .error").first.wait_for()
-    assert page.locator("[data-status=open]").count(), page.locator("#flash").inner_text()
-    return page.url.rsplit("/", 1)[1]
 
 
 def join(player, game_id: str) -> None:

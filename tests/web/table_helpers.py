@@ -7,6 +7,7 @@ import re
 import httpx
 
 from tests.web.conftest import Player, signup
+from tests.web.driver import set_options
 
 # The shared machine is slow under load: a full game waits longer than the shell's default.
 PATIENCE_MS = 60_000
@@ -29,19 +30,6 @@ def api(web, player: Player, path: str) -> dict:
     answer = httpx.get(f"{web.url}/api/v1{path}", headers={"Authorization": f"Token {player.token}"}, timeout=20)
     assert answer.status_code == 200, answer.text
     return answer.json()
-
-
-def set_options(form, options: dict) -> None:
-    if options:
-        form.locator("summary").click()
-    for name, value in options.items():
-        field = form.locator(f"[name='option:{name}']")
-        if isinstance(value, bool):
-            field.set_checked(value)
-        elif field.evaluate("e => e.tagName") == "SELECT":
-            field.select_option(str(value))
-        else:
-            field.fill(str(value))
 
 
 def new_game(kind: str, creator: Player, others: list[Player], options: dict | None = None) -> str:

@@ -9,7 +9,6 @@ from django.contrib.auth import get_user_model
 
 from games.models import Dispute
 from tests.web.table_helpers import PATIENCE_MS, screenshots_on_failure
-from tests.web.conftest import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
