@@ -80,15 +80,19 @@ class ResetRequestIn(serializers.Serializer):
     email = serializers.EmailField()
 
 
-class AcceptedOut(serializers.Serializer):
-    detail = serializers.CharField()
-
-
-class PasswordResetView(APIView):
+class AnonymousAuthView(APIView):
+    """For someone who cannot log in (a forgotten password): no token, the auth throttle."""
     permission_classes = [AllowAny]
     authentication_classes: list = []
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
+
+
+class AcceptedOut(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class PasswordResetView(AnonymousAuthView):
 
     @extend_schema(request=ResetRequestIn, responses={202: AcceptedOut, 400: ErrorOut},
                    summary="Mail a password reset link (the same answer whether the address is known or not)")
@@ -105,11 +109,7 @@ class ResetConfirmIn(serializers.Serializer):
     new_password = serializers.CharField(max_length=128, style={"input_type": "password"})
 
 
-class PasswordResetConfirmView(APIView):
-    permission_classes = [AllowAny]
-    authentication_classes: list = []
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth"
+class PasswordResetConfirmView(AnonymousAuthView):
 
     @extend_schema(request=ResetConfirmIn, responses={204: None, 400: ErrorOut},
                    summary="Set a new password with the mailed uid and token; every token is revoked")
