@@ -70,9 +70,10 @@ NOTES = """\
 ## Where the time goes (py-spy on the Procfile's server and worker under this load)
 
 Round of 2026-11-30 evening. The server is now ASGI (gunicorn + uvicorn workers; the sync DRF
-views run on a thread per request); the previous column was measured on the gthread server. The
-machine was shared with seven other sessions' test runs: GET /kinds/ reached 112 req/s against
-291 in the previous round, so compare the ratios, not the absolute figures.
+views run on a thread per request); the previous column was measured on the gthread server. This
+machine is shared and its load varies from run to run (GET /kinds/ reached 112 req/s in a run
+during seven other test suites, 454 in a quiet one), so compare the ratios, not the absolute
+figures. The profiles below were taken during the busy runs.
 
 Found and changed:
 
@@ -97,18 +98,18 @@ Found and changed:
   are CPU-bound (more processes only contend); `--prefetch-multiplier 4` lets a worker hold the
   next wakes while it settles a batch.
 
-Still short of the targets, and what the profiles point at next:
+Where the targets stand, and what the profiles point at next:
 
-- Move loop (14.5% of GET /kinds/, target 25%): most of what is left is per-request cost that
+- Move loop (about 14.5% of GET /kinds/ busy or quiet, target 25%): most of what is left is per-request cost that
   GET /kinds/ pays once and the loop three times (the thread hop under ASGI, middleware, DRF, two
   throttle round trips to Redis), the token lookup (one query per request) and the write's round
   trips (the event insert, the game update and the snapshot could be one statement; marking the
   turn notice read another). POST p99 at 16 clients is set by queueing on the two shared cores.
-- Timers (1,000 games: p99 5.6 s decided, target 1 s): each expired 3-seat game is three
-  expiries, three auto-moves, nine `timed_out` notices and their email deliveries; at 7-8 ms of
-  CPU per game the two worker processes settle about 250 games a second on this machine. Cutting
-  further means fewer rows per expiry (one notice per player and write rather than per expired
-  seat) and no Django model instances for the rows the batch writes.
+- Timers: on a quiet machine both targets are met (the table above); during the busy runs the
+  1,000 games' p99 was 5.6 s decided. Each expired 3-seat game is three expiries, three
+  auto-moves, nine `timed_out` notices and their email deliveries, about 7-8 ms of worker CPU:
+  what headroom is left would come from fewer rows per expiry (one notice per player and write
+  rather than per expired seat) and no Django model instances for the rows the batch writes.
 """
 
 
