@@ -22,6 +22,7 @@ from typing import Any, Iterable
 from django.db import connection
 from django.utils import timezone
 
+from config import hotsql
 from games import bulk, live, scheduling, store
 from games.models import Delivery, Game, Notification, Seat
 
@@ -50,8 +51,9 @@ def _seats(game: Game) -> dict[int, int]:
 
 def seats_with_names(game: Game) -> dict[int, tuple[int, str]]:
     """seat -> (user id, username): what after_turn needs, in one query."""
-    return {number: (user_id, name) for number, user_id, name in
-            Seat.objects.filter(game=game).values_list("number", "user_id", "user__username")}
+    return {number: (user_id, name) for number, user_id, name in hotsql.fetch(
+        'SELECT s.number, s.user_id, u.username FROM "games_seat" s JOIN "accounts_user" u ON u.id = s.user_id '
+        "WHERE s.game_id = %s", [game.pk])}
 
 
 def _title(game: Game) -> str:
@@ -313,5 +315,6 @@ def dispute_changed(game: Game, dispute, opened: bool = False) -> None:
 
 def mark_turn_notices_read(game: Game, user) -> None:
     """Acting in a game reads its turn notice: the user has evidently seen it."""
-    Notification.objects.filter(user=user, game=game, type="your_turn", read_at__isnull=True).update(
-        read_at=timezone.now())
+    # Every move runs this: SQL written once (config.hotsql), not compiled per call.
+    hotsql.execute('UPDATE "games_notification" SET read_at = %s WHERE user_id = %s AND game_id = %s '
+                 "AND type = 'your_turn' AND read_at IS NULL", [timezone.now(), user.pk, game.pk])

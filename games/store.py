@@ -120,10 +120,8 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
                 cached[_cache_key(game.pk, game.version)] = json.dumps(state)
         elif item.state is not None:
             cached[_cache_key(game.pk, game.version)] = json.dumps(item.state)
-    if len(batch) == 1:
-        batch[0].game.save(update_fields=fields)
-    else:
-        bulk.update(Game, fields, [item.game for item in batch])
+    # One game or many, one statement: Model.save compiles its UPDATE on every call (config.hotsql).
+    bulk.update(Game, fields, [item.game for item in batch])
     if snapshots:
         bulk.insert(Snapshot, ["game", "version", "state", "created_at"],
                     [[s.game_id, s.version, s.state, batch[0].at] for s in snapshots])

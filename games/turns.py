@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from config import hotsql
 from games import clocks, notify, scheduling, store
 from games.engines import base
 from games.models import Event, Game, Seat
@@ -26,13 +27,12 @@ def vacations_for(game: Game) -> dict[int, list[tuple[datetime, datetime]]]:
 
 
 def vacations_for_games(games: list[Game]) -> dict[Any, dict[int, list[tuple[datetime, datetime]]]]:
-    """game id -> seat -> its user's vacation intervals, for many games in one query."""
-    from accounts.models import Vacation
-
+    """game id -> seat -> its user's vacation intervals, for many games in one query (its SQL
+    written once, config.hotsql: every move runs it)."""
     found: dict[Any, dict[int, list]] = {}
-    rows = (Vacation.objects.filter(user__seats__game__in=games)
-            .values_list("user__seats__game_id", "user__seats__number", "start", "end"))
-    for game_id, seat, start, end in rows:
+    for game_id, seat, start, end in hotsql.fetch(
+            'SELECT s.game_id, s.number, v.start, v."end" FROM "accounts_vacation" v '
+            'JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = ANY(%s)', [[g.pk for g in games]]):
         found.setdefault(game_id, {}).setdefault(seat, []).append((start, end))
     return found
 
