@@ -134,6 +134,13 @@ def _revoked_channel() -> str:
 # ---------------------------------------------------------------------------------------------
 _tokens: dict[str, tuple[float, object, object]] = {}
 _tokens_lock = threading.Lock()
+_hearing: set[int] = set()  # the hubs of this process that are subscribed now
+
+
+def hearing_revocations() -> bool:
+    """Whether this process hears revocations now (a hub is subscribed): only then may a request
+    trust a remembered token, since a logout in another process reaches it through Redis."""
+    return bool(_hearing)
 
 
 def cached_token(key_: str, lookup: Callable[[str], tuple]) -> tuple:
@@ -299,6 +306,7 @@ class Hub:
                 forget_tokens()  # a revocation may have been missed too
                 self.epoch += 1
                 self.connected.set()
+                _hearing.add(id(self))
                 self.tried.set()
                 came_back("live updates")
                 backoff = 0.2
@@ -319,6 +327,7 @@ class Hub:
             except Exception:  # never let the hub die: waiters would all fall back to polling
                 log.exception("live updates: the subscription failed")
             finally:
+                _hearing.discard(id(self))
                 was_live = self.connected.is_set()
                 if was_live:
                     self.epoch += 1

@@ -36,6 +36,7 @@ from rest_framework.views import APIView
 
 from accounts.tokens import HashedTokenAuthentication
 from games import access, chat, live, selectors, store
+from games.api.auth import CachedTokenAuthentication
 from games.api.serializers import EventField
 from games.api.notifications import NotificationOut
 from games.errors import DomainError, Invalid
@@ -52,17 +53,8 @@ class Unavailable(DomainError):
 # ---------------------------------------------------------------------------------------------
 # Async entry for DRF views
 # ---------------------------------------------------------------------------------------------
-class CachedTokenAuthentication(HashedTokenAuthentication):
-    """The header's token, looked up once per LIVE_AUTH_CACHE_SECONDS per process (games.live):
-    a long-poll client comes back after every move, a stream after every reconnect. A revoked,
-    expired or changed token is forgotten at once in every process (games.live.connect)."""
-
-    def authenticate_credentials(self, key):
-        return live.cached_token(key, super().authenticate_credentials)
-
-
 def _cached(classes: list) -> list:
-    return [CachedTokenAuthentication if c is HashedTokenAuthentication else c for c in classes]
+    return [CachedTokenAuthentication if issubclass(c, HashedTokenAuthentication) else c for c in classes]
 
 
 def _respond(view: Callable, request, kwargs: dict[str, Any]):
