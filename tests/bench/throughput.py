@@ -129,6 +129,25 @@ def wait_worker(process: Process, timeout: float = 60) -> None:
     raise RuntimeError(f"the worker did not start:\n{process.output()[-3000:]}")
 
 
+STARTED: dict[str, Process] = {}
+
+
+def cpu_seconds(name: str = "web") -> float:
+    """CPU time (user + system) used so far by the processes of a running Procfile line (its
+    session): unlike a rate, a figure the other jobs of a shared machine hardly move."""
+    session, total = STARTED[name].process.pid, 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
 def running(*names: str):
     """Start the named Procfile processes (web first), yield the web port, stop them all."""
@@ -139,6 +158,7 @@ def running(*names: str):
         for name in names:
             proc = Process(name, env)
             started.append(proc)
+            STARTED[name] = proc
             if name == "web":
                 wait_http(port, proc)
             elif name == "worker":
@@ -216,12 +236,13 @@ def run_clients(port: int, clients: int, seconds: float, loop: Callable[[Client,
     return {"elapsed": elapsed, "times": times, "errors": errors}
 
 
-def kinds_rate(port: int, clients: int, seconds: float) -> float:
+def kinds_rate(port: int, clients: int, seconds: float) -> tuple[float, int]:
     def loop(client: Client, _index: int) -> None:
         status, _ = client.call("kinds", "GET", "/api/v1/kinds/")
         assert status == 200, status
     out = run_clients(port, clients, seconds, loop)
-    return len(out["times"].get("kinds", [])) / out["elapsed"]
+    count = len(out["times"].get("kinds", []))
+    return count / out["elapsed"], count
 
 
 # ---------------------------------------------------------------------------------------------
@@ -283,7 +304,9 @@ def move_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
     # Warm-up: every server thread opens its database connection, every code path is imported.
     run_clients(port, clients, min(3.0, seconds), loop)
     counts.update(moves=0, conflicts=0, finished=0)
+    cpu = cpu_seconds()
     out = run_clients(port, clients, seconds, loop)
+    out["cpu_s"] = cpu_seconds() - cpu
     connections.close_all()
     out.update(counts, loops_per_s=len(out["times"].get("POST move", [])) / out["elapsed"],
                moves_per_s=counts["moves"] / out["elapsed"])
@@ -461,8 +484,11 @@ def run_all(sizes: dict[str, Any], progress: Callable[[dict[str, Any]], None] = 
     out["pgbench_tps"] = pgbench_insert_rate(clients, sizes["pgbench_seconds"])
     with running("web", "worker", "beat") as port:
         kinds_rate(port, clients, 1.0)  # warm-up: every server worker imported and connected
-        out["kinds_rps"] = kinds_rate(port, clients, sizes["seconds"])
+        cpu = cpu_seconds()
+        out["kinds_rps"], kinds_count = kinds_rate(port, clients, sizes["seconds"])
+        out["kinds_cpu_ms"] = 1000 * (cpu_seconds() - cpu) / max(1, kinds_count)
         loop = move_loop(port, clients, sizes["seconds"])
+        out["loop_cpu_ms"] = 1000 * loop["cpu_s"] / max(1, len(loop["times"].get("POST move", [])))
     post = loop["times"].get("POST move", [])
     out["move"] = {"loops_per_s": loop["loops_per_s"], "moves_per_s": loop["moves_per_s"],
                    "conflicts": loop["conflicts"], "errors": len(loop["errors"]),
