@@ -1,11 +1,14 @@
 """Benchmarks of live updates (run by `make bench`, never by `make test`).
 
-The Procfile's web server against the test database; a client fleet in a process of its own
-(tests/bench/stream_load.py) opens BENCH_STREAMS SSE streams and BENCH_POLLS long-polls over
-BENCH_GAMES games, then every game moves (paced) while they listen. Printed: POST /moves/ p50/p99,
-delivery latency p50/p99 per channel (from the POST being sent, and from its reply), readers that
-missed a move, the peak of the web server's PostgreSQL connections against its pool bound, memory
-per open stream, all beside the GET /kinds/ ceiling measured by the same client in the same run.
+The Procfile's web server against the test database; a client fleet in processes of its own
+(tests/bench/stream_load.py, BENCH_FLEET_PROCS of them, each owning a share of the games) opens
+BENCH_STREAMS SSE streams and BENCH_POLLS long-polls over BENCH_GAMES games, then every game moves
+about every BENCH_INTERVAL seconds (3 and 10 by default, one case each) while they listen.
+Printed: POST /moves/ p50/p99, delivery latency p50/p99 per channel (from the POST being sent, and
+from its reply), readers that missed a move, the peak of the web server's PostgreSQL connections
+against its pool bound, memory per open stream, all beside the GET /kinds/ ceiling measured by the
+same fleet in the same run; and the CPU (as a fraction of a core) of the server and of the fleet
+over the move phase, with the fleet's event-loop lag, to tell whose latency the figures are.
 
 `test_bench_server_choice` runs a smaller fleet against each candidate ASGI server (how the
 Procfile's was chosen).
@@ -36,8 +39,9 @@ from tests.worker import ROOT
 pytestmark = [pytest.mark.bench, pytest.mark.django_db(transaction=True)]
 
 POOL_MAX = 10
-# Fleet processes: one saturates a core with 1,000 long-polls and 100 movers on this machine.
-FLEET_PROCS = 2
+# Fleet processes (BENCH_FLEET_PROCS). On raw sockets one process drives 1,000 streams, 1,000
+# long-polls and 100 movers on about 0.04 of a core; a second one only adds a loop to schedule.
+FLEET_PROCS = 1
 
 
 def procfile_web(port: int) -> list[str]:
