@@ -6,9 +6,10 @@ Each process owns a share of the games (`split`) with their SSE streams and long
 its share of the GET /kinds/ ceiling, says `measured` on stdout and waits for a line on stdin (the
 bench samples the server's memory then), opens the SSE streams, says `open` and waits, starts the
 long-polls, says `polling` and waits (so that every process starts moving at once), then makes
-every game of its share move, paced, while all of them listen, and says `moved` after a grace
-period (the bench counts the server's CPU time between that last go and the last `moved`). Each reader
-notes when each seq reaches it; the result is plain JSON, raw figures that `summarize` merges.
+every game of its share move, paced, while all of them listen, and says `moved` once every reader
+has heard every move, or after a grace period (the bench counts the server's CPU time between
+that last go and the last `moved`). Each reader notes when each seq reaches it; the result is
+plain JSON, raw figures that `summarize` merges.
 
 All HTTP is on raw asyncio sockets (`Connection`): a thousand long-polls and a hundred movers on
 httpx cost this shared two-core machine more CPU than the server, and the fleet's own event-loop
@@ -265,6 +266,10 @@ async def barrier(say: str) -> None:
         raise SystemExit(f"the bench went away at {say}")
 
 
+def all_delivered(channel: list[tuple[str, dict]], moves: dict) -> bool:
+    return all(seq in received for game_id, received in channel for seq in moves.get(game_id, ()))
+
+
 def deliveries(channel: list[tuple[str, dict]], moves: dict) -> dict:
     from_post, from_reply, missing = [], [], 0
     for game_id, received in channel:
@@ -315,7 +320,10 @@ async def main(plan: dict) -> dict:
     result["movers_unfinished"] = len(unfinished)
     result["movers_failed"] = [repr(t.exception()) for t in finished if t.exception()][:5]
     result["move_seconds"] = time.monotonic() - began
-    await asyncio.sleep(plan.get("grace", 5))
+    # Until every reader has every move made, or the grace is up (then they are missing).
+    grace_over = time.monotonic() + plan.get("grace", 5)
+    while time.monotonic() < grace_over and not all_delivered([*sse_received, *lp_received], moves):
+        await asyncio.sleep(0.1)
     result["fleet"] = {"cpu_s": cpu_seconds() - cpu, "wall_s": time.monotonic() - began, "lags": lags}
     print("moved", flush=True)
     for task in [lag_task, *pollers, *tasks]:
