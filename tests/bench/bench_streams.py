@@ -174,18 +174,19 @@ class Load:
 
 def report(title: str, r: dict, pool_bound: int) -> str:
     c, m, f = r["ceiling"], r["moves"], r["fleet"]
+    rate = m["count"] / max(r["move_seconds"], 1e-9)
     lines = [f"\n{title}",
              f"  GET /kinds/ ceiling: {c['rate']:.0f} req/s, p50 {c['p50_ms']:.1f} ms, p99 {c['p99_ms']:.1f} ms "
              f"({c['concurrency']} concurrent)",
-             f"  streams opened: {r['streams_open']} in {r['streams_open_seconds']:.1f} s, failed {r['streams_failed']}; "
-             f"long-polls: {r['polls']}",
-             f"  POST /moves/: {m['count']} moves in {r['move_seconds']:.1f} s ({m['count'] / max(r['move_seconds'], 1e-9):.1f}/s), "
+             f"  streams opened: {r['streams_open']} in {r['streams_open_seconds']:.1f} s, "
+             f"failed {r['streams_failed']}; long-polls: {r['polls']}",
+             f"  POST /moves/: {m['count']} moves in {r['move_seconds']:.1f} s ({rate:.1f}/s), "
              f"p50 {m['p50_ms']:.0f} ms, p99 {m['p99_ms']:.0f} ms (p99 / kinds p99 = {m['p99_ms'] / c['p99_ms']:.1f}x)"]
     for name in ("sse", "long_poll"):
         d = r[name]
         lines.append(f"  delivery {name}: {d['deliveries']} (missing {d['missing']}), from POST sent p50 "
-                     f"{d['p50_ms']:.0f} ms p99 {d['p99_ms']:.0f} ms; after its reply p50 {d['p50_after_reply_ms']:.0f} ms "
-                     f"p99 {d['p99_after_reply_ms']:.0f} ms")
+                     f"{d['p50_ms']:.0f} ms p99 {d['p99_ms']:.0f} ms; after its reply "
+                     f"p50 {d['p50_after_reply_ms']:.0f} ms p99 {d['p99_after_reply_ms']:.0f} ms")
     if r["long_poll"].get("odd"):
         lines.append(f"  long-poll answers other than 200 (or failures): {r['long_poll']['odd']}")
     if r.get("movers_failed") or r.get("movers_unfinished"):
@@ -193,8 +194,8 @@ def report(title: str, r: dict, pool_bound: int) -> str:
                      f"failed: {r['movers_failed']}")
     moved = max(1, m["count"])
     lines.append(f"  server CPU while moving: {r['cpu_moving_s']:.0f} s over {r['wall_moving_s']:.0f} s "
-                 f"({r['cpu_moving_s'] / r['wall_moving_s']:.2f} of a core), {1000 * r['cpu_moving_s'] / moved:.0f} ms "
-                 f"per move (its GET legal-moves and POST, and its delivery to every reader)")
+                 f"({r['cpu_moving_s'] / r['wall_moving_s']:.2f} of a core), "
+                 f"{1000 * r['cpu_moving_s'] / moved:.0f} ms per move (its GET legal-moves and POST, and its delivery to every reader)")
     lines.append(f"  fleet ({f['procs']} processes) while moving: CPU {f['cpu_s']:.0f} s over {f['wall_s']:.0f} s "
                  f"({f['cpu_s'] / f['wall_s']:.2f} of a core; busiest process {f['busiest_core']:.2f}); "
                  f"event-loop lag p50 {f['lag_p50_ms']:.1f} ms, p99 {f['lag_p99_ms']:.1f} ms "
