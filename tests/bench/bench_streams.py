@@ -136,6 +136,8 @@ class Load:
         sampler = threading.Thread(target=self.sample, args=(done,))
         sampler.start()
         fleet: list[subprocess.Popen] = []
+        probe = subprocess.Popen([sys.executable, str(Path(stream_load.__file__)), "--probe"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         try:
             for share in stream_load.split(self.plan, self.procs):
                 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
@@ -150,14 +152,16 @@ class Load:
             self.go(fleet)
             self.expect(fleet, "polling")
             cpu, began = cpu_seconds(self.server.process.pid), time.monotonic()
-            self.go(fleet)
+            self.go([*fleet, probe])
             self.expect(fleet, "moved")
             cpu, wall = cpu_seconds(self.server.process.pid) - cpu, time.monotonic() - began
+            self.go([probe])
+            idle_lag = json.loads(probe.stdout.readline())
             results = [json.loads(client.stdout.readline()) for client in fleet]
-            for client in fleet:
+            for client in [*fleet, probe]:
                 client.wait(60)
         finally:
-            for client in fleet:
+            for client in [*fleet, probe]:
                 if client.poll() is None:
                     client.kill()
                     client.wait()
@@ -169,6 +173,7 @@ class Load:
         result["kib_per_stream"] = (opened - idle) / max(1, self.plan["streams"])
         result["peak_pg"] = self.peak
         result["cpu_moving_s"], result["wall_moving_s"] = cpu, wall
+        result["idle_lag"] = idle_lag
         return result
 
 
@@ -200,6 +205,9 @@ def report(title: str, r: dict, pool_bound: int) -> str:
                  f"({f['cpu_s'] / f['wall_s']:.2f} of a core; busiest process {f['busiest_core']:.2f}); "
                  f"event-loop lag p50 {f['lag_p50_ms']:.1f} ms, p99 {f['lag_p99_ms']:.1f} ms "
                  f"(worst process {f['worst_lag_p99_ms']:.1f} ms), max {f['lag_max_ms']:.0f} ms")
+    i = r["idle_lag"]
+    lines.append(f"  an idle event loop beside them (the machine's scheduling delay alone): lag p50 "
+                 f"{i['lag_p50_ms']:.1f} ms, p99 {i['lag_p99_ms']:.1f} ms, max {i['lag_max_ms']:.0f} ms")
     lines.append(f"  peak web PostgreSQL connections: {r['peak_pg']} (bound: {pool_bound})")
     lines.append(f"  memory: {r['rss_idle_kib'] / 1024:.0f} MiB idle, {r['rss_open_kib'] / 1024:.0f} MiB with the "
                  f"streams open: {r['kib_per_stream']:.1f} KiB per open stream")

@@ -396,6 +396,22 @@ def summarize(results: list[dict]) -> dict:
     return out
 
 
+async def probe() -> dict:
+    """An idle loop's lag over the move phase (from a line on stdin to the next): the machine's
+    scheduling delay alone, to set beside the fleet's."""
+    lags: list[float] = []
+    task = asyncio.create_task(loop_lag(lags))
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, sys.stdin.readline)  # the move phase begins
+    lags.clear()
+    await loop.run_in_executor(None, sys.stdin.readline)  # and ends
+    task.cancel()
+    return {"lag_p50_ms": ms(lags, 50), "lag_p99_ms": ms(lags, 99), "lag_max_ms": 1000 * max(lags, default=0)}
+
+
 if __name__ == "__main__":
-    with open(sys.argv[1]) as f:
-        print(json.dumps(asyncio.run(main(json.load(f)))), flush=True)
+    if sys.argv[1] == "--probe":
+        print(json.dumps(asyncio.run(probe())), flush=True)
+    else:
+        with open(sys.argv[1]) as f:
+            print(json.dumps(asyncio.run(main(json.load(f)))), flush=True)

@@ -28,4 +28,5 @@ def test_the_stream_benchmark_runs_end_to_end_on_tiny_sizes():
     assert result["ceiling"]["rate"] > 0 and result["fleet"]["lag_max_ms"] >= 0 and result["fleet"]["cpu_s"] > 0
     assert 0 < result["peak_pg"] <= bench_streams.workers_in(load.server.command) * 2
     text = bench_streams.report("tiny", {**result, "streams_open": 4, "polls": 4}, 20)
-    assert "fleet (2 processes)" in text and "of a core" in text
+    assert "fleet (2 processes)" in text and "of a core" in text and "an idle event loop" in text
+    assert result["idle_lag"]["lag_max_ms"] >= 0
