@@ -136,12 +136,14 @@ class Load:
         sampler = threading.Thread(target=self.sample, args=(done,))
         sampler.start()
         fleet: list[subprocess.Popen] = []
+        plans: list[str] = []
         probe = subprocess.Popen([sys.executable, str(Path(stream_load.__file__)), "--probe"],
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         try:
             for share in stream_load.split(self.plan, self.procs):
                 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
                     json.dump(share, f)
+                plans.append(f.name)
                 fleet.append(subprocess.Popen([sys.executable, str(Path(stream_load.__file__)), f.name],
                                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT))
             self.expect(fleet, "measured")
@@ -165,6 +167,8 @@ class Load:
                 if client.poll() is None:
                     client.kill()
                     client.wait()
+            for name in plans:
+                os.unlink(name)
             done.set()
             sampler.join()
             self.server.stop()
