@@ -1,11 +1,14 @@
 """Benchmarks of live updates (run by `make bench`, never by `make test`).
 
-The Procfile's web server against the test database; a client fleet in a process of its own
-(tests/bench/stream_load.py) opens BENCH_STREAMS SSE streams and BENCH_POLLS long-polls over
-BENCH_GAMES games, then every game moves (paced) while they listen. Printed: POST /moves/ p50/p99,
-delivery latency p50/p99 per channel (from the POST being sent, and from its reply), readers that
-missed a move, the peak of the web server's PostgreSQL connections against its pool bound, memory
-per open stream, all beside the GET /kinds/ ceiling measured by the same client in the same run.
+The Procfile's web server against the test database; a client fleet in processes of its own
+(tests/bench/stream_load.py, BENCH_FLEET_PROCS of them, each owning a share of the games) opens
+BENCH_STREAMS SSE streams and BENCH_POLLS long-polls over BENCH_GAMES games, then every game moves
+about every BENCH_INTERVAL seconds (3 and 10 by default, one case each) while they listen.
+Printed: POST /moves/ p50/p99, delivery latency p50/p99 per channel (from the POST being sent, and
+from its reply), readers that missed a move, the peak of the web server's PostgreSQL connections
+against its pool bound, memory per open stream, all beside the GET /kinds/ ceiling measured by the
+same fleet in the same run; and the CPU (as a fraction of a core) of the server and of the fleet
+over the move phase, with the fleet's event-loop lag, to tell whose latency the figures are.
 
 `test_bench_server_choice` runs a smaller fleet against each candidate ASGI server (how the
 Procfile's was chosen).
@@ -20,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -28,12 +32,16 @@ from accounts import tokens
 
 from accounts.models import User
 from games import services
+from tests.bench import stream_load
 from tests.live_server import Server, web_connections
 from tests.worker import ROOT
 
 pytestmark = [pytest.mark.bench, pytest.mark.django_db(transaction=True)]
 
 POOL_MAX = 10
+# Fleet processes (BENCH_FLEET_PROCS). On raw sockets one process drives 1,000 streams, 1,000
+# long-polls and 100 movers on about 0.04 of a core; a second one only adds a loop to schedule.
+FLEET_PROCS = 1
 
 
 def procfile_web(port: int) -> list[str]:
@@ -96,13 +104,14 @@ def make_games(count: int, readers: int) -> dict:
 
 
 class Load:
-    """The server, the client process and the samplers of one run."""
+    """The server, the fleet's processes and the samplers of one run."""
 
-    def __init__(self, command_for, plan: dict, env: dict[str, str]):
+    def __init__(self, command_for, plan: dict, env: dict[str, str], procs: int = 1):
         self.server = Server(command=None, **env)
         self.server.command = command_for(self.server.port)
         self.plan = {**plan, "base": self.server.url}
-        self.peak, self.samples = 0, []
+        self.procs = procs
+        self.peak = 0
 
     def sample(self, done: threading.Event):
         while not done.is_set():
@@ -110,66 +119,99 @@ class Load:
             done.wait(0.05)
         connections.close_all()
 
+    def expect(self, fleet: list[subprocess.Popen], word: str) -> None:
+        for client in fleet:
+            line = client.stdout.readline().strip()
+            assert line == word, f"a fleet process failed before {word!r}: {line!r}\n{self.server.output()[-2000:]}"
+
+    @staticmethod
+    def go(fleet: list[subprocess.Popen]) -> None:
+        for client in fleet:
+            client.stdin.write("go\n")
+            client.stdin.flush()
+
     def run(self) -> dict:
         self.server.start()
         done = threading.Event()
         sampler = threading.Thread(target=self.sample, args=(done,))
         sampler.start()
+        fleet: list[subprocess.Popen] = []
+        plans: list[str] = []
+        probe = subprocess.Popen([sys.executable, str(Path(stream_load.__file__)), "--probe"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         try:
-            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-                json.dump(self.plan, f)
-            client = subprocess.Popen([sys.executable, str(Path(__file__).with_name("stream_load.py")), f.name],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-            line = client.stdout.readline().strip()
-            assert line == "measured", f"the client failed: {line}"
+            for share in stream_load.split(self.plan, self.procs):
+                with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                    json.dump(share, f)
+                plans.append(f.name)
+                fleet.append(subprocess.Popen([sys.executable, str(Path(stream_load.__file__)), f.name],
+                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT))
+            self.expect(fleet, "measured")
             idle = rss_kib(self.server.process.pid)
-            client.stdin.write("go\n")
-            client.stdin.flush()
-            line = client.stdout.readline().strip()
-            assert line == "open", f"the client failed: {line}\n{self.server.output()[-2000:]}"
+            self.go(fleet)
+            self.expect(fleet, "open")
             opened = rss_kib(self.server.process.pid)
-            client.stdin.write("go\n")
-            client.stdin.flush()
-            client.stdin.close()
-            cpu = {}
-            for line in client.stdout:  # "moving", "moved", then the result
-                if line.strip() in ("moving", "moved"):
-                    cpu[line.strip()] = cpu_seconds(self.server.process.pid)
-                else:
-                    result = json.loads(line)
-                    break
-            client.wait(60)
+            self.go(fleet)
+            self.expect(fleet, "polling")
+            cpu, began = cpu_seconds(self.server.process.pid), time.monotonic()
+            self.go([*fleet, probe])
+            self.expect(fleet, "moved")
+            cpu, wall = cpu_seconds(self.server.process.pid) - cpu, time.monotonic() - began
+            self.go([probe])
+            idle_lag = json.loads(probe.stdout.readline())
+            results = [json.loads(client.stdout.readline()) for client in fleet]
+            for client in [*fleet, probe]:
+                client.wait(60)
         finally:
+            for client in [*fleet, probe]:
+                if client.poll() is None:
+                    client.kill()
+                    client.wait()
+            for name in plans:
+                os.unlink(name)
             done.set()
             sampler.join()
             self.server.stop()
+        result = stream_load.summarize(results)
         result["rss_idle_kib"], result["rss_open_kib"] = idle, opened
         result["kib_per_stream"] = (opened - idle) / max(1, self.plan["streams"])
         result["peak_pg"] = self.peak
-        result["cpu_moving_s"] = cpu["moved"] - cpu["moving"]
+        result["cpu_moving_s"], result["wall_moving_s"] = cpu, wall
+        result["idle_lag"] = idle_lag
         return result
 
 
 def report(title: str, r: dict, pool_bound: int) -> str:
-    c, m = r["ceiling"], r["moves"]
+    c, m, f = r["ceiling"], r["moves"], r["fleet"]
+    rate = m["count"] / max(r["move_seconds"], 1e-9)
     lines = [f"\n{title}",
              f"  GET /kinds/ ceiling: {c['rate']:.0f} req/s, p50 {c['p50_ms']:.1f} ms, p99 {c['p99_ms']:.1f} ms "
              f"({c['concurrency']} concurrent)",
-             f"  streams opened: {r['streams_open']} in {r['streams_open_seconds']:.1f} s, failed {r['streams_failed']}; "
-             f"long-polls: {r['polls']}",
-             f"  POST /moves/: {m['count']} moves in {r['move_seconds']:.1f} s, p50 {m['p50_ms']:.0f} ms, "
-             f"p99 {m['p99_ms']:.0f} ms (p99 / kinds p99 = {m['p99_ms'] / c['p99_ms']:.1f}x)"]
+             f"  streams opened: {r['streams_open']} in {r['streams_open_seconds']:.1f} s, "
+             f"failed {r['streams_failed']}; long-polls: {r['polls']}",
+             f"  POST /moves/: {m['count']} moves in {r['move_seconds']:.1f} s ({rate:.1f}/s), "
+             f"p50 {m['p50_ms']:.0f} ms, p99 {m['p99_ms']:.0f} ms (p99 / kinds p99 = {m['p99_ms'] / c['p99_ms']:.1f}x)"]
     for name in ("sse", "long_poll"):
         d = r[name]
         lines.append(f"  delivery {name}: {d['deliveries']} (missing {d['missing']}), from POST sent p50 "
-                     f"{d['p50_ms']:.0f} ms p99 {d['p99_ms']:.0f} ms; after its reply p50 {d['p50_after_reply_ms']:.0f} ms "
-                     f"p99 {d['p99_after_reply_ms']:.0f} ms")
+                     f"{d['p50_ms']:.0f} ms p99 {d['p99_ms']:.0f} ms; after its reply "
+                     f"p50 {d['p50_after_reply_ms']:.0f} ms p99 {d['p99_after_reply_ms']:.0f} ms")
+    if r["long_poll"].get("odd"):
+        lines.append(f"  long-poll answers other than 200 (or failures): {r['long_poll']['odd']}")
     if r.get("movers_failed") or r.get("movers_unfinished"):
         lines.append(f"  games that did not finish their rounds by the deadline: {r['movers_unfinished']}; "
                      f"failed: {r['movers_failed']}")
     moved = max(1, m["count"])
-    lines.append(f"  server CPU while moving: {r['cpu_moving_s']:.0f} s, {1000 * r['cpu_moving_s'] / moved:.0f} ms per move "
-                 f"(its GET legal-moves and POST, and its delivery to every reader)")
+    lines.append(f"  server CPU while moving: {r['cpu_moving_s']:.0f} s over {r['wall_moving_s']:.0f} s "
+                 f"({r['cpu_moving_s'] / r['wall_moving_s']:.2f} of a core), "
+                 f"{1000 * r['cpu_moving_s'] / moved:.0f} ms per move (its GET legal-moves and POST, and its delivery to every reader)")
+    lines.append(f"  fleet ({f['procs']} processes) while moving: CPU {f['cpu_s']:.0f} s over {f['wall_s']:.0f} s "
+                 f"({f['cpu_s'] / f['wall_s']:.2f} of a core; busiest process {f['busiest_core']:.2f}); "
+                 f"event-loop lag p50 {f['lag_p50_ms']:.1f} ms, p99 {f['lag_p99_ms']:.1f} ms "
+                 f"(worst process {f['worst_lag_p99_ms']:.1f} ms), max {f['lag_max_ms']:.0f} ms")
+    i = r["idle_lag"]
+    lines.append(f"  an idle event loop beside them (the machine's scheduling delay alone): lag p50 "
+                 f"{i['lag_p50_ms']:.1f} ms, p99 {i['lag_p99_ms']:.1f} ms, max {i['lag_max_ms']:.0f} ms")
     lines.append(f"  peak web PostgreSQL connections: {r['peak_pg']} (bound: {pool_bound})")
     lines.append(f"  memory: {r['rss_idle_kib'] / 1024:.0f} MiB idle, {r['rss_open_kib'] / 1024:.0f} MiB with the "
                  f"streams open: {r['kib_per_stream']:.1f} KiB per open stream")
@@ -187,20 +229,37 @@ def plan_for(games: dict, streams: int, polls: int, rounds: int, interval: float
             "move_deadline": float(os.environ.get("BENCH_MOVE_DEADLINE", 240))}
 
 
+def fleet_procs() -> int:
+    return int(os.environ.get("BENCH_FLEET_PROCS", FLEET_PROCS))
+
+
+def intervals() -> list[float]:
+    """BENCH_INTERVAL: the mean seconds between two moves of one game (a comma-separated list runs
+    each). The issue fixes no move rate: 3 s asks 33 moves/s of the server over 100 games, 10 s 10."""
+    return [float(x) for x in os.environ.get("BENCH_INTERVAL", "3,10").split(",")]
+
+
+def rounds_at(interval: float) -> int:
+    # Moves per game: 8, or fewer at slow paces so that the move phase stays about a minute.
+    return int(os.environ.get("BENCH_ROUNDS", max(3, min(8, round(60 / interval)))))
+
+
 @pytest.mark.timeout(1500)
-def test_bench_streams_and_long_polls_while_games_move(capsys):
+@pytest.mark.parametrize("interval", intervals(), ids=lambda i: f"every-{i:g}s")
+def test_bench_streams_and_long_polls_while_games_move(interval, capsys):
     streams = int(os.environ.get("BENCH_STREAMS", 1000))
     polls = int(os.environ.get("BENCH_POLLS", 1000))
     count = int(os.environ.get("BENCH_GAMES", 100))
-    plan = plan_for(make_games(count, readers=100), streams, polls,
-                    rounds=int(os.environ.get("BENCH_ROUNDS", 8)), interval=float(os.environ.get("BENCH_INTERVAL", 3)))
-    load = Load(procfile_web, plan, BENCH_ENV)
+    rounds = rounds_at(interval)
+    plan = plan_for(make_games(count, readers=100), streams, polls, rounds=rounds, interval=interval)
+    load = Load(procfile_web, plan, BENCH_ENV, procs=fleet_procs())
     bound = workers_in(load.server.command) * POOL_MAX
     result = load.run()
     result.update(streams_open=streams, polls=polls)
     with capsys.disabled():
         print(report(f"Live updates, the Procfile's server ({' '.join(load.server.command[:2])}...): "
-                     f"{streams} SSE + {polls} long-polls over {count} games", result, bound))
+                     f"{streams} SSE + {polls} long-polls over {count} games, each moving every {interval:g} s "
+                     f"on average ({count / interval:.0f} moves/s asked), {rounds} rounds", result, bound))
     assert result["moves"]["count"] > 0 and result["sse"]["deliveries"] > 0
     assert result["peak_pg"] <= bound  # the pool's bound holds whatever the number of clients
 
@@ -221,7 +280,7 @@ CANDIDATES = {
 def test_bench_server_choice(name, capsys):
     pytest.importorskip({"gunicorn+uvicorn-worker": "uvicorn_worker"}.get(name, name))
     plan = plan_for(make_games(20, readers=20), streams=200, polls=200, rounds=6, interval=2)
-    load = Load(CANDIDATES[name], plan, BENCH_ENV)
+    load = Load(CANDIDATES[name], plan, BENCH_ENV, procs=fleet_procs())
     result = load.run()
     result.update(streams_open=200, polls=200)
     with capsys.disabled():
