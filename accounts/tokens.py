@@ -73,8 +73,10 @@ def _live_token(digest_: str, now) -> AuthToken | None:
 
 
 def still_valid(token_id: int | None) -> bool:
-    return token_id is None or AuthToken.objects.filter(
-        pk=token_id, expires_at__gt=timezone.now(), user__is_active=True).exists()
+    # Every open stream asks this once per heartbeat: SQL written once (config.hotsql).
+    return token_id is None or bool(hotsql.fetch(
+        'SELECT 1 FROM "accounts_authtoken" t JOIN "accounts_user" u ON u.id = t.user_id '
+        "WHERE t.id = %s AND t.expires_at > %s AND u.is_active", [token_id, timezone.now()]))
 
 
 class HashedTokenAuthentication(authentication.TokenAuthentication):
