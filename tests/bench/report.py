@@ -33,6 +33,10 @@ def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
         ("GET legal-moves p99 ms", f"{move.get('GET legal-moves p99 ms', float('nan')):.0f}"),
         ("version conflicts / errors", f"{move['conflicts']} / {move['errors']}"),
     ]
+    if "loop_cpu_ms" in out:  # measured since the round of 2026-12-01
+        found += [("web server CPU per GET /kinds/ ms", f"{out['kinds_cpu_ms']:.2f}"),
+                  ("web server CPU per move loop ms", f"{out['loop_cpu_ms']:.2f}"),
+                  ("CPU per GET /kinds/ / CPU per move loop", f"{out['kinds_cpu_ms'] / out['loop_cpu_ms']:.1%}")]
     for timer in out["timers"]:
         label = f"{timer['games']} games due in one second"
         found += [(f"{label}: expired", f"{timer['expired']}/{timer['expected']}"),
@@ -69,49 +73,46 @@ def targets(out: dict[str, Any]) -> list[tuple[str, bool]]:
 NOTES = """\
 ## Where the time goes (py-spy on the Procfile's server and worker under this load)
 
-Round of 2026-11-30 evening. The server is now ASGI (gunicorn + uvicorn workers; the sync DRF
-views run on a thread per request); the previous column was measured on the gthread server. This
-machine is shared and its load varies from run to run (GET /kinds/ reached 112 req/s in a run
-during seven other test suites, 454 in a quiet one), so compare the ratios, not the absolute
-figures. The profiles below were taken during the busy runs.
+Round of 2026-12-01 (this run's column). The CPU rows are the web server's own CPU time (its
+processes' user + system, from /proc) over each phase divided by the requests or loops made: on a
+shared machine they move far less than the rates, and their ratio is what the server could do if
+it had the cores to itself. Found with py-spy (`--gil`, so only the thread holding the
+interpreter is sampled) and cProfile, and changed:
 
-Found and changed:
-
-- Redis: under ASGI every request runs on a thread of its own and Django keeps a cache object per
-  thread, so each request opened a new TCP connection to Redis for throttling and the state cache
-  (`AbstractConnection.connect`: 12% of the server's samples). The cache client is now one per
-  process (`config/failopen.py`).
-- The outbox read mutes, preferences, unread turn notices and webhooks in four queries and wrote
-  notices, digest slots and deliveries in three: now one read and two writes (`games/notify.py`).
-  A move that notifies is 12 statements instead of 16 (BEGIN/COMMIT and the token lookup
-  included); one that notifies nobody runs 4 queries.
-- The sweeper (in-process, 150 due Pick Pic games of 3 seats: about 15 ms per game before, 7-8 ms
-  after): states the cache missed were loaded one game at a time, two queries each (the shared
-  Redis was being emptied by test runs' `cache.clear()`, a FLUSHDB that also dropped queued timer
-  tasks; the test cache now clears only its own keys), now two queries per batch; bulk rows went
-  as one array per column, every element quoted by psycopg in Python, now one JSON document for
-  `json_to_recordset`; a `NotificationPreference` instance was built per notice to pick its
-  channels; live updates were one Redis pipeline per game, now one per batch; engine states were
-  cloned with `copy.deepcopy`, now with a JSON-shaped copy; every engine lookup re-parsed
-  `EXTRA_ENGINES`. Batches are 100 games.
-- The Procfile's worker line is unchanged: `--concurrency 2` matches the two cores and the batches
-  are CPU-bound (more processes only contend); `--prefetch-multiplier 4` lets a worker hold the
-  next wakes while it settles a batch.
+- Every ORM query compiled its SQL afresh: about 0.8 ms of CPU per query here, against 0.15 ms for
+  the same SQL through a cursor, and a move loop ran eleven (the token, the game three times, the
+  seats, the vacations, the game's UPDATE, the turn notices...). Those reads now run SQL written
+  once from the models' metadata (`config/hotsql.py`), turned into the same model instances.
+- Django built a `redis.Redis` (copying its ~170 response callbacks) for every cache call: one
+  client per pool now (`config/failopen.py`).
+- DRF's throttles read and wrote each caller's request history (two Redis round trips, both
+  throttles on an anonymous request): 15% of the server's samples. Fixed windows in one pipeline
+  now (`config/throttling.py`).
+- The token lookup (8%): each web process subscribes to live updates when it starts (ASGI
+  lifespan), so it hears revocations, and REST requests use the remembered token while it does
+  (`games/api/auth.py`); a logout in another process is heard through Redis as before.
+- A new OS thread per request (asgiref's per-request executor, 7%): request threads are kept and
+  lent to one request at a time (`config/asgi.py`).
+- A serializer built per move body (its fields deep-copied, 5%): a well-formed body is read
+  directly; anything else still goes to the serializer. The message storage (cookie and session,
+  3%) is made only when a view uses it.
 
 Where the targets stand, and what the profiles point at next:
 
-- Move loop (about 14.5% of GET /kinds/ busy or quiet, target 25%): most of what is left is per-request cost that
-  GET /kinds/ pays once and the loop three times (the thread hop under ASGI, middleware, DRF, two
-  throttle round trips to Redis), the token lookup (one query per request) and the write's round
-  trips (the event insert, the game update and the snapshot could be one statement; marking the
-  turn notice read another). POST p99 at 16 clients is set by queueing on the two shared cores.
-- Timers: on a quiet machine both targets are met (the table above); during the busy runs the
-  1,000 games' p99 was 5.6 s decided. Each expired 3-seat game is three expiries, three
-  auto-moves, nine `timed_out` notices and their email deliveries, about 7-8 ms of worker CPU:
-  what headroom is left would come from fewer rows per expiry (one notice per player and write
-  rather than per expired seat) and no Django model instances for the rows the batch writes.
-"""
+- Move loop (target 25% of GET /kinds/): what is left is mostly per request and paid three times
+  by the loop against once by /kinds/: the thread hop for the sync DRF view (its futures and the
+  hand-over of the interpreter between the event loop's thread and the request's, 10% of the
+  samples), uvicorn and the middleware chain, DRF's dispatch; then the move's own transaction
+  (about 8 statements). POST p99 at 16 clients is queueing on the two shared cores, the clients'
+  own threads included.
+- Timers: unchanged this round; see the figures above.
 
+The rounds of 2026-11-30 (the "previous round" column and before it): the ASGI server; one Redis
+connection pool per process instead of one connection per request thread; the outbox in one read
+and two writes; the sweeper expiring due games in batches of 100 (two queries per batch for the
+states the cache missed, bulk rows as one JSON document for `json_to_recordset`, one Redis
+pipeline per batch); the worker at `--concurrency 2 --prefetch-multiplier 4`.
+"""
 
 def write(out: dict[str, Any]) -> Path:
     before = json.loads(BEFORE.read_text()) if BEFORE.exists() else {}
