@@ -8,8 +8,9 @@ instances the ORM would: the fields' `from_db_value` applied, then `Model.from_d
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
-from typing import Any, Sequence
+from typing import Any
 
 from django.db import connection
 from django.db.models import Model

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import redis
 from django.core.cache import cache
-from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+from rest_framework.throttling import (
+    AnonRateThrottle,
+    SimpleRateThrottle,
+    UserRateThrottle,
+)
 
 from config.failopen import came_back, went_down
 

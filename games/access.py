@@ -6,7 +6,6 @@ import uuid
 from django.db.models import Q
 
 from config import hotsql
-
 from games.errors import Forbidden, NotAPlayer, NotFound
 from games.models import Game, Seat
 
