@@ -97,7 +97,7 @@ class Server:
     def start(self) -> "Server":
         command = self.command or [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host",
                                    "127.0.0.1", "--port", str(self.port), "--no-access-log",
-                                   "--lifespan", "off"]
+                                   "--lifespan", "on"]  # as in production: the hub starts with the process
         self.process = subprocess.Popen(command, cwd=ROOT, env=self.env(), stdout=self.log,
                                         stderr=subprocess.STDOUT, start_new_session=True)
 

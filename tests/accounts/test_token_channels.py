@@ -10,6 +10,7 @@ from django.utils import timezone
 from accounts import tokens
 from accounts.models import AuthToken
 from tests.live_server import Server, Stream, game_stream, user_stream
+from tests.worker import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,6 +38,9 @@ def expire(key):
 
 def refused_everywhere(server, key, game_id):
     with server.client(key) as http:
+        # The server process remembers tokens while it hears revocations, which reach it through
+        # Redis a moment after this process committed them: that moment, and no more.
+        assert wait_for(lambda: http.get("/accounts/me/").status_code == 401, timeout=2)
         answers = [http.get("/accounts/me/"), http.get(f"/games/{game_id}/"),
                    http.get(f"/games/{game_id}/events/", params={"after": 0, "wait": 1}),
                    http.post("/stream-tickets/")]
@@ -85,3 +89,16 @@ def test_an_open_stream_ends_when_its_token_is_revoked(server, alice, duel, open
         ended = stream.until(lambda message: message.event == "end")
         assert "revoked" in ended[-1].data["reason"]
         assert stream.closed.wait(10)
+
+
+def test_rest_requests_remember_the_token_while_the_process_hears_revocations(server, alice, duel):
+    """A web process subscribed to live updates (it is from its start) looks a token up once per
+    LIVE_AUTH_CACHE_SECONDS, not once per request: a change no process can hear of (a bare
+    UPDATE) goes unseen, while a revocation, which every process hears, ends it at once."""
+    with server.client(alice.token) as http:
+        assert http.get(f"/games/{duel}/").status_code == 200
+        AuthToken.objects.filter(digest=tokens.digest(alice.token)).update(
+            expires_at=timezone.now() - timedelta(seconds=1))
+        assert http.get(f"/games/{duel}/").status_code == 200  # remembered
+        revoke(alice.token)
+        assert wait_for(lambda: http.get(f"/games/{duel}/").status_code == 401, timeout=2)

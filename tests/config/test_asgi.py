@@ -63,3 +63,15 @@ def test_a_session_login_through_the_inline_middlewares_of_the_asgi_server(djang
             assert http.get("/api/v1/games/", headers={"Accept": "application/json"}).status_code == 200
     finally:
         web.stop()
+
+
+def test_request_threads_are_kept_for_the_next_requests_but_not_after_a_request_cut_short():
+    from config.asgi import Threads
+
+    threads = Threads()
+    first = threads.lend()
+    assert threads.lend() is not first  # lent to one request at a time
+    threads.take_back(first, clean=True)
+    assert threads.lend() is first  # kept: no new thread for the next request
+    threads.take_back(first, clean=False)  # its request was cancelled: it may still be running
+    assert first._shutdown and threads.lend() is not first
