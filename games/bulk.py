@@ -9,6 +9,7 @@ PASSED_AS_IS); anything else is prepared as Django would store it (`get_db_prep_
 from __future__ import annotations
 
 import datetime
+import functools
 import decimal
 import json
 import uuid
@@ -24,8 +25,10 @@ PASSED_AS_IS = {"AutoField", "BigAutoField", "BigIntegerField", "BooleanField", 
                 "PositiveSmallIntegerField", "SmallIntegerField", "TextField", "UUIDField"}
 
 
+@functools.cache
 def _column(model: type[models.Model], name: str) -> tuple[str, str, Any]:
-    """(column, element type for the array cast, a function preparing one value)."""
+    """(column, element type for the array cast, a function preparing one value). Worked out once
+    per model and field: every move writes through here (5% of a move's CPU when it was not)."""
     field = model._meta.get_field(name)
     if isinstance(field, models.JSONField):
         encoder = field.encoder
