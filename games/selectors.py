@@ -111,7 +111,7 @@ def describe(game: Game, event: Event, seat: int | None, last_at: Any = None) ->
 def log(game: Game, user, after: int = 0, limit: int = 200) -> dict[str, Any]:
     seat = access.seat_of(game, user)
     # Nothing is after the game's version: a caller who is up to date (a long-poll) reads no rows.
-    rows = list(store.events(game, after, limit)) if game.version > after else []
+    rows = store.events_read(game, after, limit) if game.version > after else []
     last_at = rows[-1].created_at if rows and rows[-1].seq == game.version else last_write_at(game) if rows else None
     return {"version": game.version, "your_seat": seat,
             "events": [describe(game, e, seat, last_at) for e in rows]}

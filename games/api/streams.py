@@ -360,9 +360,9 @@ class Tail:
 
 
 def _read_tail(game_id, after: int, kept: list) -> Tail:
-    game = Game.objects.get(pk=game_id)
+    game = access.get_game(game_id)
     # Only rows up to the version read: every message's version then covers its event.
-    rows = kept + list(store.events(game, after).filter(seq__lte=game.version)[:BATCH])
+    rows = kept + store.events_read(game, after, BATCH, upto=game.version)
     rows = rows[-BATCH:] if kept else rows
     last_at = None
     if rows:
