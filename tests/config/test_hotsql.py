@@ -1,0 +1,42 @@
+"""config.hotsql: the hot reads written as SQL give the very instances the ORM would."""
+import pytest
+
+from accounts import tokens
+from accounts.models import AuthToken
+from games import access, store
+from games.models import Event, Game
+from tests.conftest import start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def columns(instance):
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def test_a_game_read_by_hotsql_equals_the_orm_s_with_its_json_columns_decoded(make_player):
+    alice, bob = make_player(), make_player()
+    game_id = start_game(alice, [bob], kind="duel")
+    read = access.get_game(game_id, user=alice.user)
+    assert columns(read) == columns(Game.objects.get(pk=game_id))
+    assert isinstance(read.options, dict) and isinstance(read.active_seats, list)
+    assert not read._state.adding and read._state.db == "default"
+    assert access.seat_of(read, alice.user) == 0 and access.seat_of(read, bob.user) == 1
+
+
+def test_a_token_and_its_user_read_by_hotsql_equal_the_orm_s(make_player):
+    alice = make_player()
+    found = tokens.find(alice.token)
+    orm = AuthToken.objects.select_related("user").get(digest=tokens.digest(alice.token))
+    assert columns(found) == columns(orm) and columns(found.user) == columns(orm.user)
+
+
+def test_events_read_by_hotsql_equal_the_orm_s_in_order_and_bounds(make_player):
+    alice, bob = make_player(), make_player()
+    game = Game.objects.get(pk=start_game(alice, [bob], kind="duel"))
+    orm = list(store.events(game, 1))
+    assert [columns(e) for e in store.events_read(game, 1)] == [columns(e) for e in orm]
+    assert [e.seq for e in store.events_read(game, 0, limit=2, upto=game.version)] == [1, 2]
+    assert store.events_read(game, game.version) == []
+    assert all(isinstance(e.data, dict) for e in store.events_read(game))
+    assert Event.objects.filter(game=game).count() == game.version
