@@ -1,0 +1,142 @@
+"""The use cases' promises that mutation testing found unstated: the projection rebuilt from the
+events alone for every way a game can stand, an Idempotency-Key belonging to one game and one
+answer, and the refusals' own words."""
+from types import SimpleNamespace
+
+import pytest
+from django.utils import timezone
+
+from games import services, store
+from games.errors import IdempotencyMismatch
+from games.kinds import get_engine
+from games.models import Dispute, Event, Game
+from tests.conftest import start_game
+from tests.games.test_judgement_order import finish
+
+
+def projection(game_id):
+    game = Game.objects.get(pk=game_id)
+    return {"version": game.version, "status": game.status, "active_seats": game.active_seats,
+            "result": game.result}
+
+
+def rebuilt(game_id):
+    return services.rebuild_projection(Game.objects.get(pk=game_id))
+
+
+# -- the projection, from the events alone -----------------------------------------------------
+def test_an_open_game_rebuilds_as_open_with_nobody_to_move_and_no_result(alice, bob):
+    game_id = alice.post("/api/v1/games/", {"kind": "duel"}).json()["id"]
+    bob.post(f"/api/v1/games/{game_id}/join/")
+    assert rebuilt(game_id) == {"version": 3, "status": "open", "active_seats": [], "result": None}
+    assert rebuilt(game_id) == projection(game_id)
+
+
+def test_a_game_its_creator_left_rebuilds_as_cancelled(alice, bob):
+    game_id = alice.post("/api/v1/games/", {"kind": "duel"}).json()["id"]
+    bob.post(f"/api/v1/games/{game_id}/join/")
+    assert alice.post(f"/api/v1/games/{game_id}/leave/").status_code == 200
+    assert rebuilt(game_id) == {"version": 5, "status": "cancelled", "active_seats": [], "result": None}
+    assert rebuilt(game_id) == projection(game_id)
+
+
+def test_a_game_in_play_rebuilds_with_the_seat_to_move(alice, bob, duel):
+    assert rebuilt(duel) == {"version": 4, "status": "active", "active_seats": [0], "result": None}
+    card = alice.game(duel)["state"]["hand"][0]
+    assert alice.move(duel, {"type": "play", "card": card}).status_code == 201
+    assert rebuilt(duel) == {"version": 5, "status": "active", "active_seats": [1], "result": None}
+
+
+def test_a_finished_rated_game_rebuilds_with_its_result_and_rating_changes(alice, bob, duel):
+    finish(alice, bob, duel)
+    game = Game.objects.get(pk=duel)
+    assert game.status == "finished" and "rating_changes" in game.result
+    assert rebuilt(duel) == projection(duel)
+    assert rebuilt(duel)["active_seats"] == []
+
+
+def test_an_unrated_finished_game_rebuilds_with_the_engine_s_outcome_alone(alice, bob):
+    game_id = alice.post("/api/v1/games/", {"kind": "duel", "rated": False}).json()["id"]
+    bob.post(f"/api/v1/games/{game_id}/join/")
+    alice.post(f"/api/v1/games/{game_id}/start/")
+    finish(alice, bob, game_id)
+    game = Game.objects.get(pk=game_id)
+    expected = get_engine("duel").outcome(store.replay_from_scratch(game))
+    assert "rating_changes" not in game.result and rebuilt(game_id)["result"] == expected
+    assert rebuilt(game_id) == projection(game_id)
+
+
+def test_an_aborted_game_rebuilds_with_the_abort_s_result(alice, bob, duel):
+    assert alice.post(f"/api/v1/games/{duel}/abort/").json()["aborted"] is True
+    aborted = Event.objects.get(game_id=duel, type="GameAborted")
+    assert rebuilt(duel) == {"version": 5, "status": "aborted", "active_seats": [],
+                             "result": aborted.data["result"]}
+    assert rebuilt(duel) == projection(duel)
+
+
+def test_a_rolled_back_game_rebuilds_as_resumed_from_the_earlier_state(alice, bob, duel, staff_user):
+    card = alice.game(duel)["state"]["hand"][0]
+    alice.move(duel, {"type": "play", "card": card})      # seq 5, then voided
+    dispute = services.open_dispute(duel, alice.user, 5, "misclick")
+    services.resolve_dispute(dispute.pk, staff_user, True, "replay it", roll_back=True)
+    assert rebuilt(duel) == {"version": 7, "status": "active", "active_seats": [0], "result": None}
+    assert rebuilt(duel) == projection(duel)
+
+
+# -- Idempotency-Key ---------------------------------------------------------------------------
+def test_a_key_used_in_one_game_is_a_new_key_in_another(alice, bob, duel):
+    other = start_game(alice, [bob])
+    alice.move(duel, {"type": "play", "card": alice.game(duel)["state"]["hand"][0]}, key="mine")
+    response = alice.move(other, {"type": "play", "card": alice.game(other)["state"]["hand"][1]}, key="mine")
+    assert response.status_code == 201 and "Idempotent-Replayed" not in response
+    assert Game.objects.get(pk=other).version == 5
+    assert Event.objects.get(game_id=other, seq=5).idempotency_key == "mine"
+
+
+def test_a_retry_after_later_moves_answers_as_the_first_time(alice, bob, duel):
+    move = {"type": "play", "card": alice.game(duel)["state"]["hand"][0]}
+    first = alice.move(duel, move, 4, key="late-retry")
+    assert first.status_code == 201 and first.json()["version"] == 5
+    bob.move(duel, {"type": "play", "card": bob.game(duel)["state"]["hand"][0]})   # the trick ends
+    assert Game.objects.get(pk=duel).version > 5
+    again = alice.move(duel, move, 4, key="late-retry")
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+
+
+def test_a_reused_key_with_another_body_says_why(alice, duel):
+    hand = alice.game(duel)["state"]["hand"]
+    services.submit_move(duel, alice.user, {"type": "play", "card": hand[0]}, 4, "k")
+    with pytest.raises(IdempotencyMismatch) as refused:
+        services.submit_move(duel, alice.user, {"type": "play", "card": hand[1]}, 5, "k")
+    assert refused.value.args == ("this Idempotency-Key was used for a different request",)
+
+
+# -- the request fingerprint -------------------------------------------------------------------
+def test_the_request_hash_is_the_sha256_of_the_canonical_request():
+    # Computed once by hand: printf '{"expected_version":4,"move":{"card":"D01","type":"play"},"user":7}'
+    # | sha256sum (sorted keys, no spaces).
+    user = SimpleNamespace(pk=7)
+    assert services.request_hash(user, {"type": "play", "card": "D01"}, 4) == \
+        "cc8bd3c9818efb22e345b8a83aa780b8c125d0401a0a9663377661657495c7aa"
+
+
+@pytest.fixture
+def staff_user(db):
+    from accounts.models import User
+
+    return User.objects.create_user("referee", password="x", is_staff=True)
+
+
+def test_a_dispute_resolution_is_logged_whole_with_the_disputer_s_seat(alice, bob, duel, staff_user):
+    dispute = services.open_dispute(duel, bob.user, 3, "  I never joined  ")
+    assert dispute.reason == "I never joined"
+    services.resolve_dispute(dispute.pk, staff_user, False, "he did")
+    logged = Event.objects.filter(game_id=duel).last()
+    assert logged.type == "DisputeResolved" and logged.user_id == staff_user.pk
+    assert logged.data == {"dispute": dispute.pk, "status": "dismissed", "resolution": "he did", "seq": 3,
+                           "reason": "I never joined", "raised_by": 1,
+                           "opened_at": Dispute.objects.get(pk=dispute.pk).created_at.isoformat()}
+    decided = Dispute.objects.get(pk=dispute.pk)
+    assert (decided.status, decided.resolved_by, decided.resolution) == ("dismissed", staff_user, "he did")
+    assert decided.resolved_at <= timezone.now()
