@@ -1,0 +1,76 @@
+"""A Turn's promises that mutation testing found unstated: the auto-move is fixed by the seed and
+the event number alone, the game-wide reads (seeds, vacations) answer for the games asked about,
+and a vacation moves the wake times of the user's own active games only."""
+import pytest
+from django.utils import timezone
+
+from games import store, turns
+from games.models import Event, Game
+from games.turns import Turn
+from tests.conftest import start_game
+from tests.duel import Duel
+
+SEED = "pinned-seed"
+# Recorded once from this seed: the hand Duel deals seat 0 is D04, D10, D01, and the card the
+# server plays for a late seat 0 when the game stands at each version (the event is the next one).
+PINNED = {4: "D10", 5: "D01", 6: "D10", 7: "D10", 8: "D04", 9: "D10"}
+
+
+def auto_move_at(version, seed=SEED):
+    engine = Duel()
+    state = engine.setup(2, {}, seed)
+    turn = Turn(Game(version=version, clocks={}, active_seats=[0], options={}), engine, state,
+                timezone.now(), seed=seed)
+    turn.auto_move(0)
+    (event,) = turn.events
+    assert event.actor == 0 and event.data["auto"] is True
+    return event.data["move"]
+
+
+def test_the_auto_move_is_fixed_by_the_seed_and_the_event_number():
+    engine = Duel()
+    hand = [m["card"] for m in engine.legal_moves(engine.setup(2, {}, SEED), 0)]
+    assert sorted(hand) == ["D01", "D04", "D10"]
+    assert {version: auto_move_at(version)["card"] for version in PINNED} == PINNED
+
+
+def test_the_same_seed_and_event_number_always_give_the_same_auto_move():
+    assert [auto_move_at(6) for _ in range(5)] == [{"type": "play", "card": PINNED[6]}] * 5
+
+
+def test_the_seeds_read_for_some_games_are_those_games_seeds_only(alice, bob, duel):
+    other = start_game(alice, [bob])
+    seed = Event.objects.get(game_id=duel, seq=1).data["seed"]
+    assert turns.seeds_of([Game.objects.get(pk=duel)]) == {Game.objects.get(pk=duel).pk: seed}
+    assert len(turns.seeds_of(list(Game.objects.filter(pk__in=[duel, other])))) == 2
+
+
+def test_a_game_whose_players_take_no_vacation_has_no_vacation_intervals(alice, bob, duel):
+    assert turns.vacations_for(Game.objects.get(pk=duel)) == {}
+
+
+def timed(creator, other):
+    return start_game(creator, [other], options={"time_control": "per_move"})
+
+
+def test_a_vacation_moves_the_deadlines_of_the_user_s_active_games_only(alice, bob, carol):
+    mine, theirs, aborted = timed(alice, bob), timed(bob, carol), timed(alice, carol)
+    assert alice.post(f"/api/v1/games/{aborted}/abort/").json()["aborted"] is True
+    before = {g: Game.objects.get(pk=g).next_deadline for g in (mine, theirs, aborted)}
+    assert before[aborted] is None
+    assert alice.post("/api/v1/accounts/vacation/", {"days": 2}).status_code == 201
+    after = {g: Game.objects.get(pk=g).next_deadline for g in (mine, theirs, aborted)}
+    assert abs((after[mine] - before[mine]).total_seconds() - 2 * 86400) < 5
+    assert after[theirs] == before[theirs]     # bob and carol's game: not alice's clock
+    assert after[aborted] is None              # over: nothing falls due in it any more
+
+
+@pytest.mark.parametrize("reason", [None, "resigned"])
+def test_a_forfeit_records_the_seat_and_the_reason_only_when_there_is_one(alice, bob, duel, reason):
+    game = Game.objects.get(pk=duel)
+    turn = Turn(game, Duel(), store.state_at(game), timezone.now())
+    turn.forfeit(1, reason, actor=1 if reason else None, user_id=bob.user.pk if reason else None)
+    (event,) = turn.events
+    assert event.type == "SeatForfeited"
+    assert event.data == ({"seat": 1, "reason": reason} if reason else {"seat": 1})
+    assert (event.actor, event.user_id) == ((1, bob.user.pk) if reason else (None, None))
