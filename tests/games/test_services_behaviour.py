@@ -1,17 +1,19 @@
 """The use cases' promises that mutation testing found unstated: the projection rebuilt from the
 events alone for every way a game can stand, an Idempotency-Key belonging to one game and one
 answer, and the refusals' own words."""
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
 
-from games import services, store
+from games import services, store, turns
 from games.errors import IdempotencyMismatch
 from games.kinds import get_engine
 from games.models import Dispute, Event, Game
 from tests.conftest import start_game
 from tests.games.test_judgement_order import finish
+from tests.games.timetravel import rewind
 
 
 def projection(game_id):
@@ -140,3 +142,58 @@ def test_a_dispute_resolution_is_logged_whole_with_the_disputer_s_seat(alice, bo
     decided = Dispute.objects.get(pk=dispute.pk)
     assert (decided.status, decided.resolved_by, decided.resolution) == ("dismissed", staff_user, "he did")
     assert decided.resolved_at <= timezone.now()
+
+
+def test_each_game_is_rebuilt_from_its_own_events_only(alice, bob, carol, duel, staff_user):
+    resigned, aborted = start_game(alice, [carol]), start_game(bob, [carol])
+    assert carol.post(f"/api/v1/games/{resigned}/resign/").json()["status"] == "finished"   # at seq 6
+    assert bob.post(f"/api/v1/games/{aborted}/abort/").json()["aborted"] is True
+    # Another game finished and another aborted: this one is still in play.
+    assert rebuilt(duel)["status"] == "active" and rebuilt(duel) == projection(duel)
+    alice.move(duel, {"type": "play", "card": alice.game(duel)["state"]["hand"][0]})
+    dispute = services.open_dispute(duel, alice.user, 5, "misclick")
+    services.resolve_dispute(dispute.pk, staff_user, True, "replay it", roll_back=True)    # seq 7
+    # A rollback in another game, later in its own log than this game's end, changes nothing here.
+    assert Event.objects.get(game_id=duel, type="GameRolledBack").seq > \
+        Event.objects.get(game_id=resigned, type="GameFinished").seq
+    assert rebuilt(resigned)["status"] == "finished" and rebuilt(resigned) == projection(resigned)
+
+
+def test_a_dispute_decided_after_the_end_leaves_the_game_finished(alice, bob, duel, staff_user):
+    finish(alice, bob, duel)
+    dispute = services.open_dispute(duel, alice.user, 5, "after the fact")
+    services.resolve_dispute(dispute.pk, staff_user, True, "noted")
+    assert Event.objects.filter(game_id=duel).last().type == "DisputeResolved"
+    assert rebuilt(duel)["status"] == "finished" and rebuilt(duel) == projection(duel)
+
+
+# -- expiry ------------------------------------------------------------------------------------
+def test_a_game_due_by_its_projection_with_nothing_to_settle_appends_nothing(alice, bob):
+    game_id = start_game(alice, [bob], options={"time_control": "per_move"})
+    Game.objects.filter(pk=game_id).update(next_deadline=timezone.now() - timedelta(seconds=1))
+    version = Game.objects.get(pk=game_id).version
+    assert services.expire_due(game_id) == 0
+    game = Game.objects.get(pk=game_id)
+    assert game.version == version and not Event.objects.filter(game_id=game_id, type="TimerExpired").exists()
+
+
+def test_when_a_batch_fails_each_game_is_expired_alone_and_counted(make_player, monkeypatch, caplog):
+    games = [start_game(make_player(), [make_player()], options={"time_control": "per_move", "move_seconds": 60})
+             for _ in range(3)]
+    for game_id in games:
+        rewind(game_id, 61)
+    bad = games[1]
+    settle = turns.Turn.settle
+
+    def failing(self):
+        if str(self.game.pk) == bad:
+            raise RuntimeError("this game's rules broke")
+        return settle(self)
+
+    monkeypatch.setattr(turns.Turn, "settle", failing)
+    counts = services.settle_due_games()
+    # Two games expired with a TimerExpired and an auto-move each; the one whose rules broke is
+    # still overdue, so its seat is reminded.
+    assert counts == {"games": 2, "expired": 4, "reminded": 1}
+    failed = [r for r in caplog.records if r.levelname == "ERROR" and r.getMessage().startswith("expiring game")]
+    assert [r.getMessage() for r in failed] == [f"expiring game {bad} failed"]
