@@ -1,14 +1,17 @@
 """A Turn's promises that mutation testing found unstated: the auto-move is fixed by the seed and
 the event number alone, the game-wide reads (seeds, vacations) answer for the games asked about,
 and a vacation moves the wake times of the user's own active games only."""
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
-from games import store, turns
+from games import services, store, turns
 from games.models import Event, Game
 from games.turns import Turn
 from tests.conftest import start_game
 from tests.duel import Duel
+from tests.games.timetravel import rewind
 
 SEED = "pinned-seed"
 # Recorded once from this seed: the hand Duel deals seat 0 is D04, D10, D01, and the card the
@@ -74,3 +77,38 @@ def test_a_forfeit_records_the_seat_and_the_reason_only_when_there_is_one(alice,
     assert event.type == "SeatForfeited"
     assert event.data == ({"seat": 1, "reason": reason} if reason else {"seat": 1})
     assert (event.actor, event.user_id) == ((1, bob.user.pk) if reason else (None, None))
+
+
+def away(player, start_ago, end_ago):
+    from accounts.models import Vacation
+
+    now = timezone.now()
+    Vacation.objects.create(user=player.user, start=now - timedelta(seconds=start_ago),
+                            end=now - timedelta(seconds=end_ago))
+
+
+def test_time_spent_on_vacation_is_not_taken_from_the_bank_of_the_seat_that_moves(alice, bob):
+    game_id = start_game(alice, [bob], options={"time_control": "bank", "bank_initial_seconds": 3600,
+                                                "bank_increment_seconds": 0, "bank_max_seconds": 3600})
+    rewind(game_id, 1800)          # alice's clock has run half an hour ...
+    away(alice, 1500, 300)         # ... twenty minutes of which she was away
+    assert alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]}).status_code == 201
+    left = Game.objects.get(pk=game_id).clocks["seats"]["0"]["left"]
+    assert 3600 - 600 - 5 < left <= 3600 - 600
+
+
+def test_a_seat_whose_running_time_was_spent_on_vacation_is_not_timed_out(alice, bob):
+    game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600})
+    rewind(game_id, 2 * 3600)      # two hours since alice's clock started, of an hour's allowance ...
+    away(alice, 2 * 3600, 0)       # ... all of them away
+    Game.objects.filter(pk=game_id).update(next_deadline=timezone.now())   # a wake comes all the same
+    assert services.expire_due(game_id) == 0
+    assert not Event.objects.filter(game_id=game_id, type="TimerExpired").exists()
+
+
+def test_a_player_s_move_is_recorded_as_theirs_and_not_as_an_auto_move(alice, duel):
+    card = alice.game(duel)["state"]["hand"][0]
+    assert alice.move(duel, {"type": "play", "card": card}, key="mine").status_code == 201
+    event = Event.objects.get(game_id=duel, seq=5)
+    assert (event.type, event.actor, event.user_id, event.idempotency_key) == ("CardPlayed", 0, alice.user.pk, "mine")
+    assert set(event.data) == {"move", "record"} and event.data["move"] == {"type": "play", "card": card}
