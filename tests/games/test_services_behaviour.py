@@ -191,9 +191,23 @@ def test_when_a_batch_fails_each_game_is_expired_alone_and_counted(make_player, 
         return settle(self)
 
     monkeypatch.setattr(turns.Turn, "settle", failing)
-    counts = services.settle_due_games()
+    counts = services.settle_due_games(batch=2)   # the first two, then the third
     # Two games expired with a TimerExpired and an auto-move each; the one whose rules broke is
     # still overdue, so its seat is reminded.
     assert counts == {"games": 2, "expired": 4, "reminded": 1}
-    failed = [r for r in caplog.records if r.levelname == "ERROR" and r.getMessage().startswith("expiring game")]
-    assert [r.getMessage() for r in failed] == [f"expiring game {bad} failed"]
+    # Only the batch holding the broken game fell back, and the broken game was tried once.
+    assert errors(caplog) == ["expiring a batch failed; expiring its games one by one",
+                              f"expiring game {bad} failed"]
+
+
+def errors(caplog):
+    return [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and r.name == "games.services"]
+
+
+def test_due_games_without_trouble_are_expired_in_batches_with_no_fallback(make_player, caplog):
+    games = [start_game(make_player(), [make_player()], options={"time_control": "per_move", "move_seconds": 60})
+             for _ in range(3)]
+    for game_id in games[:2]:
+        rewind(game_id, 61)
+    assert services.settle_due_games(batch=1) == {"games": 2, "expired": 4, "reminded": 0}
+    assert errors(caplog) == []
