@@ -45,7 +45,7 @@ PLAN: list[tuple[str, list[str]]] = [
                            G + "test_options.py", G + "test_sweeper_batches.py", G + "test_rollback_reveals.py",
                            G + "test_services_behaviour.py"]),
     ("games/turns.py", [G + "test_timeouts.py", G + "test_moves.py", G + "test_sweeper_batches.py",
-                        G + "test_rollback_reveals.py", "tests/accounts/test_ratings.py",
+                        G + "test_rollback_reveals.py", "tests/accounts/test_ratings.py", G + "test_engine_timers.py",
                         G + "test_turns_behaviour.py"]),
     ("games/clocks.py", [G + "test_clocks.py", G + "test_clocks_behaviour.py"]),
     ("games/access.py", [G + "test_judgement_order.py", G + "test_access_behaviour.py"]),

@@ -112,3 +112,14 @@ def test_a_player_s_move_is_recorded_as_theirs_and_not_as_an_auto_move(alice, du
     event = Event.objects.get(game_id=duel, seq=5)
     assert (event.type, event.actor, event.user_id, event.idempotency_key) == ("CardPlayed", 0, alice.user.pk, "mine")
     assert set(event.data) == {"move", "record"} and event.data["move"] == {"type": "play", "card": card}
+
+
+def test_an_engine_timer_falls_due_at_its_very_instant(alice, bob, monkeypatch):
+    game_id = start_game(alice, [bob], options={"hourglass": 600})
+    alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
+    game = Game.objects.get(pk=game_id)
+    monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
+    assert services.expire_due(game_id, game.version) == 2
+    expired = Event.objects.get(game=game, seq=game.version + 1)
+    assert expired.type == "TimerExpired"
+    assert expired.data == {"timer": "hourglass", "seat": 1, "deadline": game.next_deadline.isoformat()}
