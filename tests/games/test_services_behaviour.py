@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games import services, store, turns
-from games.errors import IdempotencyMismatch
+from games.errors import GameNotActive, IdempotencyMismatch
 from games.kinds import get_engine
 from games.models import Dispute, Event, Game
 from tests.conftest import start_game
@@ -211,3 +211,10 @@ def test_due_games_without_trouble_are_expired_in_batches_with_no_fallback(make_
         rewind(game_id, 61)
     assert services.settle_due_games(batch=1) == {"games": 2, "expired": 4, "reminded": 0}
     assert errors(caplog) == []
+
+
+def test_a_move_in_a_finished_game_is_refused_saying_how_the_game_stands(alice, bob, duel):
+    finish(alice, bob, duel)
+    with pytest.raises(GameNotActive) as refused:
+        services.submit_move(duel, alice.user, {"type": "play", "card": "D01"}, Game.objects.get(pk=duel).version)
+    assert refused.value.args == ("the game is finished",)
