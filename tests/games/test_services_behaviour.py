@@ -8,10 +8,12 @@ import pytest
 from django.utils import timezone
 
 from games import services, store, turns
-from games.errors import GameNotActive, IdempotencyMismatch
+from games.engines import base
+from games.errors import GameNotActive, IdempotencyMismatch, IllegalMove
 from games.kinds import get_engine
 from games.models import Dispute, Event, Game
 from tests.conftest import start_game
+from tests.duel import Duel
 from tests.games.test_judgement_order import finish
 from tests.games.timetravel import rewind
 
@@ -218,3 +220,15 @@ def test_a_move_in_a_finished_game_is_refused_saying_how_the_game_stands(alice, 
     with pytest.raises(GameNotActive) as refused:
         services.submit_move(duel, alice.user, {"type": "play", "card": "D01"}, Game.objects.get(pk=duel).version)
     assert refused.value.args == ("the game is finished",)
+
+
+def test_a_rule_broken_in_a_way_the_server_has_no_name_for_is_an_illegal_move(alice, duel, monkeypatch):
+    def refuses(self, state, seat, move, at):
+        raise base.EngineError("no such card in this deck")
+
+    monkeypatch.setattr(Duel, "play", refuses)
+    version = Game.objects.get(pk=duel).version
+    with pytest.raises(IllegalMove) as refused:
+        services.submit_move(duel, alice.user, {"type": "play", "card": "D99"}, version)
+    assert refused.value.args == ("no such card in this deck",)
+    assert Game.objects.get(pk=duel).version == version
