@@ -11,7 +11,7 @@ from games import services, store, turns
 from games.engines import base
 from games.errors import GameNotActive, IdempotencyMismatch, IllegalMove
 from games.kinds import get_engine
-from games.models import Dispute, Event, Game
+from games.models import Dispute, Event, Game, Notification
 from tests.conftest import start_game
 from tests.duel import Duel
 from tests.games.test_judgement_order import finish
@@ -232,3 +232,29 @@ def test_a_rule_broken_in_a_way_the_server_has_no_name_for_is_an_illegal_move(al
         services.submit_move(duel, alice.user, {"type": "play", "card": "D99"}, version)
     assert refused.value.args == ("no such card in this deck",)
     assert Game.objects.get(pk=duel).version == version
+
+
+def test_moving_reads_the_mover_s_turn_notice_of_that_game_only(alice, bob, duel):
+    other = start_game(alice, [bob])
+    for game_id in (duel, other):
+        assert alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]}).status_code == 201
+    assert bob.move(duel, {"type": "play", "card": bob.game(duel)["state"]["hand"][0]}).status_code == 201
+    unread = Notification.objects.filter(type="your_turn", read_at__isnull=True)
+    assert not unread.filter(user=bob.user, game_id=duel).exists()
+    assert unread.filter(user=bob.user, game_id=other).count() == 1
+
+
+def test_a_join_records_the_seat_and_who_took_it(alice, bob):
+    game_id = alice.post("/api/v1/games/", {"kind": "duel"}).json()["id"]
+    bob.post(f"/api/v1/games/{game_id}/join/")
+    joins = Event.objects.filter(game_id=game_id, type="PlayerJoined").order_by("seq")
+    assert [(e.actor, e.user_id, e.data) for e in joins] == [
+        (0, alice.user.pk, {"seat": 0, "user": alice.user.pk, "username": "alice"}),
+        (1, bob.user.pk, {"seat": 1, "user": bob.user.pk, "username": "bob"})]
+
+
+def test_a_clock_falls_due_at_its_very_instant(alice, bob, monkeypatch):
+    game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600})
+    game = Game.objects.get(pk=game_id)
+    monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
+    assert services.expire_due(game_id, game.version) == 2
