@@ -123,3 +123,21 @@ def test_an_engine_timer_falls_due_at_its_very_instant(alice, bob, monkeypatch):
     expired = Event.objects.get(game=game, seq=game.version + 1)
     assert expired.type == "TimerExpired"
     assert expired.data == {"timer": "hourglass", "seat": 1, "deadline": game.next_deadline.isoformat()}
+
+
+def test_seats_overdue_together_expire_in_the_order_their_time_ran_out(make_player):
+    players = [make_player() for _ in range(3)]
+    game_id = start_game(players[0], players[1:], kind="pickpic",
+                         options={"time_control": "per_move", "move_seconds": 3600})
+    game = Game.objects.get(pk=game_id)
+    assert game.active_seats == [0, 1, 2]   # the give phase is simultaneous
+    now = timezone.now()
+    ran_out = {"0": now - timedelta(seconds=60), "1": now - timedelta(seconds=120)}  # seat 1 first
+    for seat, when in ran_out.items():
+        game.clocks["seats"][seat]["since"] = (when - timedelta(seconds=3600)).isoformat()
+    Game.objects.filter(pk=game_id).update(clocks=game.clocks, next_deadline=ran_out["1"])
+    services.expire_due(game_id)
+    expired = Event.objects.filter(game_id=game_id, type="TimerExpired").order_by("seq")
+    assert [(e.data["timer"], e.data["seat"]) for e in expired] == [("clock", 1), ("clock", 0)]
+    assert expired[0].data == {"timer": "clock", "seat": 1, "deadline": ran_out["1"].isoformat(),
+                               "policy": "auto_move"}
