@@ -62,7 +62,7 @@ def silent():
         conn.close()
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(20)
 @pytest.mark.parametrize("scheme", ["http", "https"])
 def test_an_endpoint_that_never_answers_fails_the_attempt_after_the_timeout(silent, monkeypatch, scheme):
     monkeypatch.setattr(webhooks, "TIMEOUT_SECONDS", 0.5)
