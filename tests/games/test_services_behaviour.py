@@ -258,3 +258,10 @@ def test_a_clock_falls_due_at_its_very_instant(alice, bob, monkeypatch):
     game = Game.objects.get(pk=game_id)
     monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
     assert services.expire_due(game_id, game.version) == 2
+
+
+def test_a_judged_move_is_recorded_as_the_mover_s(alice, duel):
+    card = alice.game(duel)["state"]["hand"][0]
+    services.submit_move(duel, alice.user, {"type": "play", "card": card}, 4)
+    event = Event.objects.get(game_id=duel, seq=5)
+    assert (event.actor, event.user_id, event.data["move"]) == (0, alice.user.pk, {"type": "play", "card": card})

@@ -4,12 +4,14 @@ HTTP as over TLS, instead of holding the worker for ever."""
 import socket
 import threading
 import time
-from http.server import ThreadingHTTPServer
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.test import override_settings
 
 from games import webhooks
+from tests.games.test_webhook_guard import fake_dns
 from tests.games.test_webhooks import Receiver
 
 
@@ -72,3 +74,68 @@ def test_an_endpoint_that_never_answers_fails_the_attempt_after_the_timeout(sile
     assert not outcome.ok and outcome.status_code is None
     assert "timed out" in outcome.error
     assert time.monotonic() - started < 10
+
+
+class Recorder:
+    """A receiver that records each request's path, headers and body, answering `status`."""
+
+    def __init__(self, status=200):
+        self.status, self.requests = status, []
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                recorder.requests.append((self.path, dict(self.headers), body))
+                self.send_response(recorder.status)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def recorder():
+    r = Recorder()
+    yield r
+    r.close()
+
+
+def test_a_delivery_is_canonical_json_to_the_url_s_path_with_the_promised_headers(recorder):
+    when = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
+    with override_settings(WEBHOOKS_ALLOW_PRIVATE=True):
+        outcome = webhooks.post(f"http://127.0.0.1:{recorder.port}/hook/in?token=x", "secret", 42,
+                                {"b": 1, "a": when})
+    assert (outcome.ok, outcome.status_code, outcome.error) == (True, 200, "")
+    (path, headers, body), = recorder.requests
+    assert path == "/hook/in?token=x"
+    assert body == b'{"a": "2026-12-01 03:00:00+00:00", "b": 1}'   # sorted keys, other values as text
+    assert headers["Content-Type"] == "application/json"
+    assert headers["User-Agent"] == "Darkroom-Webhooks/1"
+    assert headers["X-Darkroom-Delivery"] == "42"
+    assert abs(int(headers["X-Darkroom-Timestamp"]) - time.time()) < 30
+
+
+@pytest.mark.parametrize("status, ok", [(200, True), (204, True), (299, True), (300, False), (304, False)])
+def test_only_a_2xx_answer_is_a_success(recorder, status, ok):
+    recorder.status = status
+    with override_settings(WEBHOOKS_ALLOW_PRIVATE=True):
+        outcome = webhooks.post(f"http://127.0.0.1:{recorder.port}/", "secret", 1, {})
+    assert (outcome.ok, outcome.status_code, outcome.error) == (ok, status, "" if ok else f"HTTP {status}")
+
+
+def test_an_address_that_refuses_the_connection_gives_way_to_the_next(recorder, monkeypatch):
+    # 127.0.0.2 is loopback too, but nothing listens there on this port: refused at once.
+    fake_dns(monkeypatch, [["127.0.0.2", "127.0.0.1"]])
+    with override_settings(WEBHOOKS_ALLOW_PRIVATE=True):
+        outcome = webhooks.post(f"http://hooks.example.test:{recorder.port}/", "secret", 1, {})
+    assert (outcome.ok, outcome.status_code) == (True, 200) and len(recorder.requests) == 1
+    assert recorder.requests[0][1]["Host"] == f"hooks.example.test:{recorder.port}"
