@@ -141,3 +141,16 @@ def test_seats_overdue_together_expire_in_the_order_their_time_ran_out(make_play
     assert [(e.data["timer"], e.data["seat"]) for e in expired] == [("clock", 1), ("clock", 0)]
     assert expired[0].data == {"timer": "clock", "seat": 1, "deadline": ran_out["1"].isoformat(),
                                "policy": "auto_move"}
+
+
+def test_the_end_of_a_rated_game_publishes_the_seed_and_the_rating_changes(alice, bob, duel):
+    from tests.games.test_judgement_order import finish
+
+    finish(alice, bob, duel)
+    game = Game.objects.get(pk=duel)
+    finished = Event.objects.get(game=game, type="GameFinished")
+    seed = Event.objects.get(game=game, seq=1).data["seed"]
+    assert finished.data == {"result": game.result, "seed": seed}
+    assert [change["seat"] for change in game.result["rating_changes"]] == [0, 1]
+    assert game.finished_at == finished.created_at
+    assert (game.active_seats, game.next_deadline) == ([], None)
