@@ -11,6 +11,7 @@ import pytest
 from django.test import override_settings
 
 from games import webhooks
+from games.errors import Invalid
 from tests.games.test_webhook_guard import fake_dns
 from tests.games.test_webhooks import Receiver
 
@@ -74,6 +75,7 @@ def test_an_endpoint_that_never_answers_fails_the_attempt_after_the_timeout(sile
     assert not outcome.ok and outcome.status_code is None
     assert "timed out" in outcome.error
     assert time.monotonic() - started < 10
+    assert 400 <= outcome.duration_ms < 10_000   # the half second waited, in milliseconds
 
 
 class Recorder:
@@ -139,3 +141,48 @@ def test_an_address_that_refuses_the_connection_gives_way_to_the_next(recorder, 
         outcome = webhooks.post(f"http://hooks.example.test:{recorder.port}/", "secret", 1, {})
     assert (outcome.ok, outcome.status_code) == (True, 200) and len(recorder.requests) == 1
     assert recorder.requests[0][1]["Host"] == f"hooks.example.test:{recorder.port}"
+
+
+@pytest.mark.parametrize("url", ["ftp://example.org/hook", "http:///hook", "gopher://example.org/"])
+def test_only_http_or_https_with_a_host_is_a_webhook_url(url):
+    with pytest.raises(Invalid) as refused:
+        webhooks.resolve(url)
+    assert refused.value.detail == "a webhook URL must be http:// or https:// with a host"
+
+
+def test_the_refusals_say_what_is_wrong_and_nothing_more(monkeypatch):
+    with pytest.raises(Invalid) as refused:
+        webhooks.resolve("http://example.org:99999/")
+    assert refused.value.detail == "the webhook URL has an invalid port"
+    fake_dns(monkeypatch, [["10.0.0.1"]])
+    with override_settings(WEBHOOKS_ALLOW_PRIVATE=False), pytest.raises(Invalid) as refused:
+        webhooks.resolve("http://hooks.example.test/")
+    assert refused.value.detail == "the webhook URL points at a non-public address"
+    fake_dns(monkeypatch, [[]])
+    with pytest.raises(Invalid) as refused:
+        webhooks.resolve("http://hooks.example.test/")
+    assert refused.value.detail == "the webhook host does not resolve"
+
+
+@pytest.mark.parametrize("url, port", [("http://hooks.example.test/", 80), ("https://hooks.example.test/", 443),
+                                       ("https://hooks.example.test:8443/", 8443)])
+def test_the_port_is_the_scheme_s_unless_the_url_names_one(monkeypatch, url, port):
+    fake_dns(monkeypatch, [["8.8.8.8"]])
+    assert webhooks.resolve(url).port == port
+
+
+def test_each_address_is_kept_once_and_without_its_scope(monkeypatch):
+    fake_dns(monkeypatch, [["127.0.0.1", "fe80::1%2", "127.0.0.1"]])
+    with override_settings(WEBHOOKS_ALLOW_PRIVATE=True):
+        assert webhooks.resolve("http://hooks.example.test/").addresses == ("127.0.0.1", "fe80::1")
+
+
+@pytest.mark.parametrize("error, said", [(OSError(), "OSError"), (OSError("x" * 600), "x" * 500)])
+def test_a_failed_attempt_says_what_failed_in_at_most_500_characters(monkeypatch, error, said):
+    def fails(target, body, headers):
+        raise error
+
+    monkeypatch.setattr(webhooks, "_send", fails)
+    with override_settings(WEBHOOKS_ALLOW_PRIVATE=True):
+        outcome = webhooks.post("http://127.0.0.1:9/", "secret", 1, {})
+    assert (outcome.ok, outcome.status_code, outcome.error) == (False, None, said)
