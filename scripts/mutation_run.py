@@ -165,8 +165,9 @@ def recheck(module: str, names: list[str]) -> int:
     tests = next(t for m, t in PLAN if m == module)
     work = WORK / module.replace("/", "_").removesuffix(".py")
     mutants = work / "mutants"
-    shutil.rmtree(mutants / "tests")
-    shutil.copytree(ROOT / "tests", mutants / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    # Copied over, not replaced: a second recheck of the same file may be running its tests.
+    shutil.copytree(ROOT / "tests", mutants / "tests", ignore=shutil.ignore_patterns("__pycache__"),
+                    dirs_exist_ok=True)
     meta_path = mutants / (module + ".meta")
     meta = json.loads(meta_path.read_text())
     codes = meta["exit_code_by_key"]
@@ -188,7 +189,9 @@ def recheck(module: str, names: list[str]) -> int:
                                 "-p", "no:cacheprovider", "--reuse-db", "-m", "not bench and not worker",
                                 *selection], cwd=mutants, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        codes[name] = code
+        # Read again before writing: another recheck of the same file may have recorded verdicts.
+        meta = json.loads(meta_path.read_text())
+        meta["exit_code_by_key"][name] = code
         print(f"{name}: {'killed' if code == 1 else 'survived' if code == 0 else code}", flush=True)
         meta_path.write_text(json.dumps(meta, indent=4))
     return 0
