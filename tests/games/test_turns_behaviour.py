@@ -154,3 +154,11 @@ def test_the_end_of_a_rated_game_publishes_the_seed_and_the_rating_changes(alice
     assert [change["seat"] for change in game.result["rating_changes"]] == [0, 1]
     assert game.finished_at == finished.created_at
     assert (game.active_seats, game.next_deadline) == ([], None)
+
+
+def test_a_seat_s_clock_falls_due_at_its_very_instant(alice, bob, monkeypatch):
+    game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600})
+    game = Game.objects.get(pk=game_id)
+    monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
+    assert services.expire_due(game_id, game.version) == 2
+    assert Event.objects.get(game=game, seq=game.version + 1).data["seat"] == 0
