@@ -186,3 +186,16 @@ def test_a_failed_attempt_says_what_failed_in_at_most_500_characters(monkeypatch
     with override_settings(WEBHOOKS_ALLOW_PRIVATE=True):
         outcome = webhooks.post("http://127.0.0.1:9/", "secret", 1, {})
     assert (outcome.ok, outcome.status_code, outcome.error) == (False, None, said)
+
+
+@pytest.mark.parametrize("url, path", [("http://hooks.example.test", "/"), ("http://hooks.example.test/in", "/in"),
+                                       ("http://hooks.example.test/in?a=1", "/in?a=1")])
+def test_the_path_posted_to_is_the_url_s_with_its_query_and_at_least_a_slash(monkeypatch, url, path):
+    fake_dns(monkeypatch, [["8.8.8.8"]])
+    assert webhooks.resolve(url).path == path
+
+
+def test_a_name_that_does_not_resolve_is_said_so():
+    with pytest.raises(Invalid) as refused:
+        webhooks.resolve("http://no-such-host.invalid/")
+    assert refused.value.detail == "the webhook host does not resolve"
