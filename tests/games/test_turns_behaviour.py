@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from games import services, store, turns
-from games.models import Event, Game
+from games.models import Event, Game, Notification
 from games.turns import Turn
 from tests.conftest import start_game
 from tests.duel import Duel
@@ -162,3 +162,13 @@ def test_a_seat_s_clock_falls_due_at_its_very_instant(alice, bob, monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
     assert services.expire_due(game_id, game.version) == 2
     assert Event.objects.get(game=game, seq=game.version + 1).data["seat"] == 0
+
+
+def test_a_seat_already_to_move_is_not_told_again_when_another_seat_moves(make_player):
+    players = [make_player() for _ in range(3)]
+    game_id = start_game(players[0], players[1:], kind="pickpic")
+    assert Game.objects.get(pk=game_id).active_seats == [0, 1, 2]   # the give phase is simultaneous
+    Notification.objects.update(read_at=timezone.now())              # every seat has seen its turn
+    move = players[1].get(f"/api/v1/games/{game_id}/legal-moves/").json()["moves"][0]
+    assert players[1].move(game_id, move).status_code == 201
+    assert not Notification.objects.filter(type="your_turn", read_at__isnull=True).exists()
