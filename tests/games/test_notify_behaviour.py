@@ -33,9 +33,11 @@ def test_acting_in_a_game_reads_its_unread_turn_notice_and_nothing_else(alice, b
         alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
     services.open_dispute(duel, alice.user, 4, "misdeal")     # bob: a dispute notice in the duel
     read_before = timezone.now() - timedelta(days=1)
-    Notification.objects.filter(user=bob.user, game_id=other).update(read_at=read_before)
+    seen = Notification.objects.create(user=bob.user, game_id=duel, type="your_turn", title="seen", data={},
+                                       read_at=read_before)
     notify.mark_turn_notices_read(Game.objects.get(pk=duel), bob.user)
     bobs = Notification.objects.filter(user=bob.user)
-    assert bobs.get(game_id=duel, type="your_turn").read_at is not None
+    assert bobs.exclude(pk=seen.pk).get(game_id=duel, type="your_turn").read_at is not None
     assert bobs.get(game_id=duel, type="dispute").read_at is None
-    assert bobs.get(game_id=other, type="your_turn").read_at == read_before   # read already: left as read
+    assert bobs.get(game_id=other, type="your_turn").read_at is None          # another game's: unread
+    assert bobs.get(pk=seen.pk).read_at == read_before                        # read already: left as read
