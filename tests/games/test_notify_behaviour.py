@@ -33,8 +33,9 @@ def test_acting_in_a_game_reads_its_unread_turn_notice_and_nothing_else(alice, b
         alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
     services.open_dispute(duel, alice.user, 4, "misdeal")     # bob: a dispute notice in the duel
     read_before = timezone.now() - timedelta(days=1)
+    now = timezone.now()
     seen = Notification.objects.create(user=bob.user, game_id=duel, type="your_turn", title="seen", data={},
-                                       read_at=read_before)
+                                       read_at=read_before, created_at=now, updated_at=now)
     notify.mark_turn_notices_read(Game.objects.get(pk=duel), bob.user)
     bobs = Notification.objects.filter(user=bob.user)
     assert bobs.exclude(pk=seen.pk).get(game_id=duel, type="your_turn").read_at is not None
