@@ -42,13 +42,17 @@ PLAN: list[tuple[str, list[str]]] = [
                         G + "test_rollback_reveals.py", G + "test_store_behaviour.py"]),
     ("games/services.py", [G + "test_moves.py", G + "test_lifecycle.py", G + "test_judgement_order.py",
                            G + "test_timeouts.py", G + "test_disputes.py", G + "test_store_guards.py",
-                           G + "test_options.py", G + "test_services_behaviour.py"]),
+                           G + "test_options.py", G + "test_sweeper_batches.py", G + "test_rollback_reveals.py",
+                           G + "test_services_behaviour.py"]),
     ("games/turns.py", [G + "test_timeouts.py", G + "test_moves.py", G + "test_sweeper_batches.py",
-                        G + "test_rollback_reveals.py", G + "test_turns_behaviour.py"]),
+                        G + "test_rollback_reveals.py", "tests/accounts/test_ratings.py", G + "test_engine_timers.py",
+                        G + "test_turns_behaviour.py"]),
     ("games/clocks.py", [G + "test_clocks.py", G + "test_clocks_behaviour.py"]),
     ("games/access.py", [G + "test_judgement_order.py", G + "test_access_behaviour.py"]),
-    ("games/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py"]),
-    ("games/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py"]),
+    ("games/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py",
+                           G + "test_webhooks_behaviour.py"]),
+    ("games/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py",
+                         G + "test_notify_behaviour.py"]),
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
     ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py"]),
     ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py"]),
@@ -161,21 +165,33 @@ def recheck(module: str, names: list[str]) -> int:
     tests = next(t for m, t in PLAN if m == module)
     work = WORK / module.replace("/", "_").removesuffix(".py")
     mutants = work / "mutants"
-    shutil.rmtree(mutants / "tests")
-    shutil.copytree(ROOT / "tests", mutants / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    # Copied over, not replaced: a second recheck of the same file may be running its tests.
+    shutil.copytree(ROOT / "tests", mutants / "tests", ignore=shutil.ignore_patterns("__pycache__"),
+                    dirs_exist_ok=True)
     meta_path = mutants / (module + ".meta")
     meta = json.loads(meta_path.read_text())
     codes = meta["exit_code_by_key"]
     todo = names or [name for name, code in codes.items() if code in (0, 5, 33)]
-    # The tests written against survivors first: with -x, a kill ends the run there.
-    present = sorted((t for t in tests if (ROOT / t).exists()), key=lambda t: not t.endswith(ISSUE16_SUFFIX))
+    drop_test_database()  # the run's own database may hold a killed test's rows
+    # The tests written against survivors first: with -x, a kill ends the run there. Then the
+    # files added to the plan since the run, then the tests mutmut saw run the mutated function:
+    # the rest of the selection cannot reach it.
+    ran = set(re.findall(r'"(tests/[^"]+)"', (work / "pyproject.toml").read_text()))
+    fresh = [t for t in tests if (ROOT / t).exists() and (t.endswith(ISSUE16_SUFFIX) or t not in ran)]
+    fresh.sort(key=lambda t: not t.endswith(ISSUE16_SUFFIX))
+    stats = json.loads((mutants / "mutmut-stats.json").read_text())
+    reached, duration = stats["tests_by_mangled_function_name"], stats["duration_by_test"]
     for name in todo:
+        seen = sorted(reached.get(name.rsplit("__mutmut_", 1)[0], []), key=lambda t: duration.get(t, 0.0))
+        selection = fresh + [t for t in seen if t.split("::")[0] not in fresh]
         env = {**os.environ, "MUTANT_UNDER_TEST": name, "PY_IGNORE_IMPORTMISMATCH": "1"}
         code = subprocess.call([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
                                 "-p", "no:cacheprovider", "--reuse-db", "-m", "not bench and not worker",
-                                *present], cwd=mutants, env=env,
+                                *selection], cwd=mutants, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        codes[name] = code
+        # Read again before writing: another recheck of the same file may have recorded verdicts.
+        meta = json.loads(meta_path.read_text())
+        meta["exit_code_by_key"][name] = code
         print(f"{name}: {'killed' if code == 1 else 'survived' if code == 0 else code}", flush=True)
         meta_path.write_text(json.dumps(meta, indent=4))
     return 0
