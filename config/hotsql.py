@@ -23,6 +23,7 @@ def _shape(model: type[Model]) -> tuple[tuple[str, ...], tuple[tuple[int, Any], 
     return tuple(f.attname for f in fields), converters
 
 
+@cache
 def columns(model: type[Model], alias: str) -> str:
     """The model's columns, in the order `load` expects them, for a SELECT list."""
     return ", ".join(f'{alias}."{f.column}"' for f in model._meta.concrete_fields)

@@ -133,19 +133,11 @@ STARTED: dict[str, Process] = {}
 
 
 def cpu_seconds(name: str = "web") -> float:
-    """CPU time (user + system) used so far by the processes of a running Procfile line (its
-    session): unlike a rate, a figure the other jobs of a shared machine hardly move."""
-    session, total = STARTED[name].process.pid, 0
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == session:
-            total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+    """CPU time (user + system) used so far by a running Procfile line's processes (its own
+    process group): unlike a rate, a figure the other jobs of a shared machine hardly move."""
+    from tests.bench.bench_streams import cpu_seconds as group_cpu
+
+    return group_cpu(STARTED[name].process.pid)
 
 
 @contextmanager
