@@ -1,4 +1,9 @@
 """The operational middleware works under ASGI too (async, without forcing views into threads)."""
+import asyncio
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient
@@ -75,3 +80,72 @@ def test_request_threads_are_kept_for_the_next_requests_but_not_after_a_request_
     assert threads.lend() is first  # kept: no new thread for the next request
     threads.take_back(first, clean=False)  # its request was cancelled: it may still be running
     assert first._shutdown and threads.lend() is not first
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    def __init__(self):
+        super().__init__(max_workers=1, thread_name_prefix="counted")
+        self.trips = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.trips += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def asgi_call(path: str, method: str = "GET", body: bytes = b"", headers=()):
+    """One HTTP request through the ASGI application, as uvicorn makes it."""
+    from config.asgi import application
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"testserver"), (b"accept", b"application/json"), *headers],
+             "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+    sent, incoming = [], [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive():
+        if incoming:
+            return incoming.pop(0)
+        await asyncio.sleep(3600)  # the client stays: no disconnect
+
+    async def send(message):
+        sent.append(message)
+
+    async def run():
+        await application(scope, receive, send)
+
+    async_to_sync(run)()
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rest_request_runs_its_sync_part_in_one_trip_to_its_thread(monkeypatch):
+    """Django's handler sends a sync view's request to its thread four times (request_started, the
+    view, the render, the close); the application sends it once, signals and all."""
+    from django.core import signals
+
+    from config.asgi import Handler
+
+    executor = CountingExecutor()
+    monkeypatch.setattr(Handler.threads, "lend", lambda: executor)
+    monkeypatch.setattr(Handler.threads, "take_back", lambda used, clean: None)
+    fired = []
+    started = lambda **kw: fired.append(("started", threading.current_thread().name))  # noqa: E731
+    finished = lambda **kw: fired.append(("finished", threading.current_thread().name))  # noqa: E731
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    try:
+        status, body = asgi_call("/api/v1/kinds/")
+        assert status == 200 and {k["kind"] for k in json.loads(body)} >= {"pickpic", "photograph"}
+        assert executor.trips == 1
+        assert [name for name, _ in fired] == ["started", "finished"]
+        assert {thread for _, thread in fired} == {"counted_0"}
+
+        status, body = asgi_call("/api/v1/accounts/token/", "POST", b'{"username": "nobody", "password": "x"}',
+                                 [(b"content-type", b"application/json")])
+        assert status == 400 and json.loads(body)["code"]
+        assert executor.trips == 2
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+        executor.shutdown()
