@@ -1,7 +1,10 @@
 """Who may do what to a game: the few access checks, each in one place (tested once)."""
 from __future__ import annotations
 
+import json
 import uuid
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Q
 
@@ -10,9 +13,25 @@ from games.errors import Forbidden, NotAPlayer, NotFound
 from games.models import Game, Seat
 
 
-def get_game(game_id, *, lock: bool = False, user=None) -> Game:
+# The table of a game, for a move: seat -> (user id, username), and seat -> its user's vacations.
+_TABLE = (
+    ', (SELECT json_agg(json_build_array(s.number, s.user_id, u.username)) FROM "games_seat" s'
+    ' JOIN "accounts_user" u ON u.id = s.user_id WHERE s.game_id = g.id)'
+    ', (SELECT json_agg(json_build_array(s.number, v.start, v."end") ORDER BY v.start) FROM "accounts_vacation" v'
+    ' JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = g.id)')
+
+
+@dataclass(frozen=True)
+class Table:
+    seats: dict[int, tuple[int, str]]
+    vacations: dict[int, list[tuple[datetime, datetime]]]
+
+
+def get_game(game_id, *, lock: bool = False, user=None, table: bool = False) -> Game:
     """The game (locked FOR UPDATE if `lock`); with `user`, their seat is read in the same query
-    and `seat_of(game, user)` answers from it (one read of the game per request)."""
+    and `seat_of(game, user)` answers from it (one read of the game per request). With `table`,
+    the seats and their vacations too (`game.table`), which a move needs for its clocks and
+    notices: one statement rather than three on every move."""
     try:
         key = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except (ValueError, TypeError, AttributeError):
@@ -20,14 +39,27 @@ def get_game(game_id, *, lock: bool = False, user=None) -> Game:
     known = user is not None and user.is_authenticated
     # Every game endpoint runs this: SQL written once (config.hotsql), not compiled per call.
     seat = ', (SELECT s.number FROM "games_seat" s WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1)' if known else ""
-    found = hotsql.fetch(f'SELECT {hotsql.columns(Game, "g")}{seat} FROM "games_game" g WHERE g.id = %s'
-                       f"{' FOR UPDATE OF g' if lock else ''}", [user.pk, key] if known else [key])
+    found = hotsql.fetch(f'SELECT {hotsql.columns(Game, "g")}{seat}{_TABLE if table else ""} FROM "games_game" g '
+                         f"WHERE g.id = %s{' FOR UPDATE OF g' if lock else ''}", [user.pk, key] if known else [key])
     if not found:
         raise NotFound("no such game")
-    game = hotsql.load(Game, found[0])
+    row = found[0]
+    if table:
+        row, seats, vacations = row[:-2], _json(row[-2]), _json(row[-1])
+        game_table = Table({number: (user_id, name) for number, user_id, name in seats}, {})
+        for number, start, end in vacations:
+            game_table.vacations.setdefault(number, []).append(
+                (datetime.fromisoformat(start), datetime.fromisoformat(end)))
+    game = hotsql.load(Game, row)
+    if table:
+        game.table = game_table
     if known:
-        game._seat_known = (user.pk, found[0][-1])
+        game._seat_known = (user.pk, row[-1])
     return game
+
+
+def _json(value) -> list:
+    return [] if value is None else json.loads(value) if isinstance(value, str) else value
 
 
 def seat_of(game: Game, user) -> int | None:

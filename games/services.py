@@ -172,14 +172,15 @@ def submit_move(game_id, user, move: Any, expected_version: Any,
     read once (locked); only a game with a deadline due takes the extra round."""
     for _ in range(2):
         with transaction.atomic():
-            game = access.get_game(game_id, lock=True, user=user)
+            game = access.get_game(game_id, lock=True, user=user, table=True)
             now = timezone.now()
             if _is_due(game, now):
                 _expire(game, now)
                 continue  # commit the expiry; judge the move on the game as it now stands
             return _judge_move(game, user, move, expected_version, idempotency_key)
     with transaction.atomic():
-        return _judge_move(access.get_game(game_id, lock=True, user=user), user, move, expected_version, idempotency_key)
+        return _judge_move(access.get_game(game_id, lock=True, user=user, table=True), user, move, expected_version,
+                           idempotency_key)
 
 
 def _judge_move(game: Game, user, move, expected_version, idempotency_key) -> MoveResult:
@@ -197,7 +198,7 @@ def _judge_move(game: Game, user, move, expected_version, idempotency_key) -> Mo
         raise GameNotActive(f"the game is {game.status}")
     if expected_version != game.version:
         raise VersionConflict(game.version)
-    turn = Turn(game, engine, store.state_at(game), timezone.now())
+    turn = _turn(game, engine, timezone.now())
     # A deadline may have fallen since expire_due above: settle it at this turn's instant, so no
     # move is judged past an unsettled deadline (Photoshoot's hourglass). Should the move then be
     # refused, this rolls back with it and the timer task applies it.
@@ -217,8 +218,15 @@ def _is_due(game: Game, now) -> bool:
             and game.next_deadline <= now)
 
 
+def _turn(game: Game, engine, now) -> Turn:
+    """A turn on the game as read; its seats and vacations too if the read brought them."""
+    table = getattr(game, "table", None)
+    return Turn(game, engine, store.state_at(game), now, vacations=table.vacations if table else None,
+                seats=table.seats if table else None)
+
+
 def _expire(game: Game, now) -> int:
-    turn = Turn(game, engine_of(game), store.state_at(game), now)
+    turn = _turn(game, engine_of(game), now)
     turn.settle()
     if not turn.events:
         return 0

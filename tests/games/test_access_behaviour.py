@@ -66,3 +66,25 @@ def test_only_the_creator_passes_the_creator_check(alice, bob, duel):
 def test_a_seat_in_another_game_is_no_seat_in_this_one(duel, carol):
     carol.post("/api/v1/games/", {"kind": "duel"})   # carol sits at seat 0 of her own game
     assert access.seat_of(access.get_game(duel, user=carol.user), carol.user) is None
+
+
+def test_a_move_reads_the_seats_and_their_vacations_with_the_game(alice, bob, duel, django_assert_num_queries):
+    """What a move needs of the table comes with the locked game in one statement, and equals what
+    the separate reads give: each seat's user and name, each vacation to the microsecond."""
+    from datetime import datetime, timezone as tz
+
+    from accounts.models import Vacation
+    from games import notify, turns
+
+    first = (datetime(2026, 12, 24, 8, 30, 0, 123456, tzinfo=tz.utc), datetime(2026, 12, 27, 0, 0, tzinfo=tz.utc))
+    second = (datetime(2027, 1, 5, tzinfo=tz.utc), datetime(2027, 1, 6, 12, 0, 0, 1, tzinfo=tz.utc))
+    for start, end in (first, second):
+        Vacation.objects.create(user=bob.user, start=start, end=end)
+    with transaction.atomic(), django_assert_num_queries(1):
+        game = access.get_game(duel, lock=True, user=alice.user, table=True)
+    assert game.table.seats == {0: (alice.user.pk, alice.user.username), 1: (bob.user.pk, bob.user.username)}
+    assert game.table.seats == notify.seats_with_names(game)
+    assert game.table.vacations[1] == [first, second]
+    assert 0 not in game.table.vacations
+    assert {seat: sorted(spans) for seat, spans in turns.vacations_for(game).items()} == game.table.vacations
+    assert not hasattr(access.get_game(duel), "table")  # only asked for by a move
