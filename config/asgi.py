@@ -16,7 +16,9 @@ from django.core.asgi import get_asgi_application
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
 from django.core.exceptions import RequestAborted
-from django.urls import set_script_prefix
+from django.urls import get_resolver, set_script_prefix
+
+from config.gcfreeze import freeze_startup_heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 get_asgi_application()  # django.setup()
@@ -146,3 +148,7 @@ class Handler(InlineBuiltins, ASGIHandler):
 
 
 application = Handler()
+
+# The URLconf imports every view: load it now, then have the collector skip all that is loaded.
+get_resolver().url_patterns
+freeze_startup_heap()

@@ -1,5 +1,6 @@
 """The operational middleware works under ASGI too (async, without forcing views into threads)."""
 import asyncio
+import os
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -149,3 +150,21 @@ def test_a_rest_request_runs_its_sync_part_in_one_trip_to_its_thread(monkeypatch
         signals.request_started.disconnect(started)
         signals.request_finished.disconnect(finished)
         executor.shutdown()
+
+
+def test_web_and_worker_processes_have_the_collector_skip_their_start_up_heap():
+    """config/gcfreeze.py: a web worker freezes its heap once the app and every view are loaded;
+    each Celery worker process does when it starts."""
+    import subprocess
+    import sys
+
+    from celery.signals import worker_process_init
+
+    import config.celery
+
+    probe = ("import gc, sys; import config.asgi; "
+             "sys.stdout.write(f\"{gc.get_freeze_count()} {'games.api.views' in sys.modules}\")")
+    frozen, views = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                                   env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}).stdout.split()
+    assert int(frozen) > 10_000 and views == "True"
+    assert config.celery._freeze in [receiver() for _, receiver in worker_process_init.receivers]
