@@ -62,14 +62,20 @@ def records(model, names: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple
     array per column, whose every element psycopg quotes in Python (profiled: about an eighth of
     the sweeper's time at a thousand games)."""
     columns = [_column(model, name) for name in names]
-    prepared = [(i, prep) for i, (_, cast, prep) in enumerate(columns) if prep is not None and cast != "jsonb"]
+    keys = _keys(len(columns))
+    prepared = [(keys[i], prep) for i, (_, cast, prep) in enumerate(columns) if prep is not None and cast != "jsonb"]
     records = []
     for row in rows:
-        record = {f"c{i}": value for i, value in enumerate(row)}
-        for i, prep in prepared:
-            record[f"c{i}"] = prep(record[f"c{i}"])
+        record = dict(zip(keys, row))  # not a comprehension formatting each key: a tenth of the sweeper's time
+        for key, prep in prepared:
+            record[key] = prep(record[key])
         records.append(record)
     return [(column, cast) for column, cast, _ in columns], json.dumps(records, default=_plain)
+
+
+@functools.cache
+def _keys(width: int) -> tuple[str, ...]:
+    return tuple(f"c{i}" for i in range(width))
 
 
 def insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence[Any]],

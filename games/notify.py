@@ -137,9 +137,10 @@ class Outbox:
                     continue
             title = TITLES[notice.kind].format(title=titles[notice.game.kind] if notice.game else "",
                                                **notice.title_args)
-            note = Notification(user_id=user_id, game=notice.game, type=notice.kind, title=title,
-                                data=payload, seq=notice.seq, created_at=now, updated_at=now,
-                                read_at=None if "inbox" in chosen else now)
+            note = hotsql.new(Notification, {"game": notice.game} if notice.game else None, user_id=user_id,
+                              game_id=notice.game.pk if notice.game else None, type=notice.kind, title=title,
+                              data=payload, seq=notice.seq, created_at=now, updated_at=now,
+                              read_at=None if "inbox" in chosen else now)
             fresh.append((note, chosen))
             if notice.kind in COLLAPSING and note.read_at is None:
                 unread[(user_id, notice.game.pk if notice.game else None, notice.kind)] = note
@@ -156,9 +157,11 @@ class Outbox:
         deliveries = []
         for note, chosen in fresh:
             if "email" in chosen:
-                deliveries.append(Delivery(notification=note, channel="email", next_attempt_at=slots[note.user_id]))
+                deliveries.append(hotsql.new(Delivery, {"notification": note}, notification_id=note.pk,
+                                             channel="email", next_attempt_at=slots[note.user_id]))
             if "webhook" in chosen:
-                deliveries += [Delivery(notification=note, channel="webhook", webhook_id=hook_id, next_attempt_at=now)
+                deliveries += [hotsql.new(Delivery, {"notification": note}, notification_id=note.pk, channel="webhook",
+                                          webhook_id=hook_id, next_attempt_at=now)
                                for hook_id in found[note.user_id].hooks]
         if deliveries:
             ids = bulk.insert(Delivery, DELIVERY_COLUMNS, [

@@ -40,3 +40,28 @@ def test_events_read_by_hotsql_equal_the_orm_s_in_order_and_bounds(make_player):
     assert store.events_read(game, game.version) == []
     assert all(isinstance(e.data, dict) for e in store.events_read(game))
     assert Event.objects.filter(game=game).count() == game.version
+
+
+def test_a_new_instance_built_by_hotsql_equals_the_orm_s_and_knows_its_game(make_player, django_assert_num_queries):
+    from django.utils import timezone
+
+    from config import hotsql
+    from games.models import Delivery, Notification
+
+    alice, bob = make_player(), make_player()
+    game = Game.objects.get(pk=start_game(alice, [bob], kind="duel"))
+    now = timezone.now()
+    values = dict(seq=99, type="CardsTaken", actor=1, data={"move": 3}, created_at=now, idempotency_key=None,
+                  request_hash="", user_id=bob.user.pk)
+    built = hotsql.new(Event, {"game": game}, game_id=game.pk, **values)
+    assert columns(built) == columns(Event(game=game, **values))
+    assert built._state.adding and built.pk is None
+    with django_assert_num_queries(0):
+        assert built.game is game
+    # Fields not given take their defaults, as the constructor gives them.
+    note = hotsql.new(Notification, user_id=alice.user.pk, game_id=game.pk, type="your_turn", title="t", data={},
+                      created_at=now, updated_at=now)
+    assert columns(note) == columns(Notification(user_id=alice.user.pk, game=game, type="your_turn", title="t", data={},
+                                                 created_at=now, updated_at=now))
+    delivery = hotsql.new(Delivery, channel="email", next_attempt_at=now)
+    assert (delivery.status, delivery.attempts, delivery.last_error) == (Delivery.Status.PENDING, 0, "")
