@@ -47,8 +47,12 @@ def _redis():
 def once(key: str, ttl: float) -> bool:
     """True the first time `key` is claimed within `ttl`; if Redis is unreachable, True anyway:
     a duplicate task is harmless (every task is idempotent)."""
+    from games.live import key as live_key
+
     try:
-        return bool(_redis().set(f"darkroom:once:{key}", 1, nx=True, ex=max(1, int(ttl) + 1)))
+        # Under this deployment's prefix: two deployments (or test runs) sharing a Redis must not
+        # take each other's claims, or one's wake would never be sent.
+        return bool(_redis().set(live_key("once", key), 1, nx=True, ex=max(1, int(ttl) + 1)))
     except redis.RedisError:
         return True
 

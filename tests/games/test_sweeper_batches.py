@@ -115,3 +115,14 @@ def test_deadlines_within_one_slice_share_one_wake_and_a_repeat_sends_none():
         assert scheduling.wake([start + timedelta(seconds=0.1)]) == 1  # the next slice: its own
     finally:
         purge_queue()
+
+
+def test_a_claim_to_send_a_wake_is_this_deployment_s_own(settings):
+    """Two deployments (or test runs) sharing one Redis each send their own wake for a slice."""
+    import uuid
+
+    slice_key = f"wake:test-{uuid.uuid4()}"
+    assert scheduling.once(slice_key, 5) is True
+    assert scheduling.once(slice_key, 5) is False  # this deployment's second sender: nothing to do
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"other-{uuid.uuid4()}"}}
+    assert scheduling.once(slice_key, 5) is True
