@@ -73,45 +73,51 @@ def targets(out: dict[str, Any]) -> list[tuple[str, bool]]:
 NOTES = """\
 ## Where the time goes (py-spy on the Procfile's server and worker under this load)
 
-Round of 2026-12-01 (this run's column). The CPU rows are the web server's own CPU time (its
-processes' user + system, from /proc) over each phase divided by the requests or loops made: on a
-shared machine they move far less than the rates, and their ratio is what the server could do if
-it had the cores to itself. Found with py-spy (`--gil`, so only the thread holding the
-interpreter is sampled) and cProfile, and changed:
+The CPU rows are the web server's own CPU time (its processes' user + system, from /proc) over
+each phase divided by the requests or loops made: on a shared machine they move far less than
+the rates, and their ratio is what the server could do if it had the cores to itself.
 
-- Every ORM query compiled its SQL afresh: about 0.8 ms of CPU per query here, against 0.15 ms for
-  the same SQL through a cursor, and a move loop ran eleven (the token, the game three times, the
-  seats, the vacations, the game's UPDATE, the turn notices...). Those reads now run SQL written
-  once from the models' metadata (`config/hotsql.py`), turned into the same model instances.
-- Django built a `redis.Redis` (copying its ~170 response callbacks) for every cache call: one
-  client per pool now (`config/failopen.py`).
-- DRF's throttles read and wrote each caller's request history (two Redis round trips, both
-  throttles on an anonymous request): 15% of the server's samples. Fixed windows in one pipeline
-  now (`config/throttling.py`).
-- The token lookup (8%): each web process subscribes to live updates when it starts (ASGI
-  lifespan), so it hears revocations, and REST requests use the remembered token while it does
-  (`games/api/auth.py`); a logout in another process is heard through Redis as before.
-- A new OS thread per request (asgiref's per-request executor, 7%): request threads are kept and
-  lent to one request at a time (`config/asgi.py`).
-- A serializer built per move body (its fields deep-copied, 5%): a well-formed body is read
-  directly; anything else still goes to the serializer. The message storage (cookie and session,
-  3%) is made only when a view uses it.
+Round of 2026-12-01, second session (this run's column). Found with py-spy (`--gil` on the
+server; plain sampling of the sweeper run in one process, where it is not distorted by other
+threads) and cProfile, and changed:
 
-Where the targets stand, and what the profiles point at next:
+- Four trips to the request's thread per REST request (Django's ASGI handler sends a sync view's
+  `request_started`, the view, the render and the close each to the thread): submitting them was
+  15% of the server's samples. One trip now (`config/asgi.py`, `Handler.handle_in_one_hop`:
+  signals, the sync middleware chain, the view, rendering and the close on the thread, the bytes
+  sent from the loop); `tests/config/test_asgi.py` counts the trips. This lowers every request's
+  cost, /kinds/ as much as a move's requests, so it raises throughput but not the loop's ratio to
+  /kinds/.
+- A move read its game, then its seats' vacations, then (when it notified) the seats' names: one
+  statement now (`access.get_game(..., table=True)`). A move that notifies nobody is 4
+  statements (was 5 with a clock), one that notifies 7 (was 9), `tests/games/test_move_queries.py`.
+- The sweeper: full garbage collections walked the whole of Django at every turn, a fifth of the
+  worker's CPU; web and worker processes now freeze their start-up heap (`config/gcfreeze.py`).
+  The rows it writes in bulk are built without keyword arguments or init signals
+  (`hotsql.new`), their JSON records by `zip`. In process, 600 games due at once: 1.10-1.30 ms
+  of CPU per game before, 0.77-0.81 ms after.
+- Tried and dropped: psycopg's server-side binding (prepared statements): no change in the
+  server's or PostgreSQL's CPU per loop within the noise; a shorter interpreter switch interval:
+  no change in POST latency.
 
-- Move loop (target 25% of GET /kinds/): what is left is mostly per request and paid three times
-  by the loop against once by /kinds/: the thread hop for the sync DRF view (its futures and the
-  hand-over of the interpreter between the event loop's thread and the request's, 10% of the
-  samples), uvicorn and the middleware chain, DRF's dispatch; then the move's own transaction
-  (about 8 statements). POST p99 at 16 clients is queueing on the two shared cores, the clients'
-  own threads included.
-- Timers: unchanged this round; see the figures above.
+Where the targets stand: the loop's ratio to /kinds/ is set by what every request pays (now about
+1.4 ms of the server's CPU, three times per loop) against a move's own work (its statements,
+the engine, the after-commit Redis round trips, spread thin: no single part is above a few
+percent); PostgreSQL spends about 3 ms of CPU per loop beside it, and the benchmark's own client
+about 1 ms. POST p99 at 16 clients is queueing on the two shared cores (Little's law: 16 clients
+at ~110 loops/s is ~145 ms a loop).
 
-The rounds of 2026-11-30 (the "previous round" column and before it): the ASGI server; one Redis
-connection pool per process instead of one connection per request thread; the outbox in one read
-and two writes; the sweeper expiring due games in batches of 100 (two queries per batch for the
-states the cache missed, bulk rows as one JSON document for `json_to_recordset`, one Redis
-pipeline per batch); the worker at `--concurrency 2 --prefetch-multiplier 4`.
+Round of 2026-12-01, first session (the "previous round" column): SQL written once for the hot
+reads (`config/hotsql.py`: 0.8 ms of CPU per ORM query against 0.15 ms through a cursor), one
+`redis.Redis` per pool, fixed-window throttles in one pipeline, the token remembered by REST
+requests while the process hears revocations, request threads kept, the move body read without a
+serializer, the message storage made only when used.
+
+The rounds of 2026-11-30 (before that): the ASGI server; one Redis connection pool per process
+instead of one connection per request thread; the outbox in one read and two writes; the sweeper
+expiring due games in batches of 100 (two queries per batch for the states the cache missed, bulk
+rows as one JSON document for `json_to_recordset`, one Redis pipeline per batch); the worker at
+`--concurrency 2 --prefetch-multiplier 4`.
 """
 
 def write(out: dict[str, Any]) -> Path:
