@@ -125,7 +125,10 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
     if snapshots:
         bulk.insert(Snapshot, ["game", "version", "state", "created_at"],
                     [[s.game_id, s.version, s.state, batch[0].at] for s in snapshots])
-    if cached:
+    if len(cached) == 1:  # a move: one SET, not set_many's MULTI/EXEC transaction around it
+        (key, value), = cached.items()
+        transaction.on_commit(lambda: cache.set(key, value, 3600))
+    elif cached:
         transaction.on_commit(lambda: cache.set_many(cached, 3600))
     _announce(news)
     return rows
