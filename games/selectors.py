@@ -23,6 +23,10 @@ def players(game: Game) -> list[dict[str, Any]]:
     if "seat_set" in getattr(game, "_prefetched_objects_cache", {}):
         seated = sorted(game.seat_set.all(), key=lambda s: s.number)
         return [{"seat": s.number, "user": s.user_id, "username": s.user.username} for s in seated]
+    table = getattr(game, "table", None)  # read with the game (access.get_game(..., table=True))
+    if table is not None:
+        return [{"seat": number, "user": user_id, "username": username}
+                for number, (user_id, username) in sorted(table.seats.items())]
     found = hotsql.fetch('SELECT s.number, s.user_id, u.username FROM "games_seat" s JOIN "accounts_user" u '
                        "ON u.id = s.user_id WHERE s.game_id = %s ORDER BY s.number", [game.pk])
     return [{"seat": number, "user": user_id, "username": username} for number, user_id, username in found]

@@ -146,7 +146,7 @@ class GameView(APIView):
                                                 description="changes whenever the body would")],
                    summary="The game, with its state as you may see it")
     def get(self, request, game_id):
-        game = access.get_game(game_id, user=request.user)
+        game = access.get_game(game_id, user=request.user, table=True)  # its players in the same read
         access.require_visible(game, request.user)
         body = selectors.detail(game, request.user)
         etag = etag_for(body)

@@ -102,3 +102,16 @@ def test_the_email_digest_slot_is_not_searched_among_pending_deliveries(make_pla
     sql = queries_of_move(game_id, by_user, 2)
     assert any(q.lstrip().startswith("INSERT") and "games_delivery" in q for q in sql)  # emails queued
     assert not any(q.lstrip().startswith("SELECT") and "games_delivery" in q for q in sql), sql
+
+
+def test_a_game_s_page_reads_the_game_and_its_players_in_one_statement(make_player, warm):
+    with warm(execute=True):
+        game_id, by_user = pickpic(make_player, 3)
+    player = next(iter(by_user.values()))
+    with CaptureQueriesContext(connection) as captured:
+        response = player.get(f"/api/v1/games/{game_id}/")
+    assert response.status_code == 200
+    assert [p["username"] for p in response.json()["players"]] == [
+        by_user[user_id].user.username for _, user_id in sorted(seat_users(game_id)[0].items())]
+    touching = [q["sql"] for q in captured.captured_queries if '"games_game"' in q["sql"] or '"games_seat"' in q["sql"]]
+    assert len(touching) == 1 and re.match(r'\s*SELECT .* FROM "games_game"', touching[0]), touching
