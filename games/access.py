@@ -21,10 +21,16 @@ _TABLE = (
     ' JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = g.id)')
 
 
+# ... and whether the caller has an unread turn notice there (a move marks it read).
+_UNREAD = (', EXISTS(SELECT 1 FROM "games_notification" n WHERE n.user_id = %s AND n.game_id = g.id'
+           " AND n.type = 'your_turn' AND n.read_at IS NULL)")
+
+
 @dataclass(frozen=True)
 class Table:
     seats: dict[int, tuple[int, str]]
     vacations: dict[int, list[tuple[datetime, datetime]]]
+    unread_turn_notice: bool | None = None  # None: not asked (no user)
 
 
 def get_game(game_id, *, lock: bool = False, user=None, table: bool = False) -> Game:
@@ -39,14 +45,18 @@ def get_game(game_id, *, lock: bool = False, user=None, table: bool = False) -> 
     known = user is not None and user.is_authenticated
     # Every game endpoint runs this: SQL written once (config.hotsql), not compiled per call.
     seat = ', (SELECT s.number FROM "games_seat" s WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1)' if known else ""
-    found = hotsql.fetch(f'SELECT {hotsql.columns(Game, "g")}{seat}{_TABLE if table else ""} FROM "games_game" g '
-                         f"WHERE g.id = %s{' FOR UPDATE OF g' if lock else ''}", [user.pk, key] if known else [key])
+    unread = _UNREAD if table and known else ""
+    found = hotsql.fetch(f'SELECT {hotsql.columns(Game, "g")}{seat}{_TABLE if table else ""}{unread} '
+                         f'FROM "games_game" g WHERE g.id = %s{" FOR UPDATE OF g" if lock else ""}',
+                         [user.pk, *([user.pk] if unread else []), key] if known else [key])
     if not found:
         raise NotFound("no such game")
     row = found[0]
     if table:
+        notice = row[-1] if unread else None
+        row = row[:-1] if unread else row
         row, seats, vacations = row[:-2], _json(row[-2]), _json(row[-1])
-        game_table = Table({number: (user_id, name) for number, user_id, name in seats}, {})
+        game_table = Table({number: (user_id, name) for number, user_id, name in seats}, {}, notice)
         for number, start, end in vacations:
             game_table.vacations.setdefault(number, []).append(
                 (datetime.fromisoformat(start), datetime.fromisoformat(end)))

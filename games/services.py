@@ -209,7 +209,9 @@ def _judge_move(game: Game, user, move, expected_version, idempotency_key) -> Mo
         raise ENGINE_ERRORS.get(type(error), IllegalMove)(error.detail) from None
     turn.settle()
     turn.commit(expected_version)
-    notify.mark_turn_notices_read(game, user)
+    table = getattr(game, "table", None)
+    if table is None or table.unread_turn_notice is not False:  # no UPDATE when the read saw none
+        notify.mark_turn_notices_read(game, user)
     return MoveResult(game.version, engine.view(turn.state, seat))
 
 
