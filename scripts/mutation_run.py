@@ -52,7 +52,7 @@ PLAN: list[tuple[str, list[str]]] = [
     ("games/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py",
                            G + "test_webhooks_behaviour.py"]),
     ("games/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py",
-                         G + "test_notify_behaviour.py"]),
+                         G + "test_notify_behaviour.py", G + "test_notify_outbox_behaviour.py"]),
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
     ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py"]),
     ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py"]),
