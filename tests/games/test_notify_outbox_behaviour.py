@@ -1,36 +1,17 @@
 """The outbox's promises, pinned one by one (mutation testing found them unstated): what a
 delivery queued after commit names, which unread notice a new one collapses into and what that
 keeps, who is muted, how each notice is titled, and whose digest slot a notice takes."""
-import base64
-import json
 import time
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import NotificationPreference, Webhook
 from games import live, notify
 from games.models import Delivery, Game, Mute, Notification
 from tests.conftest import start_game
+from tests.queued import queued
 from tests.worker import purge_queue
-
-
-def queued():
-    """The tasks waiting on this run's queue, as (task, args, eta), sorted; the queue is emptied."""
-    from config.celery import app
-
-    with app.connection_for_write() as conn:
-        client = conn.default_channel.client
-        raw = client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
-        client.delete(settings.CELERY_TASK_DEFAULT_QUEUE)
-    tasks = []
-    for item in raw:
-        message = json.loads(item)
-        args = json.loads(base64.b64decode(message["body"]))[0]
-        eta = message["headers"]["eta"]
-        tasks.append((message["headers"]["task"], args, eta and datetime.fromisoformat(eta)))
-    return sorted(tasks, key=repr)
 
 
 def game_of(creator, others, kind="duel"):
