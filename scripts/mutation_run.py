@@ -56,7 +56,8 @@ PLAN: list[tuple[str, list[str]]] = [
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
     ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py"]),
     ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py"]),
-    ("games/scheduling.py", [G + "test_sweeper_batches.py", G + "test_layers.py", G + "test_timeouts.py"]),
+    ("games/scheduling.py", [G + "test_sweeper_batches.py", G + "test_layers.py", G + "test_timeouts.py",
+                             G + "test_scheduling_behaviour.py"]),
 ]
 
 # The tests written for issue 16 (mutation testing) and after it: left out by `--before`, which
