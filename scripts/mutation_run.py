@@ -55,7 +55,8 @@ PLAN: list[tuple[str, list[str]]] = [
                          G + "test_notify_behaviour.py", G + "test_notify_outbox_behaviour.py"]),
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
     ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py"]),
-    ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py"]),
+    ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py",
+                        G + "test_tasks_behaviour.py"]),
     ("games/scheduling.py", [G + "test_sweeper_batches.py", G + "test_layers.py", G + "test_timeouts.py",
                              G + "test_scheduling_behaviour.py"]),
 ]
