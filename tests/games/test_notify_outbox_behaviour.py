@@ -108,7 +108,17 @@ def test_turn_notices_of_one_write_collapse_into_one(alice, bob, carol):
         ("bob", gid, "your_turn", {"version": 6, "game": str(gid), "kind": "pickpic"}, 6, 2),
         ("carol", gid, "your_turn", {"version": 6, "game": str(gid), "kind": "pickpic"}, 6, 1)]
     assert [n.pk for n in created] == list(Notification.objects.order_by("pk").values_list("pk", flat=True))
-    assert Delivery.objects.filter(channel="email").count() == 2  # one each
+    assert [n.deliveries.count() for n in created] == [1, 1]  # rows as saved: an email each
+
+
+def test_chat_notices_without_a_game_collapse_within_one_write(alice, bob):
+    outbox = notify.Outbox()
+    outbox.add([bob.user.pk], None, "chat", {"n": 1}, seq=1, who="alice")
+    outbox.add([bob.user.pk], None, "chat", {"n": 2}, seq=2, who="alice")
+    (created,) = outbox.flush()
+    assert (created.title, created.data, created.seq, created.collapsed, created.game_id) == (
+        "alice wrote in ", {"n": 2}, 2, 2, None)
+    assert list(Notification.objects.values_list("pk", "collapsed")) == [(created.pk, 2)]
 
 
 def test_only_an_unread_notice_of_the_same_user_game_and_type_collapses(alice, bob):
