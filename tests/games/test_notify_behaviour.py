@@ -114,13 +114,14 @@ def test_an_engine_timer_tells_of_a_seat_only_if_it_names_one(alice, bob, carol,
     game = three_player_game(alice, bob, carol)
     deadline = "2026-12-01T05:00:00+00:00"
     seatless = event(30, store.TIMER_EXPIRED, {"timer": "hourglass", "seat": None, "deadline": deadline})
+    forfeited = event(31, store.SEAT_FORFEITED, {"seat": 1})  # carries a seat, but is no timeout
     with django_assert_num_queries(0):  # nobody to tell: not even the seats are read
-        notify.after_turn(game, [seatless], {0}, {0})
+        notify.after_turn(game, [seatless, forfeited], {0}, {0})
     assert told(game) == []
-    gone = event(31, store.TIMER_EXPIRED, {"timer": "hourglass", "seat": 5, "deadline": deadline})  # no such seat
+    gone = event(32, store.TIMER_EXPIRED, {"timer": "hourglass", "seat": 5, "deadline": deadline})  # no such seat
     notify.after_turn(game, [seatless, gone], {0}, {0})
     assert [(user, data, seq, title) for user, _, data, seq, title in told(game)] == [
-        (name, about(game, seat=5, policy=None, deadline=deadline), 31, "seat 5 ran out of time in Pick Pic")
+        (name, about(game, seat=5, policy=None, deadline=deadline), 32, "seat 5 ran out of time in Pick Pic")
         for name in ("alice", "bob", "carol")]
 
 
