@@ -144,8 +144,11 @@ def test_the_seats_handed_over_are_used_as_they_are(alice, bob, carol, django_as
     with django_assert_num_queries(0):
         notify.after_turn(game, rows, {1}, {2}, seats, outbox)
     outbox.flush()
-    assert {title for *_, title in told(game)} == {"Bob the timed-out ran out of time in Pick Pic",
-                                                   "Your turn in Pick Pic"}
+    names = {"Bob the timed-out ran out of time in Pick Pic", "Your turn in Pick Pic"}
+    assert {title for *_, title in told(game)} == names
+    Notification.objects.all().delete()
+    notify.after_turn(game, rows, {1}, {2}, seats)  # written at once: the same seats
+    assert {title for *_, title in told(game)} == names
 
 
 def test_a_turn_notice_names_the_move_that_made_it(alice, bob, duel):
