@@ -2,16 +2,18 @@
 settles, wakes and resends, and reports; a webhook's payload, its success and its backoff; the
 email task's window, digest, record and retry; a game's own wake."""
 import json
+import threading
 import uuid
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import timezone
 
-from accounts.models import NotificationPreference
+from accounts.models import NotificationPreference, Webhook
 from games import notify, scheduling, tasks
 from games.models import Delivery, DeliveryAttempt, Event, Game, Notification
 from tests.conftest import start_game
@@ -144,7 +146,7 @@ def test_a_webhook_carries_the_notice_and_is_recorded_as_sent(alice, bob, receiv
 
 def test_a_webhook_is_sent_within_a_second_of_its_time_and_not_before(alice, bob, receiver):
     _, _, delivery = webhook_for_bob(alice, bob, receiver.url)
-    Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now() + timedelta(seconds=5))
+    Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now() + timedelta(seconds=1.5))
     tasks.deliver_webhook(delivery.pk)
     assert receiver.requests == [] and not DeliveryAttempt.objects.exists()
     Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now() + timedelta(seconds=0.5))
@@ -192,13 +194,19 @@ def test_an_email_digest_lists_the_due_notices_in_order_and_records_each(alice, 
     notify.send([carol.user.pk], game, "finished", {"result": None})  # carol's: not in bob's email
     Delivery.objects.filter(notification__user=carol.user).update(next_attempt_at=timezone.now())
     later = notify.send([alice.user.pk], game, "finished", {"result": None})[0]  # not bob's either
+    now = timezone.now()
+    hook = Delivery.objects.create(notification=first, channel="webhook", next_attempt_at=now)  # not an email
+    old = notify.send([bob.user.pk], game, "dispute", {})[0]
+    Delivery.objects.filter(notification=old).update(status="sent", attempts=1)  # sent before: not again
     before = timezone.now()
     tasks.deliver_email(bob.user.pk)
     (message,) = mail.outbox
     assert (message.subject, message.to) == ("Darkroom: 2 updates", ["bob@example.com"])
     assert message.body == "- alice ran out of time in Duel (test game)\n- Duel (test game) is over"
     assert message.from_email == settings.DEFAULT_FROM_EMAIL
-    bobs = list(Delivery.objects.filter(notification__user=bob.user).order_by("pk"))
+    hook.refresh_from_db()
+    assert (hook.status, hook.attempts) == ("pending", 0)
+    bobs = list(Delivery.objects.filter(notification__in=[first, second], channel="email").order_by("pk"))
     assert [(d.status, d.attempts) for d in bobs] == [("sent", 1), ("sent", 1)]
     assert bobs[0].sent_at == bobs[1].sent_at and bobs[0].sent_at >= before
     assert sorted(DeliveryAttempt.objects.values_list("delivery_id", "ok", "at")) == [
@@ -210,7 +218,7 @@ def test_an_email_digest_lists_the_due_notices_in_order_and_records_each(alice, 
 def test_an_email_is_sent_within_a_second_of_its_slot_and_not_before(alice, bob):
     game = quiet_start(alice, bob, email_digest_minutes=0)
     notify.send([bob.user.pk], game, "finished", {"result": None})
-    Delivery.objects.update(next_attempt_at=timezone.now() + timedelta(seconds=5))
+    Delivery.objects.update(next_attempt_at=timezone.now() + timedelta(seconds=1.5))
     tasks.deliver_email(bob.user.pk)
     assert mail.outbox == []
     Delivery.objects.update(next_attempt_at=timezone.now() + timedelta(seconds=0.5))
@@ -239,3 +247,44 @@ def test_a_mail_server_failure_retries_each_notice_after_commit(alice, bob, queu
     for callback in callbacks:
         callback()
     assert queue() == [(EMAIL, [bob.user.pk], bobs[0].next_attempt_at)]  # one task for the user's slot
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_delivery_another_worker_holds_is_skipped_not_waited_for(alice, bob):
+    """Two workers on one delivery (a task and the sweeper's resend): the second goes on at once."""
+    game = quiet_start(alice, bob, email_digest_minutes=0)
+    Webhook.objects.create(user=bob.user, url="http://127.0.0.1:9/hook", secret="s")
+    notify.send([bob.user.pk], game, "finished", {"result": None})
+    email, webhook = Delivery.objects.get(channel="email"), Delivery.objects.get(channel="webhook")
+    held, release = threading.Event(), threading.Event()
+
+    def holder():  # another worker, in the middle of sending both
+        try:
+            with transaction.atomic():
+                list(Delivery.objects.select_for_update().filter(pk__in=[email.pk, webhook.pk]))
+                held.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    def worker():
+        try:
+            tasks.deliver_webhook(webhook.pk)
+            tasks.deliver_email(bob.user.pk)
+        finally:
+            connection.close()
+
+    holding = threading.Thread(target=holder)
+    holding.start()
+    try:
+        assert held.wait(10)
+        second = threading.Thread(target=worker)
+        second.start()
+        second.join(5)
+        finished = not second.is_alive()
+    finally:
+        release.set()
+        holding.join(30)
+    second.join(30)
+    assert finished  # it did not wait for the lock
+    assert mail.outbox == [] and not DeliveryAttempt.objects.exists()
