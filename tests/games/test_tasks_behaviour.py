@@ -3,6 +3,7 @@ settles, wakes and resends, and reports; a webhook's payload, its success and it
 email task's window, digest, record and retry; a game's own wake."""
 import json
 import threading
+import time
 import uuid
 from datetime import timedelta
 
@@ -126,11 +127,30 @@ def webhook_for_bob(alice, bob, url):
     return hook, note, Delivery.objects.get(channel="webhook")
 
 
-def test_a_webhook_carries_the_notice_and_is_recorded_as_sent(alice, bob, receiver):
-    _, note, delivery = webhook_for_bob(alice, bob, receiver.url)
-    before = timezone.now()
-    tasks.deliver_webhook(delivery.pk)
-    after = timezone.now()
+class SlowReceiver(Receiver):
+    """Answers after `delay` seconds."""
+
+    def __init__(self, delay):
+        super().__init__()
+        handler = self.server.RequestHandlerClass
+        original = handler.do_POST
+
+        def do_POST(request_handler):
+            time.sleep(delay)
+            original(request_handler)
+
+        handler.do_POST = do_POST
+
+
+def test_a_webhook_carries_the_notice_and_is_recorded_as_sent(alice, bob):
+    receiver = SlowReceiver(0.1)
+    try:
+        _, note, delivery = webhook_for_bob(alice, bob, receiver.url)
+        before = timezone.now()
+        tasks.deliver_webhook(delivery.pk)
+        after = timezone.now()
+    finally:
+        receiver.close()
     (_, body), = receiver.requests
     assert json.loads(body) == {"id": note.pk, "delivery": delivery.pk, "type": "finished",
                                 "title": "Duel (test game) is over", "data": note.data,
@@ -141,7 +161,19 @@ def test_a_webhook_carries_the_notice_and_is_recorded_as_sent(alice, bob, receiv
     assert before <= delivery.sent_at <= after
     attempt = delivery.attempt_log.get()
     assert (attempt.ok, attempt.status_code, attempt.error) == (True, 200, "")
-    assert before <= attempt.at <= delivery.sent_at and 0 <= attempt.duration_ms < 30_000
+    assert before <= attempt.at <= delivery.sent_at and 100 <= attempt.duration_ms < 30_000  # it answered in 0.1 s
+
+
+def test_a_webhook_sent_after_a_failure_counts_both_attempts(alice, bob, receiver):
+    receiver.status = 500
+    _, _, delivery = webhook_for_bob(alice, bob, receiver.url)
+    tasks.deliver_webhook(delivery.pk)
+    receiver.status = 200
+    Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())
+    tasks.deliver_webhook(delivery.pk)
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == ("sent", 2)
+    assert [(a.ok, a.status_code) for a in delivery.attempt_log.order_by("pk")] == [(False, 500), (True, 200)]
 
 
 def test_a_webhook_is_sent_within_a_second_of_its_time_and_not_before(alice, bob, receiver):
