@@ -12,6 +12,8 @@ import pytest
 import redis
 from django.conf import settings
 from django.utils import timezone
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from games import live, scheduling
 from games.models import Game
@@ -34,7 +36,9 @@ def redis_down(monkeypatch):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    monkeypatch.setattr(live, "_client", redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5))
+    # Nothing listens there: refused at once (no retries, so the test does not wait out backoffs).
+    monkeypatch.setattr(live, "_client", redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5,
+                                                     retry=Retry(NoBackoff(), 0)))
 
 
 def fresh_key():
