@@ -1,0 +1,26 @@
+"""What this test run has put on its own Celery queue (the real broker, read without a worker)."""
+from __future__ import annotations
+
+import base64
+import json
+from datetime import datetime
+
+from django.conf import settings
+
+
+def queued() -> list[tuple[str, list, datetime | None]]:
+    """The tasks waiting on this run's queue, as (task name, args, eta), sorted; the queue is
+    emptied."""
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        client = conn.default_channel.client
+        raw = client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
+        client.delete(settings.CELERY_TASK_DEFAULT_QUEUE)
+    tasks = []
+    for item in raw:
+        message = json.loads(item)
+        args = json.loads(base64.b64decode(message["body"]))[0]
+        eta = message["headers"]["eta"]
+        tasks.append((message["headers"]["task"], args, eta and datetime.fromisoformat(eta)))
+    return sorted(tasks, key=repr)
