@@ -48,7 +48,7 @@ def fresh_key():
 def lasts(key, seconds):
     """The claim on `key` was taken for `seconds` (its time left read in milliseconds, so a
     loaded machine's delay between taking and reading it is allowed up to a second)."""
-    left = live.client().pttl(f"darkroom:once:{key}")
+    left = live.client().pttl(live.key("once", key))
     return seconds * 1000 - 1000 < left <= seconds * 1000
 
 
