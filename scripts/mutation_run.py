@@ -3,10 +3,15 @@
 Usage: python scripts/mutation_run.py [games/store.py ...]     (default: every file of PLAN, in order)
        python scripts/mutation_run.py --before [games/store.py ...]
        (--fresh: start the files named over instead of resuming them)
+       python scripts/mutation_run.py games/turns.py --mutants 'games.turns.xǁTurnǁprepare__mutmut_*' ...
        python scripts/mutation_run.py --recheck games/store.py [MUTANT ...]
 
 `--before` runs the same without the tests written for issue 16 (ISSUE16_TESTS), in
 .mutation/<file>_before/, into .mutmut-results-before.txt: the "before" figures of docs/mutation.md.
+
+`--mutants NAME ...` (last on the line) runs only the mutants named, shell-style globs allowed
+(mutmut's own `mutmut run NAME...`), in the files named: the others stay "not checked", which
+scripts/mutation_summary.py reports apart. Names already judged are tried again.
 
 `--recheck` tries a finished file's surviving and untested mutants (or the ones named) again
 against the file's tests as they are now, without a whole new run: for the tests written to kill
@@ -135,7 +140,7 @@ def inner() -> None:
     mutmut_main.cli()
 
 
-def main(only: list[str], before: bool = False, fresh: bool = False) -> int:
+def main(only: list[str], before: bool = False, fresh: bool = False, mutants: list[str] | None = None) -> int:
     mutmut = str(Path(sys.executable).with_name("mutmut"))
     results = ROOT / (".mutmut-results-before.txt" if before else ".mutmut-results.txt")
     failed = []
@@ -146,7 +151,7 @@ def main(only: list[str], before: bool = False, fresh: bool = False) -> int:
         drop_test_database()
         print(f"== {module}: {len([t for t in tests if (ROOT / t).exists()])} test files", flush=True)
         with open(ROOT / f".mutmut-run-{work.name}.log", "w") as log:
-            code = subprocess.call([sys.executable, str(Path(__file__).resolve()), "--inner"],
+            code = subprocess.call([sys.executable, str(Path(__file__).resolve()), "--inner", *(mutants or [])],
                                    cwd=work, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())
         if code:
             failed.append(module)
@@ -203,5 +208,7 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["--recheck"]:
         sys.exit(recheck(sys.argv[2], sys.argv[3:]))
     else:
-        args = sys.argv[1:]
-        sys.exit(main([a for a in args if not a.startswith("--")], "--before" in args, "--fresh" in args))
+        args, mutants = sys.argv[1:], []
+        if "--mutants" in args:
+            args, mutants = args[:args.index("--mutants")], args[args.index("--mutants") + 1:]
+        sys.exit(main([a for a in args if not a.startswith("--")], "--before" in args, "--fresh" in args, mutants))
