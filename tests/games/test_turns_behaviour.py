@@ -227,3 +227,38 @@ def test_a_team_game_finished_by_a_turn_is_rated_team_against_team(make_player):
     each_alone = ratings.rate_finished(game, result, None, fresh_users(4, "alone"), game.finished_at)
     assert [c["delta"] for c in changes] == [c["delta"] for c in as_teams]
     assert [c["delta"] for c in changes] != [c["delta"] for c in each_alone]
+
+
+def clock_started(game, seat):
+    from datetime import datetime
+
+    return datetime.fromisoformat(game.clocks["seats"][str(seat)]["since"])
+
+
+def test_the_reminder_wake_comes_when_the_chosen_fraction_of_the_allowance_is_left(alice, bob):
+    game = Game.objects.get(pk=start_game(alice, [bob], options={
+        "time_control": "per_move", "move_seconds": 3600, "reminder_fraction": 0.25}))
+    since = clock_started(game, 0)
+    assert game.next_deadline == since + timedelta(seconds=3600)
+    assert game.next_reminder == since + timedelta(seconds=2700)     # a quarter of the hour left
+
+
+def test_a_reminder_fraction_of_zero_never_sets_a_reminder_wake(alice, bob):
+    game = Game.objects.get(pk=start_game(alice, [bob], options={
+        "time_control": "per_move", "move_seconds": 3600, "reminder_fraction": 0}))
+    assert game.next_deadline == clock_started(game, 0) + timedelta(seconds=3600)
+    assert game.next_reminder is None
+
+
+def test_a_clock_started_while_its_player_is_away_is_due_and_reminded_after_the_vacation(alice, bob):
+    from accounts.models import Vacation
+
+    game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600,
+                                                "reminder_fraction": 0.25})
+    now = timezone.now()
+    back = Vacation.objects.create(user=bob.user, start=now - timedelta(hours=1), end=now + timedelta(days=1)).end
+    assert alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]}).status_code == 201
+    game = Game.objects.get(pk=game_id)
+    assert game.active_seats == [1] and clock_started(game, 1) < back
+    assert game.next_deadline == back + timedelta(seconds=3600)      # bob's hour starts when he is back
+    assert game.next_reminder == back + timedelta(seconds=2700)
