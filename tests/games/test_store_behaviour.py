@@ -169,3 +169,23 @@ def test_one_write_for_two_games_tells_each_game_its_version_and_each_mover_afte
     assert heard == {(live.channel(duel), "5"), (live.channel(other), "5"),
                      (live.user_channel(alice.user.pk), str(duel)), (live.user_channel(bob.user.pk), str(other))}
     assert MOVES.labels("duel", "false")._value.get() == moves_before + 2
+
+
+def test_the_events_read_for_a_page_are_this_game_s_after_one_number_up_to_another_at_most_limit(
+        alice, bob, duel):
+    from tests.conftest import start_game
+
+    start_game(bob, [alice])                          # another game's events are never among them
+    game = noted(duel, 3)                             # version 7: four events of the start, three notes
+    seqs = lambda *args, **kwargs: [e.seq for e in store.events_read(game, *args, **kwargs)]  # noqa: E731
+    assert seqs() == [1, 2, 3, 4, 5, 6, 7]
+    assert seqs(2) == [3, 4, 5, 6, 7]
+    assert seqs(2, upto=5) == [3, 4, 5]
+    assert seqs(2, limit=2) == [3, 4]
+    assert seqs(2, limit=2, upto=3) == [3]
+    assert seqs(7) == [] and seqs(2, upto=2) == []
+    fields = ["game_id", "seq", "type", "actor", "data", "created_at", "idempotency_key", "request_hash",
+              "user_id", "id"]
+    orm = Event.objects.filter(game=game).order_by("seq")
+    assert [[getattr(e, f) for f in fields] for e in store.events_read(game)] == \
+           [[getattr(e, f) for f in fields] for e in orm]
