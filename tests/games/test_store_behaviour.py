@@ -189,3 +189,20 @@ def test_the_events_read_for_a_page_are_this_game_s_after_one_number_up_to_anoth
     orm = Event.objects.filter(game=game).order_by("seq")
     assert [[getattr(e, f) for f in fields] for e in store.events_read(game)] == \
            [[getattr(e, f) for f in fields] for e in orm]
+
+
+def test_the_state_a_write_cached_is_read_back_without_a_query(duel, django_capture_on_commit_callbacks,
+                                                                django_assert_num_queries):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = noted(duel, 1, state={"cached": "by the write"})     # version 5
+    with django_assert_num_queries(0):
+        assert store.state_at(game) == {"cached": "by the write"}
+    cache.delete(f"state:{duel}:5")
+
+
+def test_a_state_not_cached_costs_two_queries_its_snapshot_and_the_events_after_it(duel, django_assert_num_queries):
+    noted(duel, 1)                   # version 5: a snapshot (the cache is only written after commit)
+    game = noted(duel, 2)            # version 7
+    expected = store.replay_from_scratch(game)
+    with django_assert_num_queries(2):
+        assert store.state_at(game) == expected
