@@ -206,3 +206,16 @@ def test_a_state_not_cached_costs_two_queries_its_snapshot_and_the_events_after_
     expected = store.replay_from_scratch(game)
     with django_assert_num_queries(2):
         assert store.state_at(game) == expected
+
+
+def test_many_games_states_are_loaded_from_each_game_s_latest_snapshot_on(alice, bob, duel):
+    """The snapshots' states are marked (a write may bring any state): what comes back shows which
+    snapshot each game was loaded from, and that the events before it were not replayed again."""
+    other = second_duel(alice, bob)
+    noted(duel, 1, state={"snapshot": 5})       # version 5: a snapshot
+    noted(duel, 5, state={"snapshot": 10})      # version 10: the latest snapshot
+    noted(duel, 2)                              # version 12: two events after it
+    noted(other, 1, state={"snapshot": "other"})
+    games = list(Game.objects.filter(pk__in=[duel, other]))
+    assert store.states_of(games) == {Game.objects.get(pk=duel).pk: {"snapshot": 10},
+                                      Game.objects.get(pk=other).pk: {"snapshot": "other"}}
