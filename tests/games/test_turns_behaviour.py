@@ -262,3 +262,15 @@ def test_a_clock_started_while_its_player_is_away_is_due_and_reminded_after_the_
     assert game.active_seats == [1] and clock_started(game, 1) < back
     assert game.next_deadline == back + timedelta(seconds=3600)      # bob's hour starts when he is back
     assert game.next_reminder == back + timedelta(seconds=2700)
+
+
+def test_the_state_after_a_move_is_read_back_from_the_cache_without_a_query(
+        alice, bob, duel, django_capture_on_commit_callbacks, django_assert_num_queries):
+    alice.move(duel, {"type": "play", "card": alice.game(duel)["state"]["hand"][0]})     # version 5: a snapshot
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bob.move(duel, {"type": "play", "card": bob.game(duel)["state"]["hand"][0]}).status_code == 201
+    game = Game.objects.get(pk=duel)
+    assert game.version == 6                                                              # no snapshot due
+    with django_assert_num_queries(0):
+        state = store.state_at(game)
+    assert state == store.replay_from_scratch(game)
