@@ -177,7 +177,10 @@ def test_the_events_read_for_a_page_are_this_game_s_after_one_number_up_to_anoth
 
     start_game(bob, [alice])                          # another game's events are never among them
     game = noted(duel, 3)                             # version 7: four events of the start, three notes
-    seqs = lambda *args, **kwargs: [e.seq for e in store.events_read(game, *args, **kwargs)]  # noqa: E731
+
+    def seqs(*args, **kwargs):
+        return [e.seq for e in store.events_read(game, *args, **kwargs)]
+
     assert seqs() == [1, 2, 3, 4, 5, 6, 7]
     assert seqs(2) == [3, 4, 5, 6, 7]
     assert seqs(2, upto=5) == [3, 4, 5]
