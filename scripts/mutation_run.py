@@ -59,7 +59,7 @@ PLAN: list[tuple[str, list[str]]] = [
     ("games/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py",
                          G + "test_notify_behaviour.py"]),
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
-    ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py"]),
+    ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py", G + "test_live_hub.py"]),
     ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py"]),
     ("games/scheduling.py", [G + "test_sweeper_batches.py", G + "test_layers.py", G + "test_timeouts.py"]),
 ]
@@ -188,10 +188,10 @@ def recheck(module: str, names: list[str]) -> int:
     reached, duration = stats["tests_by_mangled_function_name"], stats["duration_by_test"]
     for name in todo:
         seen = sorted(reached.get(name.rsplit("__mutmut_", 1)[0], []), key=lambda t: duration.get(t, 0.0))
-        selection = fresh + [t for t in seen if t.split("::")[0] not in fresh]
         # A function mutmut saw no test reach may run in a server process the tests start (live.py's
-        # hub): the whole selection, slowest last.
-        selection = selection or [t for t in tests if (ROOT / t).exists()]
+        # hub): then the whole selection, the fresh files first.
+        rest = seen if seen else [t for t in tests if (ROOT / t).exists()]
+        selection = fresh + [t for t in rest if t.split("::")[0] not in fresh]
         env = {**os.environ, "MUTANT_UNDER_TEST": name, "PY_IGNORE_IMPORTMISMATCH": "1"}
         code = subprocess.call([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
                                 "-p", "no:cacheprovider", "--reuse-db", "-m", "not bench and not worker",
