@@ -148,3 +148,42 @@ def test_a_token_is_remembered_for_the_allowed_time_and_never_past_its_own_expir
     live.cached_token("long", lookup)
     live.cached_token("long", lookup)
     assert looked_up[-2:] == ["long", "long"]
+
+
+def test_news_on_a_channel_nobody_waits_on_leaves_the_subscription_as_it_was():
+    async def scenario():
+        hub = await live.hub()
+        heard = live.channel("game-8")
+        waiter, epoch = hub.listen([heard]), hub.epoch
+        await publish((live.channel("game-nobody-waits-on"), "4"), (heard, "9"))
+        assert await waiter.wait(10) is True
+        assert hub.epoch == epoch and hub.live            # no reconnection in between
+        assert hub.hints([heard]) == {heard: 9}
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_losing_redis_wakes_every_waiter_at_once_to_poll(settings):
+    from tests.live_server import PrivateRedis
+
+    redis = PrivateRedis().start()
+    settings.REDIS_URL = redis.url
+    settings.LIVE_POLL_SECONDS = 60
+
+    async def scenario():
+        hub = await live.hub()
+        assert hub.live
+        waiters = [hub.listen([live.channel("game-9")]), hub.listen([live.user_channel(7)])]
+        epoch = hub.epoch
+        await asyncio.to_thread(redis.stop)
+        started = asyncio.get_running_loop().time()
+        assert [await waiter.wait(20) for waiter in waiters] == [True, True]
+        assert asyncio.get_running_loop().time() - started < 15   # not a poll (60 s) later
+        assert not hub.live and hub.epoch == epoch + 1
+        await stop(hub)
+
+    try:
+        run(scenario)
+    finally:
+        redis.stop()
