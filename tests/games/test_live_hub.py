@@ -187,3 +187,15 @@ def test_losing_redis_wakes_every_waiter_at_once_to_poll(settings):
         run(scenario)
     finally:
         redis.stop()
+
+
+def test_the_waiters_of_an_event_loop_share_one_hub_and_one_subscription():
+    async def scenario():
+        first = await live.hub()
+        assert await live.hub() is first
+        await stop(first)
+        again = await live.hub()                      # a hub whose task ended is replaced
+        assert again is not first and again.live
+        await stop(again)
+
+    run(scenario)
