@@ -199,3 +199,40 @@ def test_the_waiters_of_an_event_loop_share_one_hub_and_one_subscription():
         await stop(again)
 
     run(scenario)
+
+
+
+def test_a_notification_wakes_each_user_s_own_stream_after_commit(db, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:    # the commit is put off till below
+        live.announce_users([8, 7, 7])
+
+    async def scenario():
+        hub = await live.hub()
+        seven, eight, nine = (hub.listen([live.user_channel(u)]) for u in (7, 8, 9))
+        await asyncio.sleep(0.3)
+        assert not any(w.flag.is_set() for w in (seven, eight, nine))    # nothing before the commit
+        for callback in callbacks:
+            await asyncio.to_thread(callback)
+        assert [await seven.wait(10), await eight.wait(10), await nine.wait(0.3)] == [True, True, False]
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_a_chat_message_wakes_its_game_s_chat_readers_with_its_id_after_commit(db, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        live.announce_chat("game-10", 31)
+
+    async def scenario():
+        hub = await live.hub()
+        chat, other = live.chat_channel("game-10"), live.chat_channel("game-11")
+        reader, elsewhere = hub.listen([chat]), hub.listen([other])
+        await asyncio.sleep(0.3)
+        assert not reader.flag.is_set()
+        for callback in callbacks:
+            await asyncio.to_thread(callback)
+        assert await reader.wait(10) is True and await elsewhere.wait(0.3) is False
+        assert hub.hints([chat, other]) == {chat: 31}
+        await stop(hub)
+
+    run(scenario)
