@@ -15,7 +15,9 @@ scripts/mutation_summary.py reports apart. Names already judged are tried again.
 
 `--recheck` tries a finished file's surviving and untested mutants (or the ones named) again
 against the file's tests as they are now, without a whole new run: for the tests written to kill
-survivors. It records each verdict in the file's results like mutmut does.
+survivors. It records each verdict in the file's results like mutmut does. A mutant of a function
+no test was seen to reach (code that runs in a server process the tests start, as live.py's hub)
+is tried against the whole selection.
 
 Each file of the core is mutated on its own, against the test files that state its behaviour
 (`PLAN`), in a scratch copy of the project (.mutation/<file>/) whose `[tool.mutmut]` names that file
