@@ -3,14 +3,21 @@
 Usage: python scripts/mutation_run.py [games/store.py ...]     (default: every file of PLAN, in order)
        python scripts/mutation_run.py --before [games/store.py ...]
        (--fresh: start the files named over instead of resuming them)
+       python scripts/mutation_run.py games/turns.py --mutants 'games.turns.xǁTurnǁprepare__mutmut_*' ...
        python scripts/mutation_run.py --recheck games/store.py [MUTANT ...]
 
 `--before` runs the same without the tests written for issue 16 (ISSUE16_TESTS), in
 .mutation/<file>_before/, into .mutmut-results-before.txt: the "before" figures of docs/mutation.md.
 
+`--mutants NAME ...` (last on the line) runs only the mutants named, shell-style globs allowed
+(mutmut's own `mutmut run NAME...`), in the files named: the others stay "not checked", which
+scripts/mutation_summary.py reports apart. Names already judged are tried again.
+
 `--recheck` tries a finished file's surviving and untested mutants (or the ones named) again
 against the file's tests as they are now, without a whole new run: for the tests written to kill
-survivors. It records each verdict in the file's results like mutmut does.
+survivors. It records each verdict in the file's results like mutmut does. A mutant of a function
+no test was seen to reach (code that runs in a server process the tests start, as live.py's hub)
+is tried against the whole selection.
 
 Each file of the core is mutated on its own, against the test files that state its behaviour
 (`PLAN`), in a scratch copy of the project (.mutation/<file>/) whose `[tool.mutmut]` names that file
@@ -54,7 +61,7 @@ PLAN: list[tuple[str, list[str]]] = [
     ("games/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py",
                          G + "test_notify_behaviour.py", G + "test_notify_outbox_behaviour.py"]),
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
-    ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py"]),
+    ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py", G + "test_live_hub.py"]),
     ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py",
                         G + "test_tasks_behaviour.py"]),
     ("games/scheduling.py", [G + "test_sweeper_batches.py", G + "test_layers.py", G + "test_timeouts.py",
@@ -152,7 +159,7 @@ def inner() -> None:
     mutmut_main.cli()
 
 
-def main(only: list[str], before: bool = False, fresh: bool = False) -> int:
+def main(only: list[str], before: bool = False, fresh: bool = False, mutants: list[str] | None = None) -> int:
     mutmut = str(Path(sys.executable).with_name("mutmut"))
     results = ROOT / (".mutmut-results-before.txt" if before else ".mutmut-results.txt")
     failed = []
@@ -163,7 +170,7 @@ def main(only: list[str], before: bool = False, fresh: bool = False) -> int:
         drop_test_database()
         print(f"== {module}: {len([t for t in tests if (ROOT / t).exists()])} test files", flush=True)
         with open(ROOT / f".mutmut-run-{work.name}.log", "w") as log:
-            code = subprocess.call([sys.executable, str(Path(__file__).resolve()), "--inner"],
+            code = subprocess.call([sys.executable, str(Path(__file__).resolve()), "--inner", *(mutants or [])],
                                    cwd=work, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())
         if code:
             failed.append(module)
@@ -200,7 +207,10 @@ def recheck(module: str, names: list[str]) -> int:
     reached, duration = stats["tests_by_mangled_function_name"], stats["duration_by_test"]
     for name in todo:
         seen = sorted(reached.get(name.rsplit("__mutmut_", 1)[0], []), key=lambda t: duration.get(t, 0.0))
-        selection = fresh + [t for t in seen if t.split("::")[0] not in fresh]
+        # A function mutmut saw no test reach may run in a server process the tests start (live.py's
+        # hub): then the whole selection, the fresh files first.
+        rest = seen if seen else [t for t in tests if (ROOT / t).exists()]
+        selection = fresh + [t for t in rest if t.split("::")[0] not in fresh]
         env = {**os.environ, "MUTANT_UNDER_TEST": name, "PY_IGNORE_IMPORTMISMATCH": "1"}
         code = subprocess.call([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
                                 "-p", "no:cacheprovider", "--reuse-db", "-m", "not bench and not worker",
@@ -220,5 +230,7 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["--recheck"]:
         sys.exit(recheck(sys.argv[2], sys.argv[3:]))
     else:
-        args = sys.argv[1:]
-        sys.exit(main([a for a in args if not a.startswith("--")], "--before" in args, "--fresh" in args))
+        args, mutants = sys.argv[1:], []
+        if "--mutants" in args:
+            args, mutants = args[:args.index("--mutants")], args[args.index("--mutants") + 1:]
+        sys.exit(main([a for a in args if not a.startswith("--")], "--before" in args, "--fresh" in args, mutants))

@@ -169,3 +169,56 @@ def test_one_write_for_two_games_tells_each_game_its_version_and_each_mover_afte
     assert heard == {(live.channel(duel), "5"), (live.channel(other), "5"),
                      (live.user_channel(alice.user.pk), str(duel)), (live.user_channel(bob.user.pk), str(other))}
     assert MOVES.labels("duel", "false")._value.get() == moves_before + 2
+
+
+def test_the_events_read_for_a_page_are_this_game_s_after_one_number_up_to_another_at_most_limit(
+        alice, bob, duel):
+    from tests.conftest import start_game
+
+    start_game(bob, [alice])                          # another game's events are never among them
+    game = noted(duel, 3)                             # version 7: four events of the start, three notes
+
+    def seqs(*args, **kwargs):
+        return [e.seq for e in store.events_read(game, *args, **kwargs)]
+
+    assert seqs() == [1, 2, 3, 4, 5, 6, 7]
+    assert seqs(2) == [3, 4, 5, 6, 7]
+    assert seqs(2, upto=5) == [3, 4, 5]
+    assert seqs(2, limit=2) == [3, 4]
+    assert seqs(2, limit=2, upto=3) == [3]
+    assert seqs(7) == [] and seqs(2, upto=2) == []
+    fields = ["game_id", "seq", "type", "actor", "data", "created_at", "idempotency_key", "request_hash",
+              "user_id", "id"]
+    orm = Event.objects.filter(game=game).order_by("seq")
+    assert [[getattr(e, f) for f in fields] for e in store.events_read(game)] == \
+           [[getattr(e, f) for f in fields] for e in orm]
+
+
+def test_the_state_a_write_cached_is_read_back_without_a_query(duel, django_capture_on_commit_callbacks,
+                                                                django_assert_num_queries):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = noted(duel, 1, state={"cached": "by the write"})     # version 5
+    with django_assert_num_queries(0):
+        assert store.state_at(game) == {"cached": "by the write"}
+    cache.delete(f"state:{duel}:5")
+
+
+def test_a_state_not_cached_costs_two_queries_its_snapshot_and_the_events_after_it(duel, django_assert_num_queries):
+    noted(duel, 1)                   # version 5: a snapshot (the cache is only written after commit)
+    game = noted(duel, 2)            # version 7
+    expected = store.replay_from_scratch(game)
+    with django_assert_num_queries(2):
+        assert store.state_at(game) == expected
+
+
+def test_many_games_states_are_loaded_from_each_game_s_latest_snapshot_on(alice, bob, duel):
+    """The snapshots' states are marked (a write may bring any state): what comes back shows which
+    snapshot each game was loaded from, and that the events before it were not replayed again."""
+    other = second_duel(alice, bob)
+    noted(duel, 1, state={"snapshot": 5})       # version 5: a snapshot
+    noted(duel, 5, state={"snapshot": 10})      # version 10: the latest snapshot
+    noted(duel, 2)                              # version 12: two events after it
+    noted(other, 1, state={"snapshot": "other"})
+    games = list(Game.objects.filter(pk__in=[duel, other]))
+    assert store.states_of(games) == {Game.objects.get(pk=duel).pk: {"snapshot": 10},
+                                      Game.objects.get(pk=other).pk: {"snapshot": "other"}}

@@ -172,3 +172,105 @@ def test_a_seat_already_to_move_is_not_told_again_when_another_seat_moves(make_p
     move = players[1].get(f"/api/v1/games/{game_id}/legal-moves/").json()["moves"][0]
     assert players[1].move(game_id, move).status_code == 201
     assert not Notification.objects.filter(type="your_turn", read_at__isnull=True).exists()
+
+
+def photoshoot(make_player, **options):
+    from tests.games.test_photoshoot_http import ready_all
+
+    players = [make_player() for _ in range(4)]
+    game_id = start_game(players[0], players[1:], kind="photoshoot", options=options)
+    ready_all(players, game_id)
+    return players, game_id
+
+
+def test_one_wake_plays_a_resigned_seat_s_turn_that_an_engine_timer_brings(make_player, monkeypatch):
+    players, game_id = photoshoot(make_player, hourglass_seconds=600)
+    assert players[3].post(f"/api/v1/games/{game_id}/resign/").status_code == 200
+    game = Game.objects.get(pk=game_id)
+    monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
+    assert services.expire_due(game_id, game.version) == 3
+    events = Event.objects.filter(game=game, seq__gt=game.version).order_by("seq")
+    assert [(e.type, e.actor) for e in events] == [("TimerExpired", None), ("HourglassRanOut", None),
+                                                   ("PlayerReady", 3)]
+    assert events[2].data["move"] == {"type": "ready"} and events[2].data["auto"] is True
+
+
+def fresh_users(count, prefix):
+    from accounts.models import User
+
+    return {seat: User.objects.create_user(username=f"{prefix}{seat}", password="x").pk for seat in range(count)}
+
+
+def test_a_team_game_finished_by_a_turn_is_rated_team_against_team(make_player):
+    """Photoshoot 2 v 2 (seats 0 and 2 against 1 and 3), its last round's hourglass run out in a
+    Turn: each team is one side of the rating, as `ratings` rates two teams, not four players."""
+    from accounts import ratings
+    from games.engines.photoshoot import ENGINE
+    from tests.engines.photoshoot.helpers import started
+    from tests.engines.photoshoot.test_scoring import run_out, started_again
+
+    players = [make_player() for _ in range(4)]
+    game = Game.objects.get(pk=start_game(players[0], players[1:], kind="photoshoot"))
+    assert game.rated is True
+    last_round = started(4)                       # the last round in play since T0, team 1 to photograph
+    last_round["scores"] = [30, 10]
+    last_round = started_again(run_out(last_round).state)
+    turn = Turn(game, ENGINE, last_round, timezone.now())
+    turn.settle()                                 # its hourglass ran out long ago: the game ends
+    turn.commit()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result["winners"] == [0, 2]
+    assert game.result["places"] == [1, 3, 1, 3]
+    changes = game.result["rating_changes"]
+    result = {"places": [1, 3, 1, 3]}
+    as_teams = ratings.rate_finished(game, result, [[0, 2], [1, 3]], fresh_users(4, "team"), game.finished_at)
+    each_alone = ratings.rate_finished(game, result, None, fresh_users(4, "alone"), game.finished_at)
+    assert [c["delta"] for c in changes] == [c["delta"] for c in as_teams]
+    assert [c["delta"] for c in changes] != [c["delta"] for c in each_alone]
+
+
+def clock_started(game, seat):
+    from datetime import datetime
+
+    return datetime.fromisoformat(game.clocks["seats"][str(seat)]["since"])
+
+
+def test_the_reminder_wake_comes_when_the_chosen_fraction_of_the_allowance_is_left(alice, bob):
+    game = Game.objects.get(pk=start_game(alice, [bob], options={
+        "time_control": "per_move", "move_seconds": 3600, "reminder_fraction": 0.25}))
+    since = clock_started(game, 0)
+    assert game.next_deadline == since + timedelta(seconds=3600)
+    assert game.next_reminder == since + timedelta(seconds=2700)     # a quarter of the hour left
+
+
+def test_a_reminder_fraction_of_zero_never_sets_a_reminder_wake(alice, bob):
+    game = Game.objects.get(pk=start_game(alice, [bob], options={
+        "time_control": "per_move", "move_seconds": 3600, "reminder_fraction": 0}))
+    assert game.next_deadline == clock_started(game, 0) + timedelta(seconds=3600)
+    assert game.next_reminder is None
+
+
+def test_a_clock_started_while_its_player_is_away_is_due_and_reminded_after_the_vacation(alice, bob):
+    from accounts.models import Vacation
+
+    game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600,
+                                                "reminder_fraction": 0.25})
+    now = timezone.now()
+    back = Vacation.objects.create(user=bob.user, start=now - timedelta(hours=1), end=now + timedelta(days=1)).end
+    assert alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]}).status_code == 201
+    game = Game.objects.get(pk=game_id)
+    assert game.active_seats == [1] and clock_started(game, 1) < back
+    assert game.next_deadline == back + timedelta(seconds=3600)      # bob's hour starts when he is back
+    assert game.next_reminder == back + timedelta(seconds=2700)
+
+
+def test_the_state_after_a_move_is_read_back_from_the_cache_without_a_query(
+        alice, bob, duel, django_capture_on_commit_callbacks, django_assert_num_queries):
+    alice.move(duel, {"type": "play", "card": alice.game(duel)["state"]["hand"][0]})     # version 5: a snapshot
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bob.move(duel, {"type": "play", "card": bob.game(duel)["state"]["hand"][0]}).status_code == 201
+    game = Game.objects.get(pk=duel)
+    assert game.version == 6                                                              # no snapshot due
+    with django_assert_num_queries(0):
+        state = store.state_at(game)
+    assert state == store.replay_from_scratch(game)

@@ -1,0 +1,238 @@
+"""The live hub of this process (games.live), without a server: a waiter is woken by news on its
+own channels only and learns the newest version announced, a closed waiter leaves nothing behind,
+a waiter sleeps one poll at most while Redis is unreachable, reads run on the live threads, and a
+token is remembered no longer than allowed. (The stream tests run the hub in server processes,
+where mutation testing cannot see which test reaches it.)"""
+import asyncio
+import threading
+from datetime import timedelta
+from types import SimpleNamespace
+
+from django.utils import timezone
+
+from games import live
+
+
+def run(scenario):
+    async def bounded():
+        return await asyncio.wait_for(scenario(), 30)
+
+    return asyncio.run(bounded())
+
+
+async def stop(hub):
+    hub.task.cancel()
+    await asyncio.gather(hub.task, return_exceptions=True)
+
+
+def publish(*messages):
+    return asyncio.to_thread(live._publish, list(messages))
+
+
+def test_a_waiter_is_woken_by_news_on_its_own_channels_and_the_hub_keeps_the_newest_version():
+    async def scenario():
+        hub = await live.hub()
+        assert hub.live and live.hearing_revocations()
+        one, two = live.channel("game-1"), live.channel("game-2")
+        mine, other = hub.listen([one]), hub.listen([two])
+        await publish((one, "7"))
+        assert await mine.wait(10) is True
+        assert await other.wait(0.3) is False
+        mine.clear()
+        await publish((one, "5"), (two, "3"))            # an older version heard late changes nothing
+        assert await mine.wait(10) is True and await other.wait(10) is True
+        assert hub.hints([one, two, live.channel("game-3")]) == {one: 7, two: 3}
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_a_waiter_follows_more_channels_and_a_user_s_news_wakes_without_a_version():
+    async def scenario():
+        hub = await live.hub()
+        game, user = live.channel("game-4"), live.user_channel(42)
+        waiter = hub.listen([game])
+        waiter.follow([game, user])
+        assert waiter.channels == {game, user}
+        await publish((user, ""))
+        assert await waiter.wait(10) is True
+        assert hub.hints([game, user]) == {}
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_closed_waiters_leave_nothing_in_the_hub_and_are_not_woken():
+    async def scenario():
+        hub = await live.hub()
+        one, two = live.channel("game-5"), live.channel("game-6")
+        first, second = hub.listen([one, two]), hub.listen([one])
+        assert hub.listeners == {one: {first, second}, two: {first}}
+        first.close()
+        assert hub.listeners == {one: {second}} and first.channels == set()
+        second.close()
+        assert hub.listeners == {}
+        await publish((one, "1"))
+        await asyncio.sleep(0.3)
+        assert not first.flag.is_set() and not second.flag.is_set()
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_a_wait_with_no_time_left_returns_at_once_without_news():
+    async def scenario():
+        hub = await live.hub()
+        waiter = hub.listen([live.channel("game-7")])
+        started = asyncio.get_running_loop().time()
+        assert await waiter.wait(-5) is False
+        assert asyncio.get_running_loop().time() - started < 0.5
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_while_redis_is_unreachable_a_waiter_sleeps_one_poll_at_most(settings):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"      # nothing listens on port 1
+    settings.LIVE_POLL_SECONDS = 2
+
+    async def scenario():
+        hub = await live.hub()
+        assert not hub.live and hub.tried.is_set()
+        assert (hub.sleep_for(30), hub.sleep_for(1)) == (2, 1)
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_a_subscribed_hub_lets_a_waiter_sleep_till_its_heartbeat(settings):
+    settings.LIVE_POLL_SECONDS = 2
+
+    async def scenario():
+        hub = await live.hub()
+        assert hub.live and hub.sleep_for(30) == 30
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_a_read_runs_on_the_live_threads_and_gives_its_result_back():
+    async def scenario():
+        return await live.run_sync(lambda a, b: (a + b, threading.current_thread().name), 2, 3)
+
+    total, thread = run(scenario)
+    assert total == 5 and thread.startswith("live-db")
+
+
+def test_a_token_is_remembered_for_the_allowed_time_and_never_past_its_own_expiry(settings):
+    settings.LIVE_AUTH_CACHE_SECONDS = 60
+    looked_up = []
+
+    def lookup(key):
+        looked_up.append(key)
+        expires = {"short": timezone.now() - timedelta(seconds=1), "long": None}[key]
+        return SimpleNamespace(name=f"user of {key}"), SimpleNamespace(expires_at=expires)
+
+    live.forget_tokens()
+    assert live.cached_token("long", lookup)[0].name == "user of long"
+    assert live.cached_token("long", lookup)[0].name == "user of long"
+    assert looked_up == ["long"]                       # the second time from memory
+    live.cached_token("short", lookup)
+    live.cached_token("short", lookup)                 # already expired: looked up again
+    assert looked_up == ["long", "short", "short"]
+    live.forget_tokens()
+    live.cached_token("long", lookup)
+    assert looked_up == ["long", "short", "short", "long"]
+    settings.LIVE_AUTH_CACHE_SECONDS = 0               # nothing remembered
+    live.forget_tokens()
+    live.cached_token("long", lookup)
+    live.cached_token("long", lookup)
+    assert looked_up[-2:] == ["long", "long"]
+
+
+def test_news_on_a_channel_nobody_waits_on_leaves_the_subscription_as_it_was():
+    async def scenario():
+        hub = await live.hub()
+        heard = live.channel("game-8")
+        waiter, epoch = hub.listen([heard]), hub.epoch
+        await publish((live.channel("game-nobody-waits-on"), "4"), (heard, "9"))
+        assert await waiter.wait(10) is True
+        assert hub.epoch == epoch and hub.live            # no reconnection in between
+        assert hub.hints([heard]) == {heard: 9}
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_losing_redis_wakes_every_waiter_at_once_to_poll(settings):
+    from tests.live_server import PrivateRedis
+
+    redis = PrivateRedis().start()
+    settings.REDIS_URL = redis.url
+    settings.LIVE_POLL_SECONDS = 60
+
+    async def scenario():
+        hub = await live.hub()
+        assert hub.live
+        waiters = [hub.listen([live.channel("game-9")]), hub.listen([live.user_channel(7)])]
+        epoch = hub.epoch
+        await asyncio.to_thread(redis.stop)
+        started = asyncio.get_running_loop().time()
+        assert [await waiter.wait(20) for waiter in waiters] == [True, True]
+        assert asyncio.get_running_loop().time() - started < 15   # not a poll (60 s) later
+        assert not hub.live and hub.epoch == epoch + 1
+        await stop(hub)
+
+    try:
+        run(scenario)
+    finally:
+        redis.stop()
+
+
+def test_the_waiters_of_an_event_loop_share_one_hub_and_one_subscription():
+    async def scenario():
+        first = await live.hub()
+        assert await live.hub() is first
+        await stop(first)
+        again = await live.hub()                      # a hub whose task ended is replaced
+        assert again is not first and again.live
+        await stop(again)
+
+    run(scenario)
+
+
+
+def test_a_notification_wakes_each_user_s_own_stream_after_commit(db, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:    # the commit is put off till below
+        live.announce_users([8, 7, 7])
+
+    async def scenario():
+        hub = await live.hub()
+        seven, eight, nine = (hub.listen([live.user_channel(u)]) for u in (7, 8, 9))
+        await asyncio.sleep(0.3)
+        assert not any(w.flag.is_set() for w in (seven, eight, nine))    # nothing before the commit
+        for callback in callbacks:
+            await asyncio.to_thread(callback)
+        assert [await seven.wait(10), await eight.wait(10), await nine.wait(0.3)] == [True, True, False]
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_a_chat_message_wakes_its_game_s_chat_readers_with_its_id_after_commit(db, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        live.announce_chat("game-10", 31)
+
+    async def scenario():
+        hub = await live.hub()
+        chat, other = live.chat_channel("game-10"), live.chat_channel("game-11")
+        reader, elsewhere = hub.listen([chat]), hub.listen([other])
+        await asyncio.sleep(0.3)
+        assert not reader.flag.is_set()
+        for callback in callbacks:
+            await asyncio.to_thread(callback)
+        assert await reader.wait(10) is True and await elsewhere.wait(0.3) is False
+        assert hub.hints([chat, other]) == {chat: 31}
+        await stop(hub)
+
+    run(scenario)
