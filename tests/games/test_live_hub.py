@@ -13,11 +13,20 @@ from django.utils import timezone
 from games import live
 
 
+def run_fresh(coroutine):
+    """asyncio.run on a thread of its own: a browser test earlier in the run may leave an event
+    loop running on the main thread, where asyncio.run refuses to start."""
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def run(scenario):
     async def bounded():
         return await asyncio.wait_for(scenario(), 30)
 
-    return asyncio.run(bounded())
+    return run_fresh(bounded())
 
 
 async def stop(hub):
