@@ -89,3 +89,5 @@ def start_game(creator: Player, others, kind="duel", options=None, seats=None) -
 def duel(alice, bob):
     """An active Duel between alice (seat 0) and bob (seat 1)."""
     return start_game(alice, [bob])
+
+from tests.queued import queue  # noqa: F401  (the fixture: the run's own Celery queue, emptied around a test)

@@ -5,6 +5,7 @@ import base64
 import json
 from datetime import datetime
 
+import pytest
 from django.conf import settings
 
 
@@ -24,3 +25,13 @@ def queued() -> list[tuple[str, list, datetime | None]]:
         eta = message["headers"]["eta"]
         tasks.append((message["headers"]["task"], args, eta and datetime.fromisoformat(eta)))
     return sorted(tasks, key=repr)
+
+
+@pytest.fixture
+def queue():
+    """The run's own queue, empty before and after the test; yields `queued` to read it."""
+    from tests.worker import purge_queue
+
+    purge_queue()
+    yield queued
+    purge_queue()

@@ -17,18 +17,9 @@ from redis.retry import Retry
 
 from games import live, scheduling
 from games.models import Game
-from tests.queued import queued
-from tests.worker import purge_queue
 
 SETTLE, EMAIL, WEBHOOK = "games.tasks.settle_due", "games.tasks.deliver_email", "games.tasks.deliver_webhook"
 HORIZON = timedelta(seconds=settings.TIMER_MAX_ETA_SECONDS)
-
-
-@pytest.fixture
-def queue():
-    purge_queue()
-    yield queued
-    purge_queue()
 
 
 @pytest.fixture

@@ -21,17 +21,8 @@ from tests.conftest import start_game
 from tests.games.test_outbox_recovery import closed_port
 from tests.games.test_webhooks import Receiver, register
 from tests.games.timetravel import rewind
-from tests.queued import queued
-from tests.worker import purge_queue
 
 SETTLE, EMAIL, WEBHOOK = "games.tasks.settle_due", "games.tasks.deliver_email", "games.tasks.deliver_webhook"
-
-
-@pytest.fixture
-def queue():
-    purge_queue()
-    yield queued
-    purge_queue()
 
 
 @pytest.fixture
