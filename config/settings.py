@@ -103,6 +103,13 @@ if env_bool("DATABASE_POOL", True):
         # A request that finds the pool empty waits this long, then fails with a clear error.
         "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", 10)),
     }
+# The hot statements (config.hotsql: the token, the game, a move's writes) are prepared once per
+# connection: planning them was most of PostgreSQL's time on a move (pgbench: a game read runs 5x
+# as often prepared). Every other query keeps Django's client-side binding, never prepared.
+# DATABASE_PREPARE=off for a pooler that cannot keep prepared statements (PgBouncer in
+# transaction mode before 1.21).
+DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+    5 if env_bool("DATABASE_PREPARE", True) else None)
 # Threads per process that run the streams' database reads (each holds a pooled connection only
 # while it reads). Keep it below DATABASE_POOL_MAX so requests always find a connection.
 LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
@@ -239,6 +246,9 @@ EXTRA_ENGINES = env_list("DARKROOM_EXTRA_ENGINES")
 
 # How many events between snapshots of a game's state.
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", 20))
+# Engine states each process keeps in memory in front of the Redis cache (games/statecache.py):
+# a few kB each; 0 turns that layer off.
+STATE_MEMORY_ENTRIES = int(os.environ.get("STATE_MEMORY_ENTRIES", 1024))
 
 # --- Logging (ops): JSON lines with the request id (config/logs.py); LOG_FORMAT=text for a
 # terminal. Celery must not replace this configuration with its own.

@@ -9,14 +9,16 @@ PASSED_AS_IS); anything else is prepared as Django would store it (`get_db_prep_
 from __future__ import annotations
 
 import datetime
-import functools
 import decimal
+import functools
 import json
 import uuid
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.db import connection, models
 
+from config import hotsql
 
 # Field types whose Python values (aware datetimes, UUIDs, ints, str, bool, None) psycopg takes
 # as they are: preparing each through Django is most of the cost of a big batch.
@@ -84,21 +86,51 @@ def insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Seque
     `returning`, the new ids in the rows' order."""
     if not rows:
         return []
-    columns, document = records(model, names, rows)
-    names_sql = ", ".join(f'"{column}"' for column, _ in columns)
-    shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
-    sql = (f'INSERT INTO "{model._meta.db_table}" ({names_sql}) '
-           f"SELECT * FROM json_to_recordset(%s::json) AS v({shape})"
-           + (f' RETURNING "{model._meta.pk.column}"' if returning else ""))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [document])
-        return [row[0] for row in cursor.fetchall()] if returning else []
+    sql, params = insert_sql(model, names, rows)
+    if returning:
+        return [row[0] for row in hotsql.fetch(f'{sql} RETURNING "{model._meta.pk.column}"', params)]
+    hotsql.execute(sql, params)
+    return []
 
 
 def update(model: type[models.Model], names: Sequence[str], objects: Sequence[models.Model]) -> None:
     """UPDATE each object's row with its current values of `names`, in one statement."""
-    if not objects:
+    if objects:
+        hotsql.execute(*update_sql(model, names, objects))
+
+
+Part = tuple[str, list]  # a data-modifying statement without a WITH of its own, and its parameters
+
+
+def write(*parts: Part | None) -> None:
+    """Several writes (`insert_sql`, `update_sql`, or any INSERT/UPDATE/DELETE) as one statement:
+    all but the last as data-modifying CTEs, which PostgreSQL runs exactly once each, on the same
+    snapshot (so no part may depend on another's rows). A move writes its event, its game row and
+    its turn notice read so: one round trip and one statement to plan, not three."""
+    given = [part for part in parts if part is not None]
+    if not given:
         return
+    ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(given[:-1]))
+    sql = (f"WITH {ctes} " if ctes else "") + given[-1][0]
+    hotsql.execute(sql, [param for _, params in given for param in params])
+
+
+def insert_sql(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence[Any]]) -> Part | None:
+    """The INSERT of `insert` and its one parameter (None for no rows)."""
+    if not rows:
+        return None
+    columns, document = records(model, names, rows)
+    names_sql = ", ".join(f'"{column}"' for column, _ in columns)
+    shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
+    return (f'INSERT INTO "{model._meta.db_table}" ({names_sql}) '
+            f"SELECT * FROM json_to_recordset(%s::json) AS v({shape})"), [document]
+
+
+def update_sql(model: type[models.Model], names: Sequence[str],
+               objects: Sequence[models.Model]) -> Part | None:
+    """The UPDATE of `update` and its one parameter (None for no objects)."""
+    if not objects:
+        return None
     pk = model._meta.pk.name
     keys = [pk, *names]
     attnames = [model._meta.get_field(name).attname for name in keys]
@@ -106,7 +138,5 @@ def update(model: type[models.Model], names: Sequence[str], objects: Sequence[mo
     table = model._meta.db_table
     shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
     sets = ", ".join(f'"{column}" = v.c{i}' for i, (column, _) in enumerate(columns) if i)
-    sql = (f'UPDATE "{table}" AS t SET {sets} FROM json_to_recordset(%s::json) AS v({shape}) '
-           f'WHERE t."{columns[0][0]}" = v.c0')
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [document])
+    return (f'UPDATE "{table}" AS t SET {sets} FROM json_to_recordset(%s::json) AS v({shape}) '
+            f'WHERE t."{columns[0][0]}" = v.c0'), [document]

@@ -106,10 +106,16 @@ def announce(game_id, version: int, users: Iterable[int] = ()) -> None:
 def announce_many(news: Iterable[tuple[Any, int, Iterable[int]]]) -> None:
     """`announce` for several games (game id, version, users) in one Redis pipeline after commit:
     a sweeper batch pays one round trip, not one per game."""
-    messages = [message for game_id, version, users in news for message in
-                [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]]
+    messages = news_messages(news)
     if messages:
         transaction.on_commit(lambda: _publish(messages))
+
+
+def news_messages(news: Iterable[tuple[Any, int, Iterable[int]]]) -> list[tuple[str, str]]:
+    """The (channel, payload) messages announcing these games' new versions, to publish after
+    commit (games.statecache sends them with the write's states, in the same pipeline)."""
+    return [message for game_id, version, users in news for message in
+            [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]]
 
 
 def announce_chat(game_id, message_id: int) -> None:

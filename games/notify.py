@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
-from django.db import connection
 from django.utils import timezone
 
 from config import hotsql
@@ -203,18 +203,17 @@ def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: 
           LEFT JOIN accounts_notificationpreference p ON p.user_id = u.id"""
     games = sorted(str(g) for g in game_ids)
     out: dict[int, _Recipient] = {}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [list(COLLAPSING), sorted(str(g) for g in turn_games), sorted(turn_users), games, sorted(user_ids)])
-        for user_id, channels, muted, hooks, unread in cursor.fetchall():
-            # A user's first unread notice per game and type is the one kept fresh (the rest stay
-            # as they are).
-            first: dict[Any, tuple] = {}
-            for pk, game_id, count, kind in unread or []:
-                first.setdefault((uuid.UUID(game_id), kind), (pk, uuid.UUID(game_id), count, kind))
-            if isinstance(channels, str):  # Django has psycopg hand jsonb over as text
-                channels = json.loads(channels)
-            out[user_id] = _Recipient(channels or {}, {uuid.UUID(g) for g in muted or []},
-                                      list(hooks or []), list(first.values()))
+    for user_id, channels, muted, hooks, unread in hotsql.fetch(sql, [
+            list(COLLAPSING), sorted(str(g) for g in turn_games), sorted(turn_users), games, sorted(user_ids)]):
+        # A user's first unread notice per game and type is the one kept fresh (the rest stay
+        # as they are).
+        first: dict[Any, tuple] = {}
+        for pk, game_id, count, kind in unread or []:
+            first.setdefault((uuid.UUID(game_id), kind), (pk, uuid.UUID(game_id), count, kind))
+        if isinstance(channels, str):  # Django has psycopg hand jsonb over as text
+            channels = json.loads(channels)
+        out[user_id] = _Recipient(channels or {}, {uuid.UUID(g) for g in muted or []},
+                                  list(hooks or []), list(first.values()))
     return out
 
 
@@ -234,10 +233,8 @@ def _insert_notifications(notes: list[Notification], email_users: set[int],
                        SELECT * FROM json_to_recordset(%s::json) AS v({shape}) RETURNING id)
         SELECT (SELECT array_agg(id ORDER BY id) FROM notes),
                (SELECT json_agg(json_build_array(user_id, email_digest_at)) FROM slots)"""
-    with connection.cursor() as cursor:
-        # Ids come from the sequence in the order the rows are inserted, which is the arrays'.
-        cursor.execute(sql, [*slot_params, document])
-        ids, slots = cursor.fetchone()
+    # Ids come from the sequence in the order the rows are inserted, which is the arrays'.
+    ((ids, slots),) = hotsql.fetch(sql, [*slot_params, document])
     return list(ids), {user_id: datetime.fromisoformat(at) for user_id, at in slots or []}
 
 
@@ -318,6 +315,12 @@ def dispute_changed(game: Game, dispute, opened: bool = False) -> None:
 
 def mark_turn_notices_read(game: Game, user) -> None:
     """Acting in a game reads its turn notice: the user has evidently seen it."""
+    hotsql.execute(*turn_notices_read(game, user))
+
+
+def turn_notices_read(game: Game, user) -> bulk.Part:
+    """`mark_turn_notices_read` as a write to make with others (a move's, in one statement)."""
     # Every move runs this: SQL written once (config.hotsql), not compiled per call.
-    hotsql.execute('UPDATE "games_notification" SET read_at = %s WHERE user_id = %s AND game_id = %s '
-                 "AND type = 'your_turn' AND read_at IS NULL", [timezone.now(), user.pk, game.pk])
+    sql = ('UPDATE "games_notification" SET read_at = %s WHERE user_id = %s AND game_id = %s '
+           "AND type = 'your_turn' AND read_at IS NULL")
+    return sql, [timezone.now(), user.pk, game.pk]

@@ -208,10 +208,10 @@ def _judge_move(game: Game, user, move, expected_version, idempotency_key) -> Mo
     except base.EngineError as error:
         raise ENGINE_ERRORS.get(type(error), IllegalMove)(error.detail) from None
     turn.settle()
-    turn.commit(expected_version)
     table = getattr(game, "table", None)
-    if table is None or table.unread_turn_notice is not False:  # no UPDATE when the read saw none
-        notify.mark_turn_notices_read(game, user)
+    # The mover's turn notice is read with the move's own write; no UPDATE when the read saw none.
+    read = [notify.turn_notices_read(game, user)] if table is None or table.unread_turn_notice is not False else []
+    turn.commit(expected_version, also=read)
     return MoveResult(game.version, engine.view(turn.state, seat))
 
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Q
 
 from config import hotsql, metrics
-from games import bulk, live
+from games import bulk, live, statecache
 from games.engines.base import Engine, State
 from games.errors import VersionConflict
 from games.kinds import engine_of
@@ -72,6 +72,7 @@ class Append:
     at: datetime
     state: State | None = None
     projection: dict[str, Any] = field(default_factory=dict)
+    also: list[bulk.Part] = field(default_factory=list)  # other writes to make in the same statement
 
 
 def append(game: Game, expected_version: int, events: Iterable[NewEvent], at: datetime,
@@ -86,8 +87,8 @@ def append(game: Game, expected_version: int, events: Iterable[NewEvent], at: da
 
 
 def append_many(batch: list[Append]) -> list[list[Event]]:
-    """`append` for several games in one go (the sweeper expiring a batch of games): one INSERT
-    of every event, one UPDATE of the games, one INSERT of the snapshots due."""
+    """`append` for several games in one go (the sweeper expiring a batch of games): the events,
+    the games and the snapshots due, in one statement."""
     for item in batch:
         if item.game.version != item.expected_version:
             raise VersionConflict(item.game.version)
@@ -95,49 +96,56 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
                         type=e.type, actor=e.actor, data=e.data, created_at=item.at,
                         idempotency_key=e.idempotency_key, request_hash=e.request_hash, user_id=e.user_id)
              for i, e in enumerate(item.events, start=1)] for item in batch]
-    try:
-        # No savepoint: under the row lock a clash cannot happen, and if it does (someone wrote
-        # without the lock) the whole transaction is void anyway: the error rolls it back.
-        bulk.insert(Event, EVENT_COLUMNS, [[getattr(row, name) for name in EVENT_ATTNAMES]
-                                           for group in rows for row in group])
-    except IntegrityError:
-        raise VersionConflict(batch[0].game.version) from None
+    version = batch[0].game.version  # what a clash reports
+    events = bulk.insert_sql(Event, EVENT_COLUMNS, [[getattr(row, name) for name in EVENT_ATTNAMES]
+                                                   for group in rows for row in group])
+    # A write that brings no state but is due a snapshot replays its game from the events, which
+    # must be in the table first; otherwise the events, the games and the snapshots go in one
+    # statement (bulk.write).
+    if any(item.state is None and _snapshot_due(item, len(group)) for item, group in zip(batch, rows)):
+        _write_events(version, events)
+        events = None
     fields: list[str] = ["version"]
     snapshots, cached, news = [], {}, []
     for item, group in zip(batch, rows):
         game = item.game
+        due = _snapshot_due(item, len(group))
         game.version = item.expected_version + len(group)
         for name, value in item.projection.items():
             setattr(game, name, value)
             if name not in fields:
                 fields.append(name)
-        metrics.events_appended(game.kind, group)
         news.append((game.pk, game.version, [r.user_id for r in group]))
-        if game.version // settings.SNAPSHOT_EVERY > item.expected_version // settings.SNAPSHOT_EVERY:
+        if due:
             state = item.state if item.state is not None else _state_after(game)
             if state is not None:
-                snapshots.append(Snapshot(game=game, version=game.version, state=state))
+                snapshots.append([game.pk, game.version, state, batch[0].at])
                 cached[_cache_key(game.pk, game.version)] = json.dumps(state)
         elif item.state is not None:
             cached[_cache_key(game.pk, game.version)] = json.dumps(item.state)
     # One game or many, one statement: Model.save compiles its UPDATE on every call (config.hotsql).
-    bulk.update(Game, fields, [item.game for item in batch])
-    if snapshots:
-        bulk.insert(Snapshot, ["game", "version", "state", "created_at"],
-                    [[s.game_id, s.version, s.state, batch[0].at] for s in snapshots])
-    if len(cached) == 1:  # a move: one SET, not set_many's MULTI/EXEC transaction around it
-        (key, value), = cached.items()
-        transaction.on_commit(lambda: cache.set(key, value, 3600))
-    elif cached:
-        transaction.on_commit(lambda: cache.set_many(cached, 3600))
-    _announce(news)
+    _write_events(version, events, *[part for item in batch for part in item.also],
+                  bulk.update_sql(Game, fields, [item.game for item in batch]),
+                  bulk.insert_sql(Snapshot, ["game", "version", "state", "created_at"], snapshots))
+    for item, group in zip(batch, rows):
+        metrics.events_appended(item.game.kind, group)
+    # Tell the games' readers after commit, with the states: one Redis pipeline for a move or a
+    # whole sweeper batch, not one per game (a round trip each, about a millisecond per expired game).
+    statecache.put_after_commit(cached, live.news_messages(news))
     return rows
 
 
-def _announce(news: list[tuple[Any, int, list]]) -> None:
-    """Tell the games' readers after commit: one Redis pipeline for a whole sweeper batch, not
-    one per game (a round trip each, about a millisecond per expired game)."""
-    live.announce_many(news)
+def _snapshot_due(item: Append, count: int) -> bool:
+    return (item.expected_version + count) // settings.SNAPSHOT_EVERY > item.expected_version // settings.SNAPSHOT_EVERY
+
+
+def _write_events(version: int, *parts) -> None:
+    try:
+        # No savepoint: under the row lock a clash cannot happen, and if it does (someone wrote
+        # without the lock) the whole transaction is void anyway: the error rolls it back.
+        bulk.write(*parts)
+    except IntegrityError:
+        raise VersionConflict(version) from None
 
 
 def _state_after(game: Game) -> State | None:
@@ -150,7 +158,7 @@ def _state_after(game: Game) -> State | None:
 # Replay
 # ---------------------------------------------------------------------------------------------
 def _cache_key(game_id, version: int) -> str:
-    return f"state:{game_id}:{version}"
+    return statecache.key(game_id, version)
 
 
 def evolve(engine: Engine, state: State | None, event: Event, game: Game) -> State | None:
@@ -173,7 +181,7 @@ def state_at(game: Game, version: int | None = None, *, use_snapshots: bool = Tr
     engine = engine_of(game)
     state, start = None, 0
     if use_snapshots:
-        cached = cache.get(_cache_key(game.pk, version))
+        cached = statecache.get(_cache_key(game.pk, version))
         if cached is not None:
             return json.loads(cached)
         snap = (Snapshot.objects.filter(game=game, version__lte=version)
@@ -189,7 +197,7 @@ def states_of(games: list[Game]) -> dict[Any, State | None]:
     """The latest state of many games: one cache round trip; the misses (a cold or flushed cache)
     from their latest snapshots and the events after them, two queries for all of them."""
     keys = {_cache_key(game.pk, game.version): game for game in games}
-    found = cache.get_many(list(keys))
+    found = statecache.get_many(list(keys))
     out = {game.pk: json.loads(found[key]) for key, game in keys.items() if key in found}
     missing = {game.pk: game for game in games if game.pk not in out}
     if missing:

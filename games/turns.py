@@ -180,9 +180,12 @@ class Turn:
                  else dict(Seat.objects.filter(game=self.game).values_list("number", "user_id")))
         return ratings.rate_finished(self.game, outcome, self.engine.teams(self.state), users, self.at)
 
-    def commit(self, expected_version: int | None = None, **fields: Any) -> list[Event]:
-        """One append for everything this turn decided, with the projection and notifications."""
-        return commit_many([self], [self.prepare(expected_version, **fields)])[0]
+    def commit(self, expected_version: int | None = None, also: list | None = None, **fields: Any) -> list[Event]:
+        """One append for everything this turn decided, with the projection and notifications;
+        `also` are other writes (bulk.Part) to make in the same statement."""
+        append = self.prepare(expected_version, **fields)
+        append.also = list(also or [])
+        return commit_many([self], [append])[0]
 
 
 def commit_many(turns: list[Turn], appends: list[store.Append] | None = None) -> list[list[Event]]:

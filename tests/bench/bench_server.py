@@ -3,10 +3,9 @@ and how late an expiry fires after its deadline while a real worker runs."""
 import statistics
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 
-from games import store
+from games import statecache, store
 from games.models import Event, Game
 from tests.conftest import start_game
 from tests.worker import Worker, purge_queue, wait_for
@@ -32,7 +31,7 @@ def test_bench_load_state_from_snapshot(benchmark, make_player):
     game, _ = long_pickpic(make_player)
 
     def load():
-        cache.delete(store._cache_key(game.pk, game.version))  # not clear(): the broker shares Redis
+        statecache.forget(game.pk, game.version)  # not clear(): the broker shares Redis
         return store.state_at(game)
 
     benchmark(load)

@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 
-from games import services, store
+from games import services, statecache, store
 from games.errors import VersionConflict
 from games.models import Event, Game, Snapshot
 from games.store import NewEvent
@@ -85,7 +85,7 @@ def test_snapshots_and_the_cache_agree_with_a_full_replay_at_every_version(alice
     assert Snapshot.objects.filter(game=game).count() >= 2  # SNAPSHOT_EVERY is 5 in tests
     for version in range(game.version + 1):
         full = store.replay_from_scratch(game, version)
-        cache.delete(store._cache_key(game.pk, version))
+        statecache.forget(game.pk, version)
         from_snapshot = store.state_at(game, version)
         assert json.dumps(from_snapshot, sort_keys=True) == json.dumps(full, sort_keys=True)
         assert json.dumps(store.state_at(game, version), sort_keys=True) == json.dumps(full, sort_keys=True)
@@ -95,6 +95,7 @@ def test_loading_replays_only_the_tail_after_the_latest_snapshot(alice, bob, due
     play_to_the_end(duel, {0: alice, 1: bob})
     game = Game.objects.get(pk=duel)
     cache.clear()
+    statecache.forget_all_in_memory()
     snapshot = Snapshot.objects.filter(game=game).order_by("-version").first()
     tail = Event.objects.filter(game=game, seq__gt=snapshot.version).count()
     assert tail < game.version
@@ -113,7 +114,7 @@ def test_many_states_load_from_snapshots_and_tails_when_the_cache_is_cold(alice,
         alice.move(ids[1], moves["moves"][0], moves["version"])
     games = list(Game.objects.filter(pk__in=ids))
     for game in games:
-        cache.delete(store._cache_key(game.pk, game.version))
+        statecache.forget(game.pk, game.version)
     with django_assert_max_num_queries(3 + len(games)):  # cache, snapshots, tails (+ a seed per start replayed)
         loaded = store.states_of(games)
     assert {str(pk) for pk in loaded} == set(ids)
@@ -129,6 +130,7 @@ def test_a_corrupt_snapshot_is_caught_by_comparing_with_a_full_replay(alice, bob
     snapshot.state = {**snapshot.state, "tricks": [99, 99]}
     snapshot.save()
     cache.clear()
+    statecache.forget_all_in_memory()
     assert store.state_at(game, snapshot.version) != store.replay_from_scratch(game, snapshot.version)
 
 

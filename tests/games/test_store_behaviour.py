@@ -4,10 +4,9 @@ event listing's window."""
 import json
 import time
 
-from django.core.cache import cache
 from django.utils import timezone
 
-from games import store
+from games import statecache, store
 from games.models import Event, Game, Snapshot
 from games.store import NewEvent
 
@@ -49,17 +48,17 @@ def test_the_state_a_write_brings_is_cached_under_its_game_and_version(duel, dja
     with django_capture_on_commit_callbacks(execute=True):
         game = noted(duel, 2, state={"brought": "by the write"})
     assert game.version == 6
-    assert json.loads(cache.get(f"state:{duel}:6")) == {"brought": "by the write"}
+    assert json.loads(statecache.shared(f"state:{duel}:6")) == {"brought": "by the write"}
     assert store.state_at(game) == {"brought": "by the write"}          # the cache is read first
     assert store.replay_from_scratch(game) != {"brought": "by the write"}  # replay ignores it
-    cache.delete(f"state:{duel}:6")
+    statecache.forget(duel, 6)
 
 
 def test_without_a_state_nothing_is_cached_before_the_next_snapshot(duel, django_capture_on_commit_callbacks):
     noted(duel, 1)  # 5: a snapshot (and its cache entry)
     with django_capture_on_commit_callbacks(execute=True):
         game = noted(duel, 1)  # 6: neither
-    assert cache.get(f"state:{duel}:6") is None
+    assert statecache.shared(f"state:{duel}:6") is None
     assert store.state_at(game) == store.replay_from_scratch(game)
 
 
@@ -76,7 +75,7 @@ def test_the_states_of_many_games_are_each_game_s_latest(alice, bob, duel):
     noted(duel, 1)
     games = list(Game.objects.filter(pk__in=[duel, other]))
     assert {game.version for game in games} == {5}
-    cache.delete(store._cache_key(duel, 5))  # one miss, one hit
+    statecache.forget(duel, 5)  # one miss, one hit
     states = store.states_of(games)
     assert set(map(str, states)) == {duel, other}
     for game in games:
@@ -90,7 +89,8 @@ def test_cached_states_of_many_games_cost_no_query(alice, bob, duel, django_asse
     games = list(Game.objects.filter(pk__in=[duel, other]))
     expected = {game.pk: store.replay_from_scratch(game) for game in games}
     for game in games:
-        cache.set(store._cache_key(game.pk, game.version), json.dumps(expected[game.pk]))
+        statecache.client().set(statecache.shared_key(store._cache_key(game.pk, game.version)),
+                                json.dumps(expected[game.pk]))
     with django_assert_num_queries(0):
         assert store.states_of(games) == expected
 
@@ -132,8 +132,8 @@ def test_a_state_brought_between_snapshots_is_cached_too(duel, django_capture_on
     noted(duel, 1)  # 5: a snapshot
     with django_capture_on_commit_callbacks(execute=True):
         noted(duel, 1, state={"between": "snapshots"})  # 6: no snapshot due
-    assert json.loads(cache.get(f"state:{duel}:6")) == {"between": "snapshots"}
-    cache.delete(f"state:{duel}:6")
+    assert json.loads(statecache.shared(f"state:{duel}:6")) == {"between": "snapshots"}
+    statecache.forget(duel, 6)
 
 
 def test_one_write_for_two_games_tells_each_game_its_version_and_each_mover_after_commit(
@@ -200,7 +200,7 @@ def test_the_state_a_write_cached_is_read_back_without_a_query(duel, django_capt
         game = noted(duel, 1, state={"cached": "by the write"})     # version 5
     with django_assert_num_queries(0):
         assert store.state_at(game) == {"cached": "by the write"}
-    cache.delete(f"state:{duel}:5")
+    statecache.forget(duel, 5)
 
 
 def test_a_state_not_cached_costs_two_queries_its_snapshot_and_the_events_after_it(duel, django_assert_num_queries):
