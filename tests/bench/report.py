@@ -77,37 +77,52 @@ The CPU rows are the web server's own CPU time (its processes' user + system, fr
 each phase divided by the requests or loops made: on a shared machine they move far less than
 the rates, and their ratio is what the server could do if it had the cores to itself.
 
-Round of 2026-12-01, second session (this run's column). Found with py-spy (`--gil` on the
-server; plain sampling of the sweeper run in one process, where it is not distorted by other
-threads) and cProfile, and changed:
+Round of 2026-12-01, third session (this run's column). Found by logging every statement of one
+loop (`log_statement`), pgbench on the statements themselves, and py-spy on the loop run in one
+process (plain sampling, one thread: not distorted by other threads), and changed:
 
-- Four trips to the request's thread per REST request (Django's ASGI handler sends a sync view's
-  `request_started`, the view, the render and the close each to the thread): submitting them was
-  15% of the server's samples. One trip now (`config/asgi.py`, `Handler.handle_in_one_hop`:
-  signals, the sync middleware chain, the view, rendering and the close on the thread, the bytes
-  sent from the loop); `tests/config/test_asgi.py` counts the trips. This lowers every request's
-  cost, /kinds/ as much as a move's requests, so it raises throughput but not the loop's ratio to
-  /kinds/.
-- A move read its game, then its seats' vacations, then (when it notified) the seats' names: one
-  statement now (`access.get_game(..., table=True)`). A move that notifies nobody is 4
-  statements (was 5 with a clock), one that notifies 7 (was 9), `tests/games/test_move_queries.py`.
-- The sweeper: full garbage collections walked the whole of Django at every turn, a fifth of the
-  worker's CPU; web and worker processes now freeze their start-up heap (`config/gcfreeze.py`).
-  The rows it writes in bulk are built without keyword arguments or init signals
-  (`hotsql.new`), their JSON records by `zip`. In process, 600 games due at once: 1.10-1.30 ms
-  of CPU per game before, 0.77-0.81 ms after.
-- Tried and dropped: psycopg's server-side binding (prepared statements): no change in the
-  server's or PostgreSQL's CPU per loop within the noise; a shorter interpreter switch interval:
-  no change in POST latency.
+- Nothing was ever prepared: Django's PostgreSQL backend sets psycopg's `prepare_threshold` to
+  None unless told otherwise, so the previous round's server-side binding trial measured
+  client-side planning both ways. Planning was most of PostgreSQL's work: pgbench at 16 clients
+  runs the game read (the game, the caller's seat, the seats, their vacations, the turn notice)
+  5,333 times/s sent as text and 25,028 times/s prepared. The hot statements
+  (`config/hotsql.py`: the token, the game, a move's writes, the outbox's) now go to psycopg's
+  own cursor on Django's connection with `prepare=True` (`DATABASE_PREPARE=off` for a pooler that
+  cannot keep them); everything else keeps Django's client-side binding. PostgreSQL's CPU per
+  GET game went from 0.54 to 0.15-0.18 ms, per move loop from 2.78 to 1.5-1.8 ms (the server's
+  processes, from /proc, in a 6 s run at 16 clients).
+- The loop read the same state from Redis three times (GET game, legal-moves, the move), each a
+  GET, Django's key checks and an unpickling. States now sit in each process's memory first
+  (`games/statecache.py`, 1,024 by default): a committed version's state never changes, so
+  nothing is invalidated. They are stored in Redis as their JSON text under the deployment's
+  prefix, written after commit in the same pipeline as the move's live announcements (one round
+  trip after a move instead of two).
+- A move's event, its game row, a snapshot when due and the mover's turn notice read are one
+  statement (`bulk.write`, data-modifying CTEs). A move that notifies nobody is 2 statements (was
+  3; 4 with a turn notice to read), one that notifies 5 (was 7).
+- Measured in one process, thread CPU per request, 1,000-1,500 loops: GET game 2.04 -> 1.5-1.7 ms,
+  GET legal-moves 1.83 -> 1.4-1.7 ms, POST move 4.22 -> 3.3-3.6 ms, against GET /kinds/ at
+  1.4-1.5 ms in the same runs.
+- Tried and dropped: four web workers instead of two (GET /kinds/ 1,118 req/s against 804, the
+  move loop unchanged at 153 loops/s: the ratio fell to 14%); a cap on concurrent REST requests
+  per process (2 or 4 at a time): no change beyond the noise of this machine, whose GET /kinds/
+  rate moved between 681 and 958 req/s across runs within the same hour.
 
-Where the targets stand: the loop's ratio to /kinds/ is set by what every request pays (now about
-1.4 ms of the server's CPU, three times per loop) against a move's own work (its statements,
-the engine, the after-commit Redis round trips, spread thin: no single part is above a few
-percent); PostgreSQL spends about 3 ms of CPU per loop beside it, and the benchmark's own client
-about 1 ms. POST p99 at 16 clients is queueing on the two shared cores (Little's law: 16 clients
-at ~110 loops/s is ~145 ms a loop).
+Where the targets stand: a move loop is three requests that each pay what GET /kinds/ pays (the
+ASGI server, Django's middleware, DRF, the throttle's Redis round trip, the access log) plus the
+move's own work: POST /moves/ alone costs the server about 2.3 times a GET /kinds/, and
+PostgreSQL, Redis and the benchmark's client about 3 ms more per loop. What is left of the move's
+own work is spread thin (no part above 4% of the loop's samples: the write, the outbox, the
+after-commit round trip, JSON, the engine), so the 25% ratio needs a cheaper request path for
+every request the loop makes, which lowers /kinds/ as much. POST p99 at 16 clients is queueing
+on the two shared cores (16 clients at 180 loops/s is about 90 ms a loop).
 
-Round of 2026-12-01, first session (the "previous round" column): SQL written once for the hot
+Round of 2026-12-01, second session (the previous round's column, `docs/benchmarks-previous.json`):
+one trip to the request's thread per REST request instead of four (`Handler.handle_in_one_hop`);
+a move's game, seats, vacations and unread turn notice in one read; frozen start-up heaps
+(`config/gcfreeze.py`); bulk rows built positionally (`hotsql.new`).
+
+Round of 2026-12-01, first session: SQL written once for the hot
 reads (`config/hotsql.py`: 0.8 ms of CPU per ORM query against 0.15 ms through a cursor), one
 `redis.Redis` per pool, fixed-window throttles in one pipeline, the token remembered by REST
 requests while the process hears revocations, request threads kept, the move body read without a

@@ -80,7 +80,7 @@ def test_a_move_costs_the_same_queries_however_many_players_it_notifies(make_pla
         notified = Game.objects.get(pk=game_id).active_seats
         assert len(notified) == players
     assert counts[3] == counts[5], counts
-    assert counts[5] <= 6
+    assert counts[5] <= 5  # the game; the event with the game row; recipients; notices; deliveries
 
 
 def test_a_move_request_reads_the_game_row_once(make_player, warm):
