@@ -430,6 +430,15 @@ def long_history(events: int) -> Any:
         state = step.state
         store.append(game, game.version, [NewEvent(step.event_type, {"move": choice, "record": step.record},
                                                     actor=seat)], timezone.now(), state=state)
+    # A game that ended before its 200th move leaves padding unwritten: the rest goes at the end,
+    # so the row is always the size asked for.
+    opened = True
+    while game.version < events:
+        store.append(game, game.version, [
+            NewEvent(store.DISPUTE_OPENED, {"dispute": 0, "seq": 1, "reason": "bench"}) if opened else
+            NewEvent(store.DISPUTE_RESOLVED, {"dispute": 0, "status": "dismissed", "resolution": "bench"})],
+            timezone.now())
+        opened = not opened
     return game
 
 
