@@ -115,7 +115,7 @@ PostgreSQL, Redis and the benchmark's client about 3 ms more per loop. What is l
 own work is spread thin (no part above 4% of the loop's samples: the write, the outbox, the
 after-commit round trip, JSON, the engine), so the 25% ratio needs a cheaper request path for
 every request the loop makes, which lowers /kinds/ as much. POST p99 at 16 clients is queueing
-on the two shared cores (16 clients at 180 loops/s is about 90 ms a loop).
+on the two shared cores (16 clients at 162 loops/s is about 99 ms a loop, half of it the POST).
 
 Round of 2026-12-01, second session (the previous round's column, `docs/benchmarks-previous.json`):
 one trip to the request's thread per REST request instead of four (`Handler.handle_in_one_hop`);
