@@ -58,9 +58,14 @@ def client() -> redis.Redis:
     return _client
 
 
+def deployment_key(*parts) -> str:
+    """A Redis name under the cache's key prefix: test runs (and deployments sharing a Redis) keep
+    to their own channels and keys."""
+    return ":".join([settings.CACHES["default"].get("KEY_PREFIX", "darkroom"), *map(str, parts)])
+
+
 def _prefix() -> str:
-    # The cache's key prefix: test runs (and deployments sharing a Redis) keep to their own channels.
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'darkroom')}:live"
+    return deployment_key("live")
 
 
 def key(*parts) -> str:

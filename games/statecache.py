@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import transaction
 
 from config.failopen import came_back, went_down
+from games import live
 
 TTL_SECONDS = 3600
 WHAT = "state cache"
@@ -45,7 +46,7 @@ def client() -> redis.Redis:
 
 def shared_key(name: str) -> str:
     """The Redis key: under the deployment's prefix, as the cache's and the live channels' are."""
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'darkroom')}:{name}"
+    return live.deployment_key(name)
 
 
 # -- memory ---------------------------------------------------------------------------------------
@@ -82,9 +83,7 @@ def forget_all_in_memory() -> None:
 def get(name: str) -> str | None:
     """The state's JSON text, or None (then the caller loads it from the database)."""
     text = _recall(name)
-    if text is None:
-        text = get_many([name]).get(name)
-    return text
+    return text if text is not None else _from_redis([name]).get(name)
 
 
 def get_many(names: Iterable[str]) -> dict[str, str]:
@@ -97,16 +96,21 @@ def get_many(names: Iterable[str]) -> dict[str, str]:
         else:
             found[name] = text
     if missing:
-        try:
-            values = client().mget([shared_key(name) for name in missing])
-        except redis.RedisError as error:
-            went_down(WHAT, error)
-            return found
-        came_back(WHAT)
-        shared = {name: value.decode() for name, value in zip(missing, values) if value is not None}
-        _remember(shared)
-        found.update(shared)
+        found.update(_from_redis(missing))
     return found
+
+
+def _from_redis(names: list[str]) -> dict[str, str]:
+    """What Redis holds of these states (then kept in memory too); nothing while it is away."""
+    try:
+        values = client().mget([shared_key(name) for name in names])
+    except redis.RedisError as error:
+        went_down(WHAT, error)
+        return {}
+    came_back(WHAT)
+    shared = {name: value.decode() for name, value in zip(names, values) if value is not None}
+    _remember(shared)
+    return shared
 
 
 def put_after_commit(entries: dict[str, str], messages: list[tuple[str, str]] | None = None) -> None:
