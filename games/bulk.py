@@ -49,7 +49,7 @@ def _column(model: type[models.Model], name: str) -> tuple[str, str, Any]:
     return field.column, base, lambda value: field.get_db_prep_save(value, connection)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     if isinstance(value, datetime.datetime | datetime.date | datetime.time):
         return value.isoformat()
     if isinstance(value, uuid.UUID | decimal.Decimal):
@@ -72,7 +72,7 @@ def records(model, names: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple
         for key, prep in prepared:
             record[key] = prep(record[key])
         records.append(record)
-    return [(column, cast) for column, cast, _ in columns], json.dumps(records, default=_plain)
+    return [(column, cast) for column, cast, _ in columns], json.dumps(records, default=plain)
 
 
 @functools.cache

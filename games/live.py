@@ -131,9 +131,14 @@ def announce_chat(game_id, message_id: int) -> None:
 
 def announce_users(user_ids: Iterable[int]) -> None:
     """Once the current transaction commits, wake these users' own streams (a notification)."""
-    messages = [(user_channel(u), "") for u in sorted(set(user_ids))]
+    messages = user_messages(user_ids)
     if messages:
         transaction.on_commit(lambda: _publish(messages))
+
+
+def user_messages(user_ids: Iterable[int]) -> list[tuple[str, str]]:
+    """The (channel, payload) messages of `announce_users`, to publish with others."""
+    return [(user_channel(u), "") for u in sorted(set(user_ids))]
 
 
 def _revoked_channel() -> str:

@@ -6,16 +6,16 @@ sweeper retries any left pending, so a crash after commit loses nothing, and a r
 whose rows vanish with it, notifies nobody. Unread turn notices for one game collapse into one,
 and email is batched into digests, so a busy game does not mean dozens of pushes a day.
 
-A write collects its notices in an `Outbox` and flushes them once: three statements however many
+A write collects its notices in an `Outbox` and flushes them once: two statements however many
 players, or games, it notifies (one read of the recipients' preferences, mutes, webhooks and
-unread turn notices; one insert of the notifications with the digest-slot upsert; one insert of
-the deliveries), a fourth when unread turn notices collapse.
+unread turn notices; one insert of the notifications, the digest-slot upsert and the deliveries),
+a third when unread turn notices collapse.
 """
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -28,8 +28,6 @@ from games.models import Delivery, Game, Notification, Seat
 
 NOTIFICATION_COLUMNS = ["user", "game", "type", "title", "data", "seq", "created_at", "updated_at",
                         "read_at", "collapsed"]
-DELIVERY_COLUMNS = ["notification", "channel", "webhook", "status", "attempts", "next_attempt_at",
-                    "last_error", "created_at"]
 
 TITLES = {
     "your_turn": "Your turn in {title}",
@@ -80,8 +78,11 @@ class _Notice:
 class Outbox:
     """Notices decided by one write, written together by `flush` (in the current transaction)."""
 
-    def __init__(self) -> None:
+    def __init__(self, announce: Callable[[Iterable[int]], None] | None = None) -> None:
         self.notices: list[_Notice] = []
+        # How the notified users' own streams are woken after commit: by default a publish of its
+        # own; a move hands its write's pipeline instead (games.turns.commit_many).
+        self.announce = announce or live.announce_users
 
     def add(self, user_ids: Iterable[int], game: Game | None, kind: str, data: dict[str, Any],
             seq: int | None = None, **title_args: Any) -> None:
@@ -106,7 +107,7 @@ class Outbox:
         if not wanted:
             return []
         users = {user_id for user_id, _ in wanted}
-        live.announce_users(users)  # their own streams, after commit
+        self.announce(users)  # their own streams, after commit
 
         def channels(user_id: int, kind: str) -> list[str]:
             # NotificationPreference.channels_for without a model instance per notice (building
@@ -150,28 +151,19 @@ class Outbox:
             return []
         created = [note for note, _ in fresh]
         email_users = {note.user_id for note, chosen in fresh if "email" in chosen}
-        ids, slots = _insert_notifications(created, email_users, now)
+        # Each delivery names its notice by position: the notices' ids are only known in the
+        # statement that inserts both. An email's time is its user's digest slot (None here).
+        deliveries = []
+        for index, (note, chosen) in enumerate(fresh):
+            if "email" in chosen:
+                deliveries.append((index, note.user_id, "email", None, None))
+            if "webhook" in chosen:
+                deliveries += [(index, note.user_id, "webhook", hook_id, now) for hook_id in found[note.user_id].hooks]
+        ids, outgoing = _insert_notifications(created, email_users, deliveries, now)
         for note, pk in zip(created, ids):
             note.pk = note.id = pk
             note._state.adding, note._state.db = False, "default"
-        deliveries = []
-        for note, chosen in fresh:
-            if "email" in chosen:
-                deliveries.append(hotsql.new(Delivery, {"notification": note}, notification_id=note.pk,
-                                             channel="email", next_attempt_at=slots[note.user_id]))
-            if "webhook" in chosen:
-                deliveries += [hotsql.new(Delivery, {"notification": note}, notification_id=note.pk, channel="webhook",
-                                          webhook_id=hook_id, next_attempt_at=now)
-                               for hook_id in found[note.user_id].hooks]
-        if deliveries:
-            ids = bulk.insert(Delivery, DELIVERY_COLUMNS, [
-                [d.notification.pk, d.channel, d.webhook_id, d.status, d.attempts, d.next_attempt_at,
-                 d.last_error, now] for d in deliveries], returning=True)
-            for delivery, pk in zip(deliveries, ids):
-                delivery.pk = delivery.id = pk
-            scheduling.deliver_after_commit([
-                scheduling.Outgoing(d.pk, d.channel, d.notification.user_id, 0, d.next_attempt_at)
-                for d in deliveries])
+        scheduling.deliver_after_commit(outgoing)
         return created
 
 
@@ -217,25 +209,45 @@ def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: 
     return out
 
 
-def _insert_notifications(notes: list[Notification], email_users: set[int],
-                          now: datetime) -> tuple[list[int], dict[int, datetime]]:
-    """Insert the notifications and take each email user's digest slot, in one statement;
-    returns the new ids (in the notes' order) and the slots."""
+def _insert_notifications(notes: list[Notification], email_users: set[int], deliveries: list[tuple],
+                          now: datetime) -> tuple[list[int], list[scheduling.Outgoing]]:
+    """Insert the notifications, take each email user's digest slot and insert the deliveries,
+    in one statement. `deliveries` are (index of the notice in `notes`, user id, channel, webhook
+    id, time: None for an email, which goes at its user's slot). Returns the notices' new ids (in
+    `notes`' order) and what the worker needs to schedule each delivery."""
     columns, document = bulk.records(Notification, NOTIFICATION_COLUMNS, [
         [note.user_id, note.game_id, note.type, note.title, note.data, note.seq, note.created_at,
          note.updated_at, note.read_at, note.collapsed] for note in notes])
     shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
     names = ", ".join(f'"{column}"' for column, _ in columns)
     slots_sql, slot_params = digest_slots_sql(email_users, now)
+    wanted = json.dumps([{"o": o, "i": i, "u": user_id, "ch": channel, "hook": hook, "at": at}
+                         for o, (i, user_id, channel, hook, at) in enumerate(deliveries)], default=bulk.plain)
+    # Ids come from the sequence in the order the rows are inserted, which is the documents'
+    # (json_to_recordset's, then the ORDER BY's): the notices numbered by id are `notes` in order.
     sql = f"""
         WITH {slots_sql},
              notes AS (INSERT INTO games_notification ({names})
-                       SELECT * FROM json_to_recordset(%s::json) AS v({shape}) RETURNING id)
+                       SELECT * FROM json_to_recordset(%s::json) AS v({shape}) RETURNING id),
+             numbered AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS i FROM notes),
+             sent AS (INSERT INTO games_delivery ("notification_id", "channel", "webhook_id", "status",
+                                                  "attempts", "next_attempt_at", "last_error", "created_at")
+                      SELECT n.id, d.ch, d.hook, %s, 0, COALESCE(d.at, s.email_digest_at), '', %s
+                        FROM json_to_recordset(%s::json) AS d(o bigint, i bigint, u bigint, ch varchar,
+                                                              hook bigint, at timestamptz)
+                        JOIN numbered n ON n.i = d.i
+                        LEFT JOIN slots s ON d.at IS NULL AND s.user_id = d.u
+                       ORDER BY d.o
+                      RETURNING id, notification_id, channel, next_attempt_at)
         SELECT (SELECT array_agg(id ORDER BY id) FROM notes),
-               (SELECT json_agg(json_build_array(user_id, email_digest_at)) FROM slots)"""
-    # Ids come from the sequence in the order the rows are inserted, which is the arrays'.
-    ((ids, slots),) = hotsql.fetch(sql, [*slot_params, document])
-    return list(ids), {user_id: datetime.fromisoformat(at) for user_id, at in slots or []}
+               (SELECT json_agg(json_build_array(id, notification_id, channel, next_attempt_at) ORDER BY id)
+                  FROM sent)"""
+    ((ids, sent),) = hotsql.fetch(sql, [*slot_params, document, Delivery.Status.PENDING, now, wanted])
+    ids = list(ids)
+    user_of = {pk: note.user_id for note, pk in zip(notes, ids)}
+    outgoing = [scheduling.Outgoing(pk, channel, user_of[note_id], 0, datetime.fromisoformat(at))
+                for pk, note_id, channel, at in sent or []]
+    return ids, outgoing
 
 
 def digest_slots_sql(user_ids: set[int], now: datetime) -> tuple[str, list]:

@@ -115,8 +115,9 @@ def _from_redis(names: list[str]) -> dict[str, str]:
 
 def put_after_commit(entries: dict[str, str], messages: list[tuple[str, str]] | None = None) -> None:
     """Once the current transaction commits (a rolled-back write's state must never be found):
-    keep these states in both layers and publish `messages` (channel, payload), in one pipeline."""
-    messages = list(messages or [])
+    keep these states in both layers and publish `messages` (channel, payload), in one pipeline.
+    `messages` is read at commit: what is added to the list before then is published too."""
+    messages = [] if messages is None else messages
     if not entries and not messages:
         return
 

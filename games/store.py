@@ -86,9 +86,11 @@ def append(game: Game, expected_version: int, events: Iterable[NewEvent], at: da
     return append_many([Append(game, expected_version, list(events), at, state, projection)])[0]
 
 
-def append_many(batch: list[Append]) -> list[list[Event]]:
+def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = None) -> list[list[Event]]:
     """`append` for several games in one go (the sweeper expiring a batch of games): the events,
-    the games and the snapshots due, in one statement."""
+    the games and the snapshots due, in one statement. The games' news is added to `messages`,
+    which goes to Redis after commit as it then stands: what the caller adds to it before the
+    commit (the outbox's wake-ups) goes in the same pipeline."""
     for item in batch:
         if item.game.version != item.expected_version:
             raise VersionConflict(item.game.version)
@@ -131,7 +133,9 @@ def append_many(batch: list[Append]) -> list[list[Event]]:
         metrics.events_appended(item.game.kind, group)
     # Tell the games' readers after commit, with the states: one Redis pipeline for a move or a
     # whole sweeper batch, not one per game (a round trip each, about a millisecond per expired game).
-    statecache.put_after_commit(cached, live.news_messages(news))
+    messages = [] if messages is None else messages
+    messages += live.news_messages(news)
+    statecache.put_after_commit(cached, messages)
     return rows
 
 

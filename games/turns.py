@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Q
 
 from config import hotsql
-from games import clocks, notify, scheduling, store
+from games import clocks, live, notify, scheduling, store
 from games.engines import base
 from games.models import Event, Game, Seat
 from games.store import NewEvent
@@ -194,8 +194,11 @@ def commit_many(turns: list[Turn], appends: list[store.Append] | None = None) ->
     appends = appends if appends is not None else [turn.prepare() for turn in turns]
     if not turns:
         return []
-    written = store.append_many(appends)
-    outbox = notify.Outbox()
+    news: list[tuple[str, str]] = []
+    written = store.append_many(appends, news)
+    # The notified users' streams are woken with the games' news and states: one Redis round
+    # trip after commit for the whole write.
+    outbox = notify.Outbox(announce=lambda users: news.extend(live.user_messages(users)))
     for turn, rows in zip(turns, written):
         notify.after_turn(turn.game, rows, turn.active_before, set(turn.active), turn.seats, outbox)
     outbox.flush()

@@ -77,7 +77,38 @@ The CPU rows are the web server's own CPU time (its processes' user + system, fr
 each phase divided by the requests or loops made: on a shared machine they move far less than
 the rates, and their ratio is what the server could do if it had the cores to itself.
 
-Round of 2026-12-01, third session (this run's column). Found by logging every statement of one
+Round of 2026-12-01, fourth session (this run's column). Found with PostgreSQL's own per-message
+CPU accounting (`log_statement_stats` on one connection, 240 moves: parse, bind and execute of
+every statement) and per-process CPU from /proc over each phase, and changed:
+
+- A notifying move's outbox is two statements, not three: the deliveries are inserted in the
+  statement that inserts the notices and takes the digest slots (each delivery names its notice
+  by position; an email's time is its user's slot, joined in SQL). A move that notifies 3 or 5
+  players is 4 statements (was 5).
+- The notified users' streams are woken in the same after-commit Redis pipeline as the game's
+  news and state (`notify.Outbox(announce=...)`, `store.append_many(..., messages)`): one round
+  trip after any move (a notifying move made two).
+- The hot statements are planned once: PostgreSQL re-planned the outbox's recipients read at
+  every execution (its custom plans, for arrays of two ids, looked cheaper than the generic one):
+  191 us of its CPU at bind, 42 us with `plan_cache_mode=force_generic_plan`, a setting only
+  prepared statements heed.
+- Measured in one process (thread CPU per request, 900 loops, three runs each, alternating):
+  POST move 3.175 -> 3.065 ms; GET /kinds/ 1.49 ms in the same runs.
+
+Where a loop's CPU goes, the whole machine (after; two 10 s runs at 16 clients): GET /kinds/ costs
+1.76 ms per request (web 1.41, Redis 0.06, the benchmark's client 0.28); a move loop 9.46 ms (web
+6.96, PostgreSQL 1.44-1.52, Redis 0.18-0.20, client 0.82). PostgreSQL's CPU per move (one
+connection playing 240 moves through the services, a snapshot every 5 moves): COMMIT
+178 us (the deferred foreign-key checks and the WAL flush), the move's write 145-170 us (320-420
+us with a snapshot), the game read 90 us, and on a notifying move the notices with their
+deliveries 210 us and the recipients read 80 us. So even if the web server's work for the move
+itself cost nothing, each of the loop's three requests costing exactly what GET /kinds/ costs, the
+loop would be 3 x 1.76 + 1.48 = 6.76 ms of CPU: 26% of GET /kinds/. The 25% target leaves the
+move's own work in the web server 0.3 ms in all, against 2.7 ms today (the game read, the engine,
+the views, the write, the commit, the after-commit pipeline, the outbox).
+
+Round of 2026-12-01, third session (the previous round's column, `docs/benchmarks-previous.json`).
+Found by logging every statement of one
 loop (`log_statement`), pgbench on the statements themselves, and py-spy on the loop run in one
 process (plain sampling, one thread: not distorted by other threads), and changed:
 
@@ -108,7 +139,7 @@ process (plain sampling, one thread: not distorted by other threads), and change
   per process (2 or 4 at a time): no change beyond the noise of this machine, whose GET /kinds/
   rate moved between 681 and 958 req/s across runs within the same hour.
 
-Where the targets stand: a move loop is three requests that each pay what GET /kinds/ pays (the
+Where the targets stood then: a move loop is three requests that each pay what GET /kinds/ pays (the
 ASGI server, Django's middleware, DRF, the throttle's Redis round trip, the access log) plus the
 move's own work: POST /moves/ alone costs the server about 2.3 times a GET /kinds/, and
 PostgreSQL, Redis and the benchmark's client about 3 ms more per loop. What is left of the move's
@@ -117,7 +148,7 @@ after-commit round trip, JSON, the engine), so the 25% ratio needs a cheaper req
 every request the loop makes, which lowers /kinds/ as much. POST p99 at 16 clients is queueing
 on the two shared cores (16 clients at 162 loops/s is about 99 ms a loop, half of it the POST).
 
-Round of 2026-12-01, second session (the previous round's column, `docs/benchmarks-previous.json`):
+Round of 2026-12-01, second session:
 one trip to the request's thread per REST request instead of four (`Handler.handle_in_one_hop`);
 a move's game, seats, vacations and unread turn notice in one read; frozen start-up heaps
 (`config/gcfreeze.py`); bulk rows built positionally (`hotsql.new`).

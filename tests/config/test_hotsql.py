@@ -65,3 +65,38 @@ def test_a_new_instance_built_by_hotsql_equals_the_orm_s_and_knows_its_game(make
                                                  created_at=now, updated_at=now))
     delivery = hotsql.new(Delivery, channel="email", next_attempt_at=now)
     assert (delivery.status, delivery.attempts, delivery.last_error) == (Delivery.Status.PENDING, 0, "")
+
+
+def prepared(fragment):
+    """(generic plans, custom plans) of this connection's prepared statement containing `fragment`."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE %s",
+                       [f"%{fragment}%"])
+        return cursor.fetchall()
+
+
+def test_the_hot_statements_are_prepared_and_planned_once_for_every_execution(make_player):
+    # The outbox's recipients read (arrays of ids) is the one PostgreSQL would otherwise re-plan
+    # at each execution, its custom plans looking cheaper than the generic one.
+    from django.db import connection
+
+    from games import notify
+
+    alice, bob = make_player(), make_player()
+    game_id = start_game(alice, [bob])
+    game = Game.objects.get(pk=game_id)
+    for _ in range(8):
+        notify.send([alice.user.pk, bob.user.pk], game, "dispute", {"dispute": 1, "seq": 1, "status": "open"})
+    ((generic, custom),) = prepared("WITH unread AS")
+    assert (generic >= 8, custom) == (True, 0)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW plan_cache_mode")
+        assert cursor.fetchone() == ("force_generic_plan",)
+
+
+def test_django_s_own_queries_are_not_prepared(make_player):
+    alice = make_player()
+    list(Game.objects.filter(creator=alice.user).values_list("pk", flat=True)[:1])
+    assert prepared('"games_game"."creator_id"') == []

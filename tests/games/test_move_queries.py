@@ -80,7 +80,8 @@ def test_a_move_costs_the_same_queries_however_many_players_it_notifies(make_pla
         notified = Game.objects.get(pk=game_id).active_seats
         assert len(notified) == players
     assert counts[3] == counts[5], counts
-    assert counts[5] <= 5  # the game; the event with the game row; recipients; notices; deliveries
+    # The game; the event with the game row; the recipients; the notices with their deliveries.
+    assert counts[5] == 4, counts
 
 
 def test_a_move_request_reads_the_game_row_once(make_player, warm):
@@ -104,8 +105,8 @@ def test_the_email_digest_slot_is_not_searched_among_pending_deliveries(make_pla
             player, move, version = give(game_id, users[seat], by_user)
             services.submit_move(game_id, player.user, move, version)
     sql = queries_of_move(game_id, by_user, 2)
-    assert any(q.lstrip().startswith("INSERT") and "games_delivery" in q for q in sql)  # emails queued
-    assert not any(q.lstrip().startswith("SELECT") and "games_delivery" in q for q in sql), sql
+    assert any("INSERT INTO games_delivery" in q for q in sql)  # emails queued, with their notices
+    assert not any(re.search(r'FROM\s+"?games_delivery', q) for q in sql), sql
 
 
 def test_a_game_s_page_reads_the_game_and_its_players_in_one_statement(make_player, warm):
@@ -133,3 +134,35 @@ def test_a_move_reads_the_mover_s_turn_notice_in_its_own_write(make_player, warm
     # Still two statements: the notice is marked read by a part of the move's write.
     assert len(sql) == 2 and 'UPDATE "games_notification" SET read_at' in sql[-1], "\n".join(sql)
     assert unread.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_notifying_move_wakes_its_readers_and_the_notified_in_one_redis_round_trip(make_player, monkeypatch):
+    from games import live, statecache
+
+    game_id, by_user = pickpic(make_player, 3)
+    for seat in range(2):
+        users, _ = seat_users(game_id)
+        player, move, version = give(game_id, users[seat], by_user)
+        services.submit_move(game_id, player.user, move, version)
+    users, _ = seat_users(game_id)
+    player, move, version = give(game_id, users[2], by_user)
+    told = {live.user_channel(u).encode() for u in users.values() if u != users[2]}
+    listener = statecache.client().pubsub()
+    listener.subscribe(live.channel(game_id), *told)
+    for _ in range(3):
+        listener.get_message(timeout=1)  # the subscriptions' confirmations
+    pipelines, publishes = [], []
+    real_pipeline = statecache.client().pipeline
+    monkeypatch.setattr(statecache.client(), "pipeline", lambda *a, **k: pipelines.append(1) or real_pipeline(*a, **k))
+    monkeypatch.setattr(live, "_publish", lambda messages: publishes.append(messages))
+
+    services.submit_move(game_id, player.user, move, version)  # the last give: the others are told
+
+    heard = set()
+    while (message := listener.get_message(timeout=1)) is not None:
+        heard.add(message["channel"])
+    listener.close()
+    assert heard == told | {live.channel(game_id).encode()}
+    assert Game.objects.get(pk=game_id).active_seats == [0, 1, 2]
+    assert len(pipelines) == 1 and publishes == []  # the state, the news and the wake-ups together
