@@ -64,6 +64,37 @@ def test_each_delivery_is_queued_after_commit_under_its_own_row(alice, bob, caro
         purge_queue()
 
 
+def test_each_notice_of_one_flush_gets_its_own_deliveries(alice, bob, carol):
+    # The deliveries are inserted in the notices' statement and name their notice by its place
+    # in the flush: two notices of one user must not swap or share theirs.
+    first = game_of(alice, [bob])
+    second = Game.objects.get(pk=start_game(carol, [bob]))
+    Notification.objects.all().delete()
+    NotificationPreference.objects.update(email_digest_at=None)
+    prefer(bob, email_digest_minutes=0)
+    prefer(carol, channels={"dispute": ["inbox"]})
+    hook = Webhook.objects.create(user=bob.user, url="http://127.0.0.1:9/h", secret="s", active=True)
+    before = timezone.now()
+    outbox = notify.Outbox()
+    outbox.add([bob.user.pk], first, "finished", {"result": None}, seq=3)
+    outbox.add([alice.user.pk, bob.user.pk, carol.user.pk], second, "dispute",
+               {"dispute": 1, "seq": 4, "status": "open"})
+    created = outbox.flush()
+    after = timezone.now()
+    sent = {(n.user_id, n.game_id, n.type): sorted(Delivery.objects.filter(notification=n).values_list(
+        "channel", "webhook_id")) for n in created}
+    assert sent == {
+        (bob.user.pk, first.pk, "finished"): [("email", None), ("webhook", hook.pk)],
+        (alice.user.pk, second.pk, "dispute"): [("email", None)],
+        (bob.user.pk, second.pk, "dispute"): [("email", None), ("webhook", hook.pk)],
+        (carol.user.pk, second.pk, "dispute"): [],  # her inbox only
+    }
+    alices = Delivery.objects.get(notification__user=alice.user)
+    assert timedelta(minutes=59) < alices.next_attempt_at - before <= timedelta(minutes=61)  # her digest
+    for delivery in Delivery.objects.filter(notification__user=bob.user):
+        assert before <= delivery.next_attempt_at <= after  # a digest of 0 minutes, and webhooks: at once
+
+
 def test_the_users_told_and_only_they_are_woken_after_commit(alice, bob, carol, django_capture_on_commit_callbacks):
     game = game_of(alice, [bob, carol], kind="pickpic")
     Mute.objects.create(user=carol.user, game=game)
