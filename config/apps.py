@@ -9,7 +9,8 @@ class OperationsConfig(AppConfig):
     label = "operations"
 
     def ready(self):
-        from config import logs, metrics
+        from config import logs, metrics, strict_input
 
         metrics.connect()
         logs.connect_celery()
+        strict_input.apply()

@@ -57,8 +57,8 @@ class CreateGameIn(serializers.Serializer):
                            help_text="the kind's options (the kind's `...Options` schema)")
     seats = serializers.IntegerField(required=False, allow_null=True, default=None,
                                      help_text="seats offered; default the kind's maximum")
-    private = serializers.BooleanField(required=False, default=False,
-                                       help_text="invitation only: hidden from lists, with a join link")
+    private = StrictBooleanField(required=False, default=False,
+                                 help_text="invitation only: hidden from lists, with a join link")
     invite = serializers.ListField(child=serializers.CharField(max_length=150), required=False, max_length=10,
                                    help_text="usernames to invite (makes the game private)")
     rated = StrictBooleanField(required=False, allow_null=True, default=None,

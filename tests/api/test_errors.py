@@ -117,3 +117,32 @@ def test_brackets_inside_strings_do_not_count(alice):
     body = json.dumps({"username": "x" + "[" * 140, "password": "]" * 100})
     response = alice.client.post("/api/v1/accounts/token/", body, content_type="application/json")
     error_of(response, 400, "bad_credentials")
+
+
+@pytest.mark.parametrize("body", [{"username": 12345678, "password": "correct horse battery"},
+                                  {"username": "numbers", "password": -123456789.5},
+                                  {"username": "numbers", "password": "correct horse battery", "email": 7},
+                                  {"username": ["numbers"], "password": "correct horse battery"}],
+                         ids=["a number for a name", "a number for a password", "for an email", "a list"])
+def test_anything_but_a_string_where_the_document_says_string_is_a_400_and_writes_nothing(db, body):
+    # config/strict_input.py: DRF would have taken the number 12345678 as the name "12345678",
+    # and -123456789.5 as a (valid) password.
+    from accounts.models import User
+
+    response = Client().post("/api/v1/accounts/register/", body, content_type="application/json")
+    body = error_of(response, 400, "invalid")
+    assert User.objects.count() == 0
+
+
+def test_a_game_is_not_created_from_a_body_of_the_wrong_types(alice, make_player):
+    make_player("42")  # a name a number would have been taken for
+    for body in ({"kind": "duel", "invite": [42]}, {"kind": "duel", "private": 1}):
+        error_of(alice.post("/api/v1/games/", body), 400, "invalid")
+    assert not Game.objects.exists()
+
+
+def test_strings_are_still_taken_as_strings(alice, make_player):
+    # The rule refuses what is not a string; a string goes on to the field's own checks.
+    make_player("42")
+    assert alice.post("/api/v1/games/", {"kind": "duel", "invite": ["42"], "private": False}).status_code == 201
+    error_of(alice.post("/api/v1/games/", {"kind": "x" * 33}), 400, "invalid")  # longer than 32

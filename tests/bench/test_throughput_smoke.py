@@ -26,3 +26,16 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(monkeypatch, tmp_path):
     text = report.write(out).read_text()
     assert "| move loops / GET /kinds/ |" in text and "POST /moves/ p99 ms" in text
     assert not math.isnan(timer["p99"])
+    loop_ms = out["loop_machine_ms"]
+    assert loop_ms["web"] > 0 and loop_ms["PostgreSQL"] > 0  # a move is written by the web server
+    assert out["kinds_machine_ms"]["PostgreSQL"] < loop_ms["PostgreSQL"]  # GET /kinds/ reads no table
+    assert 0 < out["free_move_bound"] < 1
+    assert "| loops / GET /kinds/ were the move's own web work free |" in text
+
+
+def test_the_free_move_bound_gives_the_loop_three_kinds_requests_of_web_work_and_the_rest_as_measured():
+    kinds = {"web": 1.4, "worker and beat": 0.0, "PostgreSQL": 0.0, "Redis": 0.1, "client": 0.3}
+    loop = {"web": 7.0, "worker and beat": 0.0, "PostgreSQL": 1.5, "Redis": 0.2, "client": 0.8}
+    # 1.8 ms per GET /kinds/; the loop at 3 x 1.4 ms of web work plus 2.5 ms of the rest.
+    assert throughput.free_move_bound(kinds, loop) == pytest.approx(1.8 / (4.2 + 2.5))
+    assert throughput.free_move_bound(kinds, {**loop, "web": 70.0}) == throughput.free_move_bound(kinds, loop)

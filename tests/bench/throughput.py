@@ -140,6 +140,48 @@ def cpu_seconds(name: str = "web") -> float:
     return group_cpu(STARTED[name].process.pid)
 
 
+def _service_seconds(prefix: str) -> float:
+    """CPU time used so far by every process whose name starts with `prefix` (PostgreSQL's
+    backends and helpers, redis-server): the shared services, idle but for this benchmark."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                stat = fh.read()
+        except OSError:
+            continue  # gone meanwhile
+        if stat[stat.index("(") + 1:stat.rindex(")")].startswith(prefix):
+            fields = stat[stat.rindex(")") + 2:].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+MACHINE_PARTS = ("web", "worker and beat", "PostgreSQL", "Redis", "client")
+
+
+def machine_seconds() -> dict[str, float]:
+    """CPU used so far by everything a request costs the machine: the Procfile's processes,
+    PostgreSQL, Redis, and this benchmark's own HTTP client (this process)."""
+    return {"web": cpu_seconds("web"), "worker and beat": cpu_seconds("worker") + cpu_seconds("beat"),
+            "PostgreSQL": _service_seconds("postgres"), "Redis": _service_seconds("redis-server"),
+            "client": time.process_time()}
+
+
+def per_unit_ms(before: dict[str, float], after: dict[str, float], count: int) -> dict[str, float]:
+    return {part: 1000 * (after[part] - before[part]) / max(1, count) for part in MACHINE_PARTS}
+
+
+def free_move_bound(kinds_ms: dict[str, float], loop_ms: dict[str, float]) -> float:
+    """The loop's rate against GET /kinds/'s if the web server did the move's own work for
+    nothing, each of the loop's three requests costing it what a GET /kinds/ does, while
+    everything else (PostgreSQL, Redis, the client, the worker) costs what it cost in this run."""
+    kinds = sum(kinds_ms.values())
+    rest = sum(value for part, value in loop_ms.items() if part != "web")
+    return kinds / (3 * kinds_ms["web"] + rest)
+
+
 @contextmanager
 def running(*names: str):
     """Start the named Procfile processes (web first), yield the web port, stop them all."""
@@ -296,9 +338,11 @@ def move_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
     # Warm-up: every server thread opens its database connection, every code path is imported.
     run_clients(port, clients, min(3.0, seconds), loop)
     counts.update(moves=0, conflicts=0, finished=0)
-    cpu = cpu_seconds()
+    before = machine_seconds()
     out = run_clients(port, clients, seconds, loop)
-    out["cpu_s"] = cpu_seconds() - cpu
+    after = machine_seconds()
+    out["cpu_s"] = after["web"] - before["web"]
+    out["machine_ms"] = per_unit_ms(before, after, len(out["times"].get("POST move", [])))
     connections.close_all()
     out.update(counts, loops_per_s=len(out["times"].get("POST move", [])) / out["elapsed"],
                moves_per_s=counts["moves"] / out["elapsed"])
@@ -484,11 +528,14 @@ def run_all(sizes: dict[str, Any], progress: Callable[[dict[str, Any]], None] = 
     out["pgbench_tps"] = pgbench_insert_rate(clients, sizes["pgbench_seconds"])
     with running("web", "worker", "beat") as port:
         kinds_rate(port, clients, 1.0)  # warm-up: every server worker imported and connected
-        cpu = cpu_seconds()
+        before = machine_seconds()
         out["kinds_rps"], kinds_count = kinds_rate(port, clients, sizes["seconds"])
-        out["kinds_cpu_ms"] = 1000 * (cpu_seconds() - cpu) / max(1, kinds_count)
+        out["kinds_machine_ms"] = per_unit_ms(before, machine_seconds(), kinds_count)
+        out["kinds_cpu_ms"] = out["kinds_machine_ms"]["web"]
         loop = move_loop(port, clients, sizes["seconds"])
         out["loop_cpu_ms"] = 1000 * loop["cpu_s"] / max(1, len(loop["times"].get("POST move", [])))
+        out["loop_machine_ms"] = loop["machine_ms"]
+        out["free_move_bound"] = free_move_bound(out["kinds_machine_ms"], out["loop_machine_ms"])
     post = loop["times"].get("POST move", [])
     out["move"] = {"loops_per_s": loop["loops_per_s"], "moves_per_s": loop["moves_per_s"],
                    "conflicts": loop["conflicts"], "errors": len(loop["errors"]),
@@ -518,6 +565,11 @@ def summary(out: dict[str, Any]) -> str:
              f"POST p99 {move['post_p99_ms']:.0f} ms, conflicts {move['conflicts']}, errors {move['errors']}"]
     for key in sorted(k for k in move if k.endswith(" ms")):
         lines.append(f"  {key}: {move[key]:.1f}")
+    if "loop_machine_ms" in out:
+        for label, parts in (("per GET /kinds/", out["kinds_machine_ms"]), ("per move loop", out["loop_machine_ms"])):
+            lines.append(f"machine CPU {label}: {sum(parts.values()):.2f} ms ("
+                         + ", ".join(f"{part} {value:.2f}" for part, value in parts.items()) + ")")
+        lines.append(f"loops / GET /kinds/ if the move's own web work were free: {out['free_move_bound']:.1%}")
     for timer in out["timers"]:
         lines.append(f"{timer['games']} games due in one second: {timer['expired']}/{timer['expected']} "
                      f"expired, lateness p50 {timer['p50']:.3f} s, p99 {timer['p99']:.3f} s, "
