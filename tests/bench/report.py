@@ -107,6 +107,11 @@ every statement) and per-process CPU from /proc over each phase, and changed:
   prepared statements heed.
 - Measured in one process (thread CPU per request, 900 loops, three runs each, alternating):
   POST move 3.175 -> 3.065 ms; GET /kinds/ 1.49 ms in the same runs.
+- POST /moves/ p99 at 16 clients is at this machine's noise: over the session's nine runs of the
+  loop after these changes (four 20 s `make bench` runs, five 10 s runs of the same loop) it was
+  78-102 ms, under 100 ms in eight; five runs before them gave 85-99 ms. At 16 clients it is
+  queueing for the two cores (16 clients at 180 loops/s is 89 ms a loop), so it follows the CPU
+  per loop.
 
 Where a loop's CPU goes, the whole machine (after; two 10 s runs at 16 clients): GET /kinds/ costs
 1.76 ms per request (web 1.41, Redis 0.06, the benchmark's client 0.28); a move loop 9.46 ms (web
