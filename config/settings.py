@@ -108,13 +108,13 @@ if env_bool("DATABASE_POOL", True):
 # as often prepared). Every other query keeps Django's client-side binding, never prepared.
 # DATABASE_PREPARE=off for a pooler that cannot keep prepared statements (PgBouncer in
 # transaction mode before 1.21).
-DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
-    5 if env_bool("DATABASE_PREPARE", True) else None)
+DATABASE_PREPARE = env_bool("DATABASE_PREPARE", True)
+DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5 if DATABASE_PREPARE else None
 # ... and planned once: each looks rows up by key or writes the rows it is given, which one
 # generic plan serves. Left to choose, PostgreSQL planned the outbox's recipients read afresh on
 # every notifying move (190 us of its CPU at bind, 40 us with the generic plan). Only prepared
 # statements have a plan to keep, so no other query is touched.
-if env_bool("DATABASE_PREPARE", True):
+if DATABASE_PREPARE:
     _options = DATABASES["default"]["OPTIONS"]
     _options["options"] = f'{_options.get("options", "")} -c plan_cache_mode=force_generic_plan'.strip()
 # Threads per process that run the streams' database reads (each holds a pooled connection only

@@ -80,19 +80,6 @@ def _keys(width: int) -> tuple[str, ...]:
     return tuple(f"c{i}" for i in range(width))
 
 
-def insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence[Any]],
-           returning: bool = False) -> list[int]:
-    """INSERT every row (values in the order of `names`, a relation's as its id); with
-    `returning`, the new ids in the rows' order."""
-    if not rows:
-        return []
-    sql, params = insert_sql(model, names, rows)
-    if returning:
-        return [row[0] for row in hotsql.fetch(f'{sql} RETURNING "{model._meta.pk.column}"', params)]
-    hotsql.execute(sql, params)
-    return []
-
-
 def update(model: type[models.Model], names: Sequence[str], objects: Sequence[models.Model]) -> None:
     """UPDATE each object's row with its current values of `names`, in one statement."""
     if objects:
@@ -116,7 +103,8 @@ def write(*parts: Part | None) -> None:
 
 
 def insert_sql(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence[Any]]) -> Part | None:
-    """The INSERT of `insert` and its one parameter (None for no rows)."""
+    """INSERT every row (values in the order of `names`, a relation's as its id), as a part for
+    `write`: the statement and its one parameter (None for no rows)."""
     if not rows:
         return None
     columns, document = records(model, names, rows)

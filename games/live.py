@@ -102,20 +102,6 @@ def _publish(messages: list[tuple[str, str]]) -> None:
         came_back("live updates")
 
 
-def announce(game_id, version: int, users: Iterable[int] = ()) -> None:
-    """Once the current transaction commits, tell the game's readers (and `users`' own streams,
-    e.g. whoever created or joined the game) that there is news."""
-    announce_many([(game_id, version, users)])
-
-
-def announce_many(news: Iterable[tuple[Any, int, Iterable[int]]]) -> None:
-    """`announce` for several games (game id, version, users) in one Redis pipeline after commit:
-    a sweeper batch pays one round trip, not one per game."""
-    messages = news_messages(news)
-    if messages:
-        transaction.on_commit(lambda: _publish(messages))
-
-
 def news_messages(news: Iterable[tuple[Any, int, Iterable[int]]]) -> list[tuple[str, str]]:
     """The (channel, payload) messages announcing these games' new versions, to publish after
     commit (games.statecache sends them with the write's states, in the same pipeline)."""

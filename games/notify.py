@@ -150,7 +150,6 @@ class Outbox:
         if not fresh:
             return []
         created = [note for note, _ in fresh]
-        email_users = {note.user_id for note, chosen in fresh if "email" in chosen}
         # Each delivery names its notice by position: the notices' ids are only known in the
         # statement that inserts both. An email's time is its user's digest slot (None here).
         deliveries = []
@@ -159,7 +158,7 @@ class Outbox:
                 deliveries.append((index, note.user_id, "email", None, None))
             if "webhook" in chosen:
                 deliveries += [(index, note.user_id, "webhook", hook_id, now) for hook_id in found[note.user_id].hooks]
-        ids, outgoing = _insert_notifications(created, email_users, deliveries, now)
+        ids, outgoing = _insert_notifications(created, deliveries, now)
         for note, pk in zip(created, ids):
             note.pk = note.id = pk
             note._state.adding, note._state.db = False, "default"
@@ -209,10 +208,10 @@ def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: 
     return out
 
 
-def _insert_notifications(notes: list[Notification], email_users: set[int], deliveries: list[tuple],
+def _insert_notifications(notes: list[Notification], deliveries: list[tuple],
                           now: datetime) -> tuple[list[int], list[scheduling.Outgoing]]:
-    """Insert the notifications, take each email user's digest slot and insert the deliveries,
-    in one statement. `deliveries` are (index of the notice in `notes`, user id, channel, webhook
+    """Insert the notifications, take a digest slot for each user an email goes to and insert the
+    deliveries, in one statement. `deliveries` are (index of the notice in `notes`, user id, channel, webhook
     id, time: None for an email, which goes at its user's slot). Returns the notices' new ids (in
     `notes`' order) and what the worker needs to schedule each delivery."""
     columns, document = bulk.records(Notification, NOTIFICATION_COLUMNS, [
@@ -220,7 +219,8 @@ def _insert_notifications(notes: list[Notification], email_users: set[int], deli
          note.updated_at, note.read_at, note.collapsed] for note in notes])
     shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
     names = ", ".join(f'"{column}"' for column, _ in columns)
-    slots_sql, slot_params = digest_slots_sql(email_users, now)
+    slots_sql, slot_params = digest_slots_sql({user_id for _, user_id, channel, _, _ in deliveries
+                                               if channel == "email"}, now)
     wanted = json.dumps([{"o": o, "i": i, "u": user_id, "ch": channel, "hook": hook, "at": at}
                          for o, (i, user_id, channel, hook, at) in enumerate(deliveries)], default=bulk.plain)
     # Ids come from the sequence in the order the rows are inserted, which is the documents'

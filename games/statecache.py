@@ -117,12 +117,14 @@ def put_after_commit(entries: dict[str, str], messages: list[tuple[str, str]] | 
     """Once the current transaction commits (a rolled-back write's state must never be found):
     keep these states in both layers and publish `messages` (channel, payload), in one pipeline.
     `messages` is read at commit: what is added to the list before then is published too."""
-    messages = [] if messages is None else messages
-    if not entries and not messages:
+    if not entries and messages is None:
         return
+    messages = [] if messages is None else messages
 
     def put() -> None:
         _remember(entries)
+        if not entries and not messages:
+            return
         try:
             with client().pipeline(transaction=False) as pipe:
                 for name, text in entries.items():

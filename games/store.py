@@ -104,14 +104,14 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
     # A write that brings no state but is due a snapshot replays its game from the events, which
     # must be in the table first; otherwise the events, the games and the snapshots go in one
     # statement (bulk.write).
-    if any(item.state is None and _snapshot_due(item, len(group)) for item, group in zip(batch, rows)):
+    dues = [_snapshot_due(item, len(group)) for item, group in zip(batch, rows)]
+    if any(item.state is None and due for item, due in zip(batch, dues)):
         _write_events(version, events)
         events = None
     fields: list[str] = ["version"]
     snapshots, cached, news = [], {}, []
-    for item, group in zip(batch, rows):
+    for item, group, due in zip(batch, rows, dues):
         game = item.game
-        due = _snapshot_due(item, len(group))
         game.version = item.expected_version + len(group)
         for name, value in item.projection.items():
             setattr(game, name, value)
