@@ -5,7 +5,7 @@ PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: install chromium services migrate run test fuzz bench mutate mutate-before check clean
+.PHONY: install chromium valgrind services migrate run test fuzz bench mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,7 +42,15 @@ fuzz: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-200} $(VENV)/bin/pytest -p no:randomly -s -o addopts="" tests/api/test_fuzz.py
 
-bench: install
+# The benchmark counts the web server's instructions with Debian's valgrind (tests/bench/instructions.py).
+valgrind:
+	@if ! command -v valgrind >/dev/null; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; \
+	    else echo "no valgrind: the benchmark's instruction counts will be n/a"; fi; \
+	fi
+
+bench: install valgrind
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	$(VENV)/bin/pytest -m bench --benchmark-enable -p no:randomly -o addopts="" tests
 

@@ -52,7 +52,8 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seat_set")
+    # No index of its own: the unique (game, number) and (game, user) lead with it.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seat_set", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
     number = models.PositiveSmallIntegerField()
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -66,7 +67,9 @@ class Seat(models.Model):
 
 
 class Event(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (game, seq) leads with it, and every move inserts a row into
+    # each index (docs/benchmarks.md).
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=64)
     actor = models.SmallIntegerField(null=True, blank=True, help_text="seat; null = system or staff")
@@ -92,7 +95,7 @@ class Event(models.Model):
 class Snapshot(models.Model):
     """The engine state after event `version`: an optimisation a full replay must always agree with."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots", db_index=False)
     version = models.PositiveIntegerField()
     state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -140,7 +143,10 @@ class Notification(models.Model):
     """The inbox, and the outbox of every other channel: written in the transaction of the event
     that causes it, so a rolled-back move notifies nobody and a crash after commit loses nothing."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    # No index of its own: both of Meta's lead with it. A move inserts notices and marks the
+    # mover's read, and a changed read_at updates every index of the row.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications",
+                             db_index=False)
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     type = models.CharField(max_length=32)
     title = models.CharField(max_length=200)
@@ -168,7 +174,7 @@ class Delivery(models.Model):
     channel = models.CharField(max_length=16)
     webhook = models.ForeignKey("accounts.Webhook", null=True, blank=True, on_delete=models.CASCADE,
                                 related_name="deliveries")
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(db_index=True)
     last_error = models.TextField(blank=True, default="")
@@ -177,6 +183,9 @@ class Delivery(models.Model):
 
     class Meta:
         verbose_name_plural = "deliveries"
+        # A plain index: db_index on a CharField adds a second, LIKE-pattern one that no query uses,
+        # and every notifying move inserts deliveries.
+        indexes = [models.Index(fields=["status"], name="delivery_status")]
 
 
 class DeliveryAttempt(models.Model):

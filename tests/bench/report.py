@@ -45,6 +45,13 @@ def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
         found += [("machine CPU per GET /kinds/ / per move loop",
                    f"{sum(kinds_ms.values()) / sum(loop_ms.values()):.1%}"),
                   ("loops / GET /kinds/ were the move's own web work free", f"{out['free_move_bound']:.1%}")]
+    if "instructions" in out:  # counted since the fifth round of 2026-12-01
+        counted = out["instructions"]
+        found += [("web server instructions per GET /kinds/ (callgrind), M",
+                   f"{counted['kinds'] / 1e6:.2f}" if counted else "n/a"),
+                  ("web server instructions per move loop (callgrind), M",
+                   f"{counted['loop'] / 1e6:.2f}" if counted else "n/a"),
+                  ("instructions per GET /kinds/ / per move loop", f"{counted['ratio']:.1%}" if counted else "n/a")]
     for timer in out["timers"]:
         label = f"{timer['games']} games due in one second"
         found += [(f"{label}: expired", f"{timer['expired']}/{timer['expected']}"),
@@ -90,7 +97,44 @@ the move's own web work free" is the loop's rate against GET /kinds/'s if each o
 three requests cost the web server what a GET /kinds/ does, all else as measured: the most the
 25% target could be met by with PostgreSQL, Redis and the client as they are.
 
-Round of 2026-12-01, fourth session (this run's column). Found with PostgreSQL's own per-message
+Round of 2026-12-01, fifth session (this run's column; the previous round's column was measured on
+another machine, an Intel Xeon, and this one is an AMD EPYC: compare ratios, not rates). The
+same code's CPU per move loop moved by 40% between runs an hour apart on this machine, more than
+any one change, so this round counts instructions instead (`tests/bench/instructions.py`: the
+ASGI application under uvicorn in one process, under callgrind, one client, requests one at a
+time; PostgreSQL, Redis and the client not counted). Two runs of each, 100 requests and 100 loops,
+on commit 3beeab2 and on this round's code, one after the other:
+
+| web server instructions | 3beeab2 | this round | change |
+| --- | ---: | ---: | ---: |
+| per GET /kinds/ | 5.150 M, 5.155 M | 5.027 M, 5.043 M | -2.2% |
+| per move loop | 19.968 M, 19.991 M | 18.632 M, 18.661 M | -6.7% |
+| GET /kinds/ / move loop | 25.8%, 25.8% | 27.0%, 27.0% | |
+
+- redis-py parses replies with hiredis (`redis[hiredis]`): the throttle, the state cache, the
+  after-commit pipeline and the live hub's pub/sub all read Redis on every move. This round's code
+  without it: 19.361 M per loop, so hiredis is 3.8% of the loop and the rest of the round 3.0%.
+- GET game renders its body once: the ETag is the digest of the bytes served
+  (`games.api.views.ETaggedResponse`), where it was the digest of a second serialisation.
+- The tables a move writes lost the indexes another index already covered (migration
+  0008): games_event (game), games_notification (user), games_snapshot (game), games_seat (game),
+  and the LIKE-pattern twin of games_delivery (status). A move that notifies one player writes
+  17 index entries instead of 21 (its event 4 not 5, the notice 4 not 5, the delivery 5 not 6,
+  the mover's turn notice marked read 4 not 5: read_at is indexed, so that update touches every
+  index of the row). A test keeps them from coming back (tests/games/test_move_path_indexes.py).
+- The web server's instruction ratio is above 25%, its CPU-time ratio under 20%: in CPU time,
+  GET /kinds/ ran at about 3.4 G instructions per second of the web server's user time and the
+  loop at about 2.4 G (16 clients; /proc and callgrind, same code). The loop's requests touch
+  more code and data (the engine, psycopg, JSON of the state) and wait on PostgreSQL and Redis
+  while seven other request threads of the process take the interpreter, so each instruction
+  costs more. The user/system split did not explain it: system time was 16% of the web server's
+  CPU for both.
+- Tried and dropped: more room on the game table's pages (fillfactor 70) for HOT updates. A
+  third of the bench's game-row updates were not HOT at 100% and still were not at 70%: with 16
+  rows on 8 pages, the pages' pruning loses the race with the other sessions' pins, which a
+  table of real size would not see.
+
+Round of 2026-12-01, fourth session (the previous round's column). Found with PostgreSQL's own per-message
 CPU accounting (`log_statement_stats` on one connection, 240 moves: parse, bind and execute of
 every statement) and per-process CPU from /proc over each phase, and changed:
 
@@ -125,7 +169,7 @@ loop would be 3 x 1.76 + 1.48 = 6.76 ms of CPU: 26% of GET /kinds/. The 25% targ
 move's own work in the web server 0.3 ms in all, against 2.7 ms today (the game read, the engine,
 the views, the write, the commit, the after-commit pipeline, the outbox).
 
-Round of 2026-12-01, third session (the previous round's column, `docs/benchmarks-previous.json`).
+Round of 2026-12-01, third session.
 Found by logging every statement of one
 loop (`log_statement`), pgbench on the statements themselves, and py-spy on the loop run in one
 process (plain sampling, one thread: not distorted by other threads), and changed:

@@ -4,10 +4,10 @@ import math
 
 import pytest
 
-from tests.bench import report, throughput
+from tests.bench import instructions, report, throughput
 
 TINY = {"clients": 2, "seconds": 1.0, "pgbench_seconds": 1, "timer_games": [2], "timer_lead": 1.0,
-        "timer_timeout": 30.0, "history": [30, 60], "load_repeats": 2}
+        "timer_timeout": 30.0, "history": [30, 60], "load_repeats": 2, "counted": (3, 3)}
 
 
 @pytest.mark.worker
@@ -31,6 +31,11 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(monkeypatch, tmp_path):
     assert out["kinds_machine_ms"]["PostgreSQL"] < loop_ms["PostgreSQL"]  # GET /kinds/ reads no table
     assert 0 < out["free_move_bound"] < 1
     assert "| loops / GET /kinds/ were the move's own web work free |" in text
+    if instructions.available():  # valgrind (`make bench` installs Debian's when it can)
+        counted = out["instructions"]
+        # A loop is three requests, one of them a write: more instructions than one GET /kinds/.
+        assert 0 < counted["kinds"] < counted["loop"] and counted["ratio"] == counted["kinds"] / counted["loop"]
+        assert "| web server instructions per move loop (callgrind), M |" in text
 
 
 def test_the_free_move_bound_gives_the_loop_three_kinds_requests_of_web_work_and_the_rest_as_measured():

@@ -505,6 +505,12 @@ def state_load(game, repeats: int = 20) -> dict[str, float]:
 # ---------------------------------------------------------------------------------------------
 # The report
 # ---------------------------------------------------------------------------------------------
+def instructions_available() -> bool:
+    from tests.bench import instructions
+
+    return instructions.available()
+
+
 def machine() -> str:
     cpu = ""
     try:
@@ -543,6 +549,11 @@ def run_all(sizes: dict[str, Any], progress: Callable[[dict[str, Any]], None] = 
                    **{f"{label} p50 ms": percentile(v, 50) * 1000 for label, v in loop["times"].items()},
                    **{f"{label} p99 ms": percentile(v, 99) * 1000 for label, v in loop["times"].items()},
                    "post_p99_ms": percentile(post, 99) * 1000}
+    out["instructions"] = None
+    if sizes.get("counted") and instructions_available():
+        from tests.bench import instructions
+
+        out["instructions"] = instructions.count(*sizes["counted"])
     out["timers"], out["load"] = [], []
     progress(out)
     for n in sizes["history"]:
@@ -570,6 +581,10 @@ def summary(out: dict[str, Any]) -> str:
             lines.append(f"machine CPU {label}: {sum(parts.values()):.2f} ms ("
                          + ", ".join(f"{part} {value:.2f}" for part, value in parts.items()) + ")")
         lines.append(f"loops / GET /kinds/ if the move's own web work were free: {out['free_move_bound']:.1%}")
+    counted = out.get("instructions")
+    if counted:
+        lines.append(f"web server instructions (callgrind, one process, one client): GET /kinds/ "
+                     f"{counted['kinds'] / 1e6:.2f} M, move loop {counted['loop'] / 1e6:.2f} M: {counted['ratio']:.1%}")
     for timer in out["timers"]:
         lines.append(f"{timer['games']} games due in one second: {timer['expired']}/{timer['expected']} "
                      f"expired, lateness p50 {timer['p50']:.3f} s, p99 {timer['p99']:.3f} s, "

@@ -24,3 +24,14 @@ def test_equal_bodies_have_equal_etags_and_a_304_has_no_body(alice, duel):
     assert one.json() == two.json() and one["ETag"] == two["ETag"]
     cached = alice.client.get(url(duel), HTTP_IF_NONE_MATCH=f'"other", {one["ETag"]}')
     assert cached.status_code == 304 and not cached.content
+
+
+def test_the_etag_is_the_digest_of_the_bytes_served(alice, duel):
+    import hashlib
+
+    response = alice.client.get(url(duel))
+    assert response["ETag"] == 'W/"%s"' % hashlib.sha256(response.content).hexdigest()[:32]
+    # A 304 names the same representation, and only it.
+    assert alice.client.get(url(duel), HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+    other = response["ETag"][:-2] + ("1" if response["ETag"][-2] == "0" else "0") + '"'
+    assert alice.client.get(url(duel), HTTP_IF_NONE_MATCH=other).status_code == 200
