@@ -15,14 +15,19 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 
 install: $(VENV)/.installed chromium
 
+# Tools from Debian's packages, installed when missing and we may: $(call debian,command,package,without it)
+define debian
+	@if ! command -v $(1) >/dev/null; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	        echo "installing Debian's $(2)"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; \
+	    else echo "no $(1): $(3) (apt-get install $(2))"; fi; \
+	fi
+endef
+
 # The browser tests (tests/web) drive Debian's chromium: Playwright cannot fetch its own build here.
 chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
-	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	        echo "installing Debian's chromium for the browser tests"; \
-	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	    else echo "no /usr/bin/chromium: tests/web will be skipped (apt-get install chromium)"; fi; \
-	fi
+	$(call debian,chromium,chromium,tests/web will be skipped)
 
 services: install
 	@$(PY) manage.py check_services --create-db
@@ -42,13 +47,9 @@ fuzz: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-200} $(VENV)/bin/pytest -p no:randomly -s -o addopts="" tests/api/test_fuzz.py
 
-# The benchmark counts the web server's instructions with Debian's valgrind (tests/bench/instructions.py).
+# The benchmark counts the web server's instructions with valgrind (tests/bench/instructions.py).
 valgrind:
-	@if ! command -v valgrind >/dev/null; then \
-	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; \
-	    else echo "no valgrind: the benchmark's instruction counts will be n/a"; fi; \
-	fi
+	$(call debian,valgrind,valgrind,the benchmark's instruction counts will be n/a)
 
 bench: install valgrind
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services

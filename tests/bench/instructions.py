@@ -30,6 +30,7 @@ from tests.bench.throughput import (
     free_port,
     make_pickpic,
     make_users,
+    play_turn,
     stack_env,
     wait_http,
 )
@@ -78,8 +79,8 @@ class Server:
 
 
 class Table:
-    """One 3-seat Pick Pic game played a move at a time, as the throughput loop plays it (GET
-    game, GET legal-moves, POST move as the seat to move); a finished game is replaced."""
+    """One 3-seat Pick Pic game played a turn at a time as the throughput loop plays it
+    (`throughput.play_turn`); a finished game is replaced."""
 
     def __init__(self, client: Client):
         self.client = client
@@ -91,19 +92,11 @@ class Table:
         connections.close_all()
 
     def loop(self) -> None:
-        path = f"/api/v1/games/{self.game}/"
-        status, game = self.client.call("GET game", "GET", path, self.players[0][1])
-        assert status == 200, (status, game)
-        if game["status"] != "active":
+        played = play_turn(self.client, self.game, self.players)
+        if played is None:
             self.new_game()
             return self.loop()
-        seats = {p["seat"]: p["user"] for p in game["players"]}
-        token = next(t for u, t in self.players if u.pk == seats[game["active_seats"][0]])
-        status, legal = self.client.call("GET legal-moves", "GET", f"{path}legal-moves/", token)
-        assert status == 200, (status, legal)
-        status, body = self.client.call("POST move", "POST", f"{path}moves/", token,
-                                        {"move": legal["moves"][0], "expected_version": legal["version"]})
-        assert status == 201, (status, body)
+        assert played[0] == 201, played
 
 
 def count(requests: int, loops: int, warm: int = 10) -> dict[str, Any]:

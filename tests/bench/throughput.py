@@ -19,7 +19,6 @@ import os
 import platform
 import random
 import re
-import shlex
 import shutil
 import socket
 import statistics
@@ -299,6 +298,23 @@ def make_pickpic(users, options: dict[str, Any] | None = None):
     return game.pk
 
 
+def play_turn(client: Client, game_id, table: list[tuple[Any, str]]) -> tuple[int, Any] | None:
+    """One move loop on a Pick Pic game: GET game (as the table's first player), GET legal-moves and
+    POST the first legal move, as the seat to move. The POST's (status, body); None when the game
+    is no longer active."""
+    path = f"/api/v1/games/{game_id}/"
+    status, game = client.call("GET game", "GET", path, table[0][1])
+    assert status == 200, (status, game)
+    if game["status"] != "active":
+        return None
+    seats = {p["seat"]: p["user"] for p in game["players"]}
+    token = next(t for u, t in table if u.pk == seats[game["active_seats"][0]])
+    status, legal = client.call("GET legal-moves", "GET", f"{path}legal-moves/", token)
+    assert status == 200, (status, legal)
+    return client.call("POST move", "POST", f"{path}moves/", token,
+                       {"move": legal["moves"][0], "expected_version": legal["version"]})
+
+
 def move_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
     """Each client plays one 3-seat Pick Pic game: GET game, GET legal-moves, POST move, as the
     seat whose turn it is. A finished game is replaced by a fresh one. A few seconds of the same
@@ -310,23 +326,14 @@ def move_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
     counts = {"moves": 0, "conflicts": 0, "finished": 0}
 
     def loop(client: Client, index: int) -> None:
-        game_id, table = games[index], tables[index]
-        path = f"/api/v1/games/{game_id}/"
-        status, game = client.call("GET game", "GET", path, table[0][1])
-        assert status == 200, (status, game)
-        if game["status"] != "active":
+        played = play_turn(client, games[index], tables[index])
+        if played is None:
             with lock:
                 counts["finished"] += 1
-            games[index] = make_pickpic([u for u, _ in table])
+            games[index] = make_pickpic([u for u, _ in tables[index]])
             connections.close_all()
             return
-        seats = {p["seat"]: p["user"] for p in game["players"]}
-        token = next(t for u, t in table if u.pk == seats[game["active_seats"][0]])
-        status, legal = client.call("GET legal-moves", "GET", f"{path}legal-moves/", token)
-        assert status == 200, (status, legal)
-        move = legal["moves"][0]
-        status, body = client.call("POST move", "POST", f"{path}moves/", token,
-                                   {"move": move, "expected_version": legal["version"]})
+        status, body = played
         with lock:
             if status == 201:
                 counts["moves"] += 1
@@ -505,12 +512,6 @@ def state_load(game, repeats: int = 20) -> dict[str, float]:
 # ---------------------------------------------------------------------------------------------
 # The report
 # ---------------------------------------------------------------------------------------------
-def instructions_available() -> bool:
-    from tests.bench import instructions
-
-    return instructions.available()
-
-
 def machine() -> str:
     cpu = ""
     try:
@@ -549,11 +550,10 @@ def run_all(sizes: dict[str, Any], progress: Callable[[dict[str, Any]], None] = 
                    **{f"{label} p50 ms": percentile(v, 50) * 1000 for label, v in loop["times"].items()},
                    **{f"{label} p99 ms": percentile(v, 99) * 1000 for label, v in loop["times"].items()},
                    "post_p99_ms": percentile(post, 99) * 1000}
-    out["instructions"] = None
-    if sizes.get("counted") and instructions_available():
-        from tests.bench import instructions
+    from tests.bench import instructions  # it builds on this module
 
-        out["instructions"] = instructions.count(*sizes["counted"])
+    out["instructions"] = (instructions.count(*sizes["counted"])
+                           if sizes.get("counted") and instructions.available() else None)
     out["timers"], out["load"] = [], []
     progress(out)
     for n in sizes["history"]:
