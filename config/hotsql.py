@@ -16,15 +16,35 @@ from typing import Any
 
 import psycopg
 from django.db import connection
-from django.db.models import Model
+from django.db.models import JSONField, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
+
+from config import jsoncodec
+
+
+def _json_from_db(value, expression, connection):
+    """JSONField.from_db_value (Django has psycopg hand jsonb over as text), by orjson: the game
+    row's six JSON columns are read on every request of the move loop. Text neither parses stays
+    text, as with Django."""
+    if value is None:
+        return None
+    try:
+        return jsoncodec.loads(value)
+    except ValueError:
+        return value
+
+
+def _converter(field):
+    if isinstance(field, JSONField) and field.decoder is None:
+        return _json_from_db
+    return field.from_db_value
 
 
 @cache
 def _shape(model: type[Model]) -> tuple[tuple[str, ...], tuple[tuple[int, Any], ...]]:
     fields = model._meta.concrete_fields
-    converters = tuple((i, f.from_db_value) for i, f in enumerate(fields) if hasattr(f, "from_db_value"))
+    converters = tuple((i, _converter(f)) for i, f in enumerate(fields) if hasattr(f, "from_db_value"))
     return tuple(f.attname for f in fields), converters
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import connection, models
 
-from config import hotsql
+from config import hotsql, jsoncodec
 
 # Field types whose Python values (aware datetimes, UUIDs, ints, str, bool, None) psycopg takes
 # as they are: preparing each through Django is most of the cost of a big batch.
@@ -72,7 +72,7 @@ def records(model, names: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple
         for key, prep in prepared:
             record[key] = prep(record[key])
         records.append(record)
-    return [(column, cast) for column, cast, _ in columns], json.dumps(records, default=plain)
+    return [(column, cast) for column, cast, _ in columns], jsoncodec.dumps(records, default=plain).decode()
 
 
 @functools.cache

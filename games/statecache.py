@@ -4,7 +4,8 @@ A committed (game, version) has one state forever (versions only grow; a rollbac
 so a copy kept in memory is never stale and needs no invalidation. The move loop reads the same
 state three times (the game, its legal moves, the move); profiled, each read through Django's
 cache (a Redis GET, the key checks, unpickling) cost about 0.15 ms of the web server's CPU.
-States are kept as their JSON text, so every reader parses its own copy to change.
+States are kept as their JSON text (UTF-8 bytes, as config.jsoncodec writes them and Redis gives
+them back), so every reader parses its own copy to change.
 
 Only committed states enter either layer: writers call `put_after_commit`, which also carries the
 write's live announcements (games.live), so a move pays one Redis round trip after commit, not
@@ -27,7 +28,7 @@ from games import live
 TTL_SECONDS = 3600
 WHAT = "state cache"
 
-_memory: OrderedDict[str, str] = OrderedDict()
+_memory: OrderedDict[str, bytes] = OrderedDict()
 _lock = threading.Lock()
 _client: redis.Redis | None = None
 
@@ -50,7 +51,7 @@ def shared_key(name: str) -> str:
 
 
 # -- memory ---------------------------------------------------------------------------------------
-def _remember(entries: dict[str, str]) -> None:
+def _remember(entries: dict[str, bytes]) -> None:
     capacity = getattr(settings, "STATE_MEMORY_ENTRIES", 1024)
     if capacity <= 0:
         return
@@ -62,7 +63,7 @@ def _remember(entries: dict[str, str]) -> None:
             _memory.popitem(last=False)
 
 
-def _recall(name: str) -> str | None:
+def _recall(name: str) -> bytes | None:
     with _lock:
         text = _memory.get(name)
         if text is not None:
@@ -70,7 +71,7 @@ def _recall(name: str) -> str | None:
         return text
 
 
-def in_memory(name: str) -> str | None:
+def in_memory(name: str) -> bytes | None:
     return _memory.get(name)
 
 
@@ -80,14 +81,14 @@ def forget_all_in_memory() -> None:
 
 
 # -- both layers ----------------------------------------------------------------------------------
-def get(name: str) -> str | None:
+def get(name: str) -> bytes | None:
     """The state's JSON text, or None (then the caller loads it from the database)."""
     text = _recall(name)
     return text if text is not None else _from_redis([name]).get(name)
 
 
-def get_many(names: Iterable[str]) -> dict[str, str]:
-    found: dict[str, str] = {}
+def get_many(names: Iterable[str]) -> dict[str, bytes]:
+    found: dict[str, bytes] = {}
     missing = []
     for name in names:
         text = _recall(name)
@@ -100,7 +101,7 @@ def get_many(names: Iterable[str]) -> dict[str, str]:
     return found
 
 
-def _from_redis(names: list[str]) -> dict[str, str]:
+def _from_redis(names: list[str]) -> dict[str, bytes]:
     """What Redis holds of these states (then kept in memory too); nothing while it is away."""
     try:
         values = client().mget([shared_key(name) for name in names])
@@ -108,12 +109,12 @@ def _from_redis(names: list[str]) -> dict[str, str]:
         went_down(WHAT, error)
         return {}
     came_back(WHAT)
-    shared = {name: value.decode() for name, value in zip(names, values) if value is not None}
+    shared = {name: value for name, value in zip(names, values) if value is not None}
     _remember(shared)
     return shared
 
 
-def put_after_commit(entries: dict[str, str], messages: list[tuple[str, str]] | None = None) -> None:
+def put_after_commit(entries: dict[str, bytes], messages: list[tuple[str, str]] | None = None) -> None:
     """Once the current transaction commits (a rolled-back write's state must never be found):
     keep these states in both layers and publish `messages` (channel, payload), in one pipeline.
     `messages` is read at commit: what is added to the list before then is published too."""
@@ -154,7 +155,6 @@ def forget(game_id, version: int) -> None:
         went_down(WHAT, error)
 
 
-def shared(name: str) -> str | None:
+def shared(name: str) -> bytes | None:
     """What Redis holds for this state (tests: what the other processes would find)."""
-    value = client().get(shared_key(name))
-    return None if value is None else value.decode()
+    return client().get(shared_key(name))

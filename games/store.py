@@ -8,7 +8,6 @@ version, and replays only the tail. `replay_from_scratch` ignores both; tests ho
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,7 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError
 from django.db.models import Q
 
-from config import hotsql, metrics
+from config import hotsql, jsoncodec, metrics
 from games import bulk, live, statecache
 from games.engines.base import Engine, State
 from games.errors import VersionConflict
@@ -122,9 +121,9 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
             state = item.state if item.state is not None else _state_after(game)
             if state is not None:
                 snapshots.append([game.pk, game.version, state, batch[0].at])
-                cached[_cache_key(game.pk, game.version)] = json.dumps(state)
+                cached[_cache_key(game.pk, game.version)] = jsoncodec.dumps(state)
         elif item.state is not None:
-            cached[_cache_key(game.pk, game.version)] = json.dumps(item.state)
+            cached[_cache_key(game.pk, game.version)] = jsoncodec.dumps(item.state)
     # One game or many, one statement: Model.save compiles its UPDATE on every call (config.hotsql).
     _write_events(version, events, *[part for item in batch for part in item.also],
                   bulk.update_sql(Game, fields, [item.game for item in batch]),
@@ -187,7 +186,7 @@ def state_at(game: Game, version: int | None = None, *, use_snapshots: bool = Tr
     if use_snapshots:
         cached = statecache.get(_cache_key(game.pk, version))
         if cached is not None:
-            return json.loads(cached)
+            return jsoncodec.loads(cached)
         snap = (Snapshot.objects.filter(game=game, version__lte=version)
                 .order_by("-version").only("version", "state").first())
         if snap is not None:
@@ -202,7 +201,7 @@ def states_of(games: list[Game]) -> dict[Any, State | None]:
     from their latest snapshots and the events after them, two queries for all of them."""
     keys = {_cache_key(game.pk, game.version): game for game in games}
     found = statecache.get_many(list(keys))
-    out = {game.pk: json.loads(found[key]) for key, game in keys.items() if key in found}
+    out = {game.pk: jsoncodec.loads(found[key]) for key, game in keys.items() if key in found}
     missing = {game.pk: game for game in games if game.pk not in out}
     if missing:
         out.update(_load_many(list(missing.values())))

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import json
 import secrets
 import time
 import uuid
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -31,14 +31,14 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import authentication, exceptions, renderers, serializers, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from accounts.tokens import HashedTokenAuthentication
 from games import access, chat, live, selectors, store
 from games.api.auth import CachedTokenAuthentication
-from games.api.serializers import EventField
 from games.api.notifications import NotificationOut
+from games.api.renderers import json_bytes
+from games.api.serializers import EventField
 from games.errors import DomainError, Invalid
 from games.models import Game, Notification, Seat
 
@@ -218,7 +218,7 @@ class EventStreamRenderer(renderers.BaseRenderer):
     media_type, format, charset = "text/event-stream", "sse", "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
-        return b"" if data is None else json.dumps(data, cls=JSONEncoder).encode()
+        return b"" if data is None else json_bytes(data)
 
 
 STREAM_RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, EventStreamRenderer]
@@ -249,7 +249,7 @@ class StreamTicketsView(APIView):
 # ---------------------------------------------------------------------------------------------
 def sse(data: Any, event: str | None = None, id: int | None = None) -> str:
     head = (f"id: {id}\n" if id is not None else "") + (f"event: {event}\n" if event else "")
-    return f"{head}data: {json.dumps(data, cls=JSONEncoder, separators=(',', ':'))}\n\n"
+    return f"{head}data: {json_bytes(data).decode()}\n\n"
 
 
 ENDED = sse({"reason": "your token was revoked or has expired"}, event="end")
@@ -377,7 +377,7 @@ class Tails:
 
     def __init__(self):
         self.latest: dict[Any, Tail] = {}
-        self.reading: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict]" = weakref.WeakKeyDictionary()
+        self.reading: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict] = weakref.WeakKeyDictionary()
 
     def _fits(self, tail: Tail | None, after: int, announced: int) -> bool:
         return tail is not None and tail.game.version >= announced and tail.covers(after)

@@ -6,6 +6,7 @@ import uuid
 import pytest
 from django.db import transaction
 
+from config import jsoncodec
 from games import statecache
 
 
@@ -28,7 +29,7 @@ def name():
 def test_a_committed_state_is_read_from_memory_without_asking_redis():
     key = name()
     with transaction.atomic():
-        statecache.put_after_commit({key: json.dumps({"reel": [1, 2]})})
+        statecache.put_after_commit({key: jsoncodec.dumps({"reel": [1, 2]})})
     assert json.loads(statecache.shared(key)) == {"reel": [1, 2]}  # shared with the other processes
     drop_shared(key)  # Redis forgets it: this process still knows it
     assert json.loads(statecache.get(key)) == {"reel": [1, 2]}
@@ -38,7 +39,7 @@ def test_a_committed_state_is_read_from_memory_without_asking_redis():
 def test_a_rolled_back_write_leaves_its_state_in_neither_layer():
     key = name()
     with pytest.raises(RuntimeError), transaction.atomic():
-        statecache.put_after_commit({key: json.dumps({"never": "committed"})})
+        statecache.put_after_commit({key: jsoncodec.dumps({"never": "committed"})})
         raise RuntimeError("the move failed after its state was computed")
     assert statecache.in_memory(key) is None
     assert statecache.shared(key) is None
@@ -49,10 +50,10 @@ def test_a_rolled_back_write_leaves_its_state_in_neither_layer():
 def test_a_state_another_process_cached_is_kept_in_memory_once_read():
     key = name()
     # As another web process or the worker wrote it:
-    statecache.client().set(statecache.shared_key(key), json.dumps({"sunset": 3}))
+    statecache.client().set(statecache.shared_key(key), jsoncodec.dumps({"sunset": 3}))
     assert statecache.in_memory(key) is None
     assert json.loads(statecache.get(key)) == {"sunset": 3}
-    assert statecache.in_memory(key) == json.dumps({"sunset": 3})
+    assert statecache.in_memory(key) == jsoncodec.dumps({"sunset": 3})
     drop_shared(key)
 
 
@@ -60,10 +61,10 @@ def test_a_state_another_process_cached_is_kept_in_memory_once_read():
 def test_many_states_come_from_memory_and_redis_together():
     here, there, nowhere = name(), name(), name()
     with transaction.atomic():
-        statecache.put_after_commit({here: '"here"'})
+        statecache.put_after_commit({here: b'"here"'})
     drop_shared(here)
-    statecache.client().set(statecache.shared_key(there), '"there"')
-    assert statecache.get_many([here, there, nowhere]) == {here: '"here"', there: '"there"'}
+    statecache.client().set(statecache.shared_key(there), b'"there"')
+    assert statecache.get_many([here, there, nowhere]) == {here: b'"here"', there: b'"there"'}
     drop_shared(there)
 
 
@@ -71,7 +72,7 @@ def test_many_states_come_from_memory_and_redis_together():
 def test_each_reader_gets_its_own_copy_of_a_state():
     key = name()
     with transaction.atomic():
-        statecache.put_after_commit({key: json.dumps({"hand": ["a"]})})
+        statecache.put_after_commit({key: jsoncodec.dumps({"hand": ["a"]})})
     first = json.loads(statecache.get(key))
     first["hand"].append("changed by a reader")
     assert json.loads(statecache.get(key)) == {"hand": ["a"]}
@@ -83,11 +84,11 @@ def test_memory_keeps_the_most_recently_used_states_up_to_its_size(settings):
     settings.STATE_MEMORY_ENTRIES = 2
     a, b, c = name(), name(), name()
     with transaction.atomic():
-        statecache.put_after_commit({a: '"a"', b: '"b"'})
+        statecache.put_after_commit({a: b'"a"', b: b'"b"'})
     statecache.get(a)  # a is now the most recently used
     with transaction.atomic():
-        statecache.put_after_commit({c: '"c"'})
-    assert [statecache.in_memory(k) for k in (a, b, c)] == ['"a"', None, '"c"']
+        statecache.put_after_commit({c: b'"c"'})
+    assert [statecache.in_memory(k) for k in (a, b, c)] == [b'"a"', None, b'"c"']
     for k in (a, b, c):
         drop_shared(k)
 
@@ -97,9 +98,9 @@ def test_memory_of_size_zero_keeps_nothing(settings):
     settings.STATE_MEMORY_ENTRIES = 0
     key = name()
     with transaction.atomic():
-        statecache.put_after_commit({key: '"x"'})
+        statecache.put_after_commit({key: b'"x"'})
     assert statecache.in_memory(key) is None
-    assert statecache.get(key) == '"x"'  # Redis still has it
+    assert statecache.get(key) == b'"x"'  # Redis still has it
     assert statecache.in_memory(key) is None
     drop_shared(key)
 
@@ -109,7 +110,7 @@ def test_forget_drops_a_state_from_both_layers():
     key = name()
     game_id = key.split(":")[1]
     with transaction.atomic():
-        statecache.put_after_commit({key: '"x"'})
+        statecache.put_after_commit({key: b'"x"'})
     statecache.forget(game_id, 7)
     assert statecache.in_memory(key) is None and statecache.shared(key) is None
 
@@ -121,12 +122,12 @@ def test_the_states_and_the_news_of_a_write_go_out_together_after_commit():
     listener.subscribe("darkroom-test-news")
     listener.get_message(timeout=1)  # the subscription's confirmation
     with transaction.atomic():
-        statecache.put_after_commit({key: '"s"'}, [("darkroom-test-news", "12")])
+        statecache.put_after_commit({key: b'"s"'}, [("darkroom-test-news", "12")])
         assert statecache.shared(key) is None  # nothing before the commit
         assert listener.get_message(timeout=0.2) is None
     message = listener.get_message(timeout=2)
     assert (message["channel"], message["data"]) == (b"darkroom-test-news", b"12")
-    assert statecache.shared(key) == '"s"'
+    assert statecache.shared(key) == b'"s"'
     listener.close()
     drop_shared(key)
 
@@ -139,7 +140,7 @@ def test_with_redis_away_a_write_still_commits_and_its_state_is_kept_in_memory(m
     monkeypatch.setattr(statecache, "_client", away)
     key = name()
     with transaction.atomic():
-        statecache.put_after_commit({key: '"kept"'}, [("darkroom-test-news", "1")])
-    assert statecache.get(key) == '"kept"'  # from memory
+        statecache.put_after_commit({key: b'"kept"'}, [("darkroom-test-news", "1")])
+    assert statecache.get(key) == b'"kept"'  # from memory
     other = name()
     assert statecache.get(other) is None  # a miss, not an error: the caller loads from the database
