@@ -97,7 +97,35 @@ the move's own web work free" is the loop's rate against GET /kinds/'s if each o
 three requests cost the web server what a GET /kinds/ does, all else as measured: the most the
 25% target could be met by with PostgreSQL, Redis and the client as they are.
 
-Round of 2026-12-01, fifth session (this run's column; the previous round's column was measured on
+Round of 2026-12-01, sixth session (this run's column; the previous round's column is the fifth
+session's final run, on a machine of the same kind). JSON is written and read by orjson
+(`config/jsoncodec.py`): the API's bodies (`games.api.renderers`, the bytes DRF's renderer wrote,
+a test holds them equal), the streams' events, the state cache's entries, the rows a move sends
+PostgreSQL and the game row's jsonb columns. callgrind found the json module at a fifth of the web
+server's instructions over GET /kinds/ and the loop (`_json.c`'s encoder 16%, its scanner 5%).
+`tests/bench/instructions.py`, 100 requests and 100 loops, 89c1b78 then this round's code, one
+after the other:
+
+| web server instructions | 89c1b78 | this round | change |
+| --- | ---: | ---: | ---: |
+| per GET /kinds/ | 4.801 M | 3.518 M | -26.7% |
+| per move loop | 18.769 M | 15.788 M | -15.9% |
+| GET /kinds/ / move loop | 25.6% | 22.3% | |
+
+The ratio fell because the ceiling gained more than the loop: GET /kinds/ is 13 KB of JSON (the
+four games' option and move schemas), a move loop's three bodies 2 KB. Per request of the loop
+(callgrind, 60 loops, the same two trees): GET game 5.05 -> 4.36 M, GET legal-moves 5.07 -> 4.22 M,
+POST move 8.98 -> 7.62 M. Keeping the json module for the bodies only, to hold the ratio, was
+measured too (27.0%) and not kept: every client's every response would pay for it.
+
+This run's machine was slower than the fifth session's (GET /kinds/ 399 against 595 req/s, pgbench
+6,376 against 10,240 tps), and two targets met then are not in this run: 1,000 games due in one
+second (p99 1.39 s) and the flat state load (5.13 ms at 10,000 events, 2.38 ms at 200). Both parts
+again, right after, on 89c1b78 and on this round's code (the same harness, one after the other):
+1,000 games p99 1.68 s (89c1b78) and 1.21 s (this round); state load at 200 / 10,000 events 2.81 /
+4.73 ms (89c1b78) and 3.93 / 3.34 ms (this round). The code did not slow them; the machine did.
+
+Round of 2026-12-01, fifth session (the previous round's column then; it was measured on
 another machine, an Intel Xeon, and this one is an AMD EPYC: compare ratios, not rates). The
 same code's CPU per move loop moved by 40% between runs an hour apart on this machine, more than
 any one change, so this round counts instructions instead (`tests/bench/instructions.py`: the
