@@ -127,9 +127,6 @@ LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", 5))
 # How long a process trusts a token it looked up for a stream or long-poll (games.live: deleted
 # tokens and changed users are forgotten at once through Redis; this bounds it when Redis is away).
 LIVE_AUTH_CACHE_SECONDS = float(os.environ.get("LIVE_AUTH_CACHE_SECONDS", 30))
-# How long a process trusts a token it looked up for a stream or long-poll (games.live: deleted
-# tokens and changed users are forgotten at once through Redis; this bounds it when Redis is away).
-LIVE_AUTH_CACHE_SECONDS = float(os.environ.get("LIVE_AUTH_CACHE_SECONDS", 30))
 # How long a stream ticket (for EventSource, which cannot send headers) stays valid.
 STREAM_TICKET_SECONDS = int(os.environ.get("STREAM_TICKET_SECONDS", 30))
 # --- end of live updates -----------------------------------------------------------------------
