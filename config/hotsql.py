@@ -25,7 +25,7 @@ from config import jsoncodec
 
 def _json_from_db(value, expression, connection):
     """JSONField.from_db_value (Django has psycopg hand jsonb over as text), by orjson: the game
-    row's six JSON columns are read on every request of the move loop. Text neither parses stays
+    row's four JSON columns are read on every request of the move loop. Text neither parses stays
     text, as with Django."""
     if value is None:
         return None

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from config import hotsql
+from config import hotsql, jsoncodec
 from games import bulk, live, scheduling, store
 from games.models import Delivery, Game, Notification, Seat
 
@@ -221,8 +221,9 @@ def _insert_notifications(notes: list[Notification], deliveries: list[tuple],
     names = ", ".join(f'"{column}"' for column, _ in columns)
     slots_sql, slot_params = digest_slots_sql({user_id for _, user_id, channel, _, _ in deliveries
                                                if channel == "email"}, now)
-    wanted = json.dumps([{"o": o, "i": i, "u": user_id, "ch": channel, "hook": hook, "at": at}
-                         for o, (i, user_id, channel, hook, at) in enumerate(deliveries)], default=bulk.plain)
+    wanted = jsoncodec.dumps([{"o": o, "i": i, "u": user_id, "ch": channel, "hook": hook, "at": at}
+                              for o, (i, user_id, channel, hook, at) in enumerate(deliveries)],
+                             default=bulk.plain).decode()
     # Ids come from the sequence in the order the rows are inserted, which is the documents'
     # (json_to_recordset's, then the ORDER BY's): the notices numbered by id are `notes` in order.
     sql = f"""
