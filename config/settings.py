@@ -124,6 +124,9 @@ LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
 # is unreachable (the degraded mode; live delivery resumes by itself when Redis is back).
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", 15))
 LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", 5))
+# How long a process stays subscribed to a channel after its last waiter left (games.live): a
+# client that long-polls again, or reconnects its stream, finds it subscribed and its version known.
+LIVE_LINGER_SECONDS = float(os.environ.get("LIVE_LINGER_SECONDS", 60))
 # How long a process trusts a token it looked up for a stream or long-poll (games.live: deleted
 # tokens and changed users are forgotten at once through Redis; this bounds it when Redis is away).
 LIVE_AUTH_CACHE_SECONDS = float(os.environ.get("LIVE_AUTH_CACHE_SECONDS", 30))

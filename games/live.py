@@ -5,15 +5,16 @@ a user's channel when they get a notification, once the transaction commits, so 
 rolled-back write. The message only says "look again": the database stays the truth.
 
 Waiters (async: streams and long-polls) register with the process's `Hub`, one Redis connection
-per process pattern-subscribed to every live channel, which sets the waiters' flags. A waiter
-clears its flag, reads the database, sends what it read, then sleeps on the flag: a publish after
-the clear sets it again, so no news falls between the read and the sleep. Reads run on a few
-threads of our own (`run_sync`) and hand their pooled connection back at once, so an idle waiter
-holds neither a thread nor a connection.
+per process subscribed to the channels its waiters follow, which sets the waiters' flags. A waiter
+waits until its channels are heard (`Listener.ready`), clears its flag, reads the database, sends
+what it read, then sleeps on the flag: a publish after the clear sets it again, so no news falls
+between the read and the sleep. Reads run on a few threads of our own (`run_sync`) and hand their
+pooled connection back at once, so an idle waiter holds neither a thread nor a connection.
 
-While the hub stays subscribed (its `epoch` unchanged), every commit since a read reaches it, so
-a waiter that was not woken has nothing new to read: heartbeats and the start of a long-poll
-need no query, and a waiter woken by news learns the game's new version from the message.
+While the hub hears a channel (its `since` unchanged), every commit since a read reaches it, so a
+waiter that was not woken has nothing new to read: heartbeats and the start of a long-poll on a
+channel already heard need no query, and a waiter woken by news learns the game's new version
+from the message.
 
 Redis down: writes still commit (publishing is best effort), and waiters poll the database every
 LIVE_POLL_SECONDS. The hub reconnects by itself and wakes every waiter when it does, since it may
@@ -224,16 +225,26 @@ async def run_sync(fn: Callable[..., T], *args) -> T:
 # Waiters
 # ---------------------------------------------------------------------------------------------
 class Listener:
-    """One waiter's flag, set by news on any of its channels."""
+    """One waiter's flag, set by news on any of its channels, and when one of them is newly
+    subscribed (what was published before that was not heard: the waiter reads again)."""
 
     def __init__(self, hub: "Hub", channels: Iterable[str]):
         self.hub, self.channels, self.flag = hub, set(), asyncio.Event()
         self.follow(channels)
 
     def follow(self, channels: Iterable[str]) -> None:
-        for name in set(channels) - self.channels:
+        new = set(channels) - self.channels
+        for name in new:
             self.hub.listeners.setdefault(name, set()).add(self)
             self.channels.add(name)
+        if new:
+            self.hub.changed()
+
+    async def ready(self, timeout: float = 2) -> bool:
+        """Wait until the hub hears every channel of this waiter, so that a read made from now on
+        misses no news. False if it does not within `timeout` (Redis away): the waiter then
+        polls, as it would anyway."""
+        return await self.hub.ready(self.channels, timeout)
 
     def clear(self) -> None:
         self.flag.clear()
@@ -253,22 +264,40 @@ class Listener:
                 waiting.discard(self)
                 if not waiting:
                     del self.hub.listeners[name]
+                    self.hub.left(name)
         self.channels = set()
 
 
 class Hub:
-    """The process's one subscription to every live channel (per event loop)."""
+    """The process's subscription to the live channels its waiters follow (one per event loop).
+
+    Only those channels: a subscription to every channel had each web process parse every
+    move's news, waiters or not (3% of a web process's work in the move benchmark, times the
+    number of processes). A channel is subscribed when its first waiter comes, and unsubscribed
+    LIVE_LINGER_SECONDS after its last waiter left, so a client that long-polls again finds
+    it heard. The revocations channel is always subscribed.
+
+    What a waiter may trust: news published after Redis confirmed its channel's subscription
+    reaches the hub, until the connection or the subscription ends. `since(channel)` names that
+    stretch; while it stays the same, the hub heard every announcement on the channel."""
 
     def __init__(self):
         self.listeners: dict[str, set[Listener]] = {}
-        # The latest version announced per game channel since the subscription began: a waiter
+        # The latest version announced per heard game channel since its subscription: a waiter
         # woken by news need not ask the database whether there is news.
         self.versions: dict[str, int] = {}
+        # channel -> the number of its subscription, once Redis confirmed it (on this connection).
+        self.heard: dict[str, int] = {}
         self.connected = asyncio.Event()
-        # +1 at each (re)connection and each loss: equal epochs around a wait mean the hub heard
-        # every announcement in between.
+        # +1 at each (re)connection and each loss: equal epochs around a wait mean the hub
+        # stayed connected in between.
         self.epoch = 0
         self.tried = asyncio.Event()  # the first connection attempt is over, whatever its outcome
+        self._serial = 0
+        self._asked: set[str] = set()  # subscribed (asked) on the current connection
+        self._idle: dict[str, float] = {}  # channel -> when its last waiter left
+        self._changed = asyncio.Event()
+        self._confirmed = asyncio.Condition()
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def listen(self, channels: Iterable[str]) -> Listener:
@@ -278,6 +307,12 @@ class Hub:
     def live(self) -> bool:
         return self.connected.is_set()
 
+    def since(self, name: str) -> tuple[int, int] | None:
+        """Which stretch of hearing `name` this is (None: not heard now). The same value later
+        means every announcement on it in between reached the hub."""
+        serial = self.heard.get(name)
+        return (self.epoch, serial) if serial is not None and self.live else None
+
     def sleep_for(self, heartbeat: float) -> float:
         """How long a waiter may sleep on its flag: till its heartbeat, or one poll while Redis is down."""
         return heartbeat if self.live else min(heartbeat, settings.LIVE_POLL_SECONDS)
@@ -286,11 +321,80 @@ class Hub:
         """The versions announced on these channels (a copy, for a reader on another thread)."""
         return {name: self.versions[name] for name in channels if name in self.versions}
 
+    def changed(self) -> None:
+        self._changed.set()
+
+    def left(self, name: str) -> None:
+        self._idle[name] = asyncio.get_running_loop().time()
+        self._changed.set()
+
+    async def ready(self, channels: Iterable[str], timeout: float) -> bool:
+        names = set(channels)
+        async with self._confirmed:
+            try:
+                await asyncio.wait_for(self._confirmed.wait_for(
+                    lambda: not self.live or names <= self.heard.keys()), timeout)
+            except asyncio.TimeoutError:
+                pass
+        return self.live and names <= self.heard.keys()
+
+    async def _tell_confirmed(self) -> None:
+        async with self._confirmed:
+            self._confirmed.notify_all()
+
     def _wake(self, name: str | None = None) -> None:
         groups = [self.listeners.get(name, ())] if name is not None else list(self.listeners.values())
         for group in groups:
             for listener in group:
                 listener.flag.set()
+
+    def _forget(self, names: Iterable[str]) -> None:
+        for name in names:
+            self.heard.pop(name, None)
+            self.versions.pop(name, None)
+
+    async def _manage(self, pubsub) -> None:
+        """Subscribe the channels that gained a waiter; unsubscribe those idle past the linger."""
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                self._changed.clear()
+                linger, now = settings.LIVE_LINGER_SECONDS, loop.time()
+                for name in [n for n in self._idle if n in self.listeners or n not in self._asked]:
+                    del self._idle[name]
+                wanted = set(self.listeners) - self._asked
+                gone = {name for name, left in self._idle.items() if now - left >= linger}
+                if wanted:
+                    self._asked |= wanted
+                    await pubsub.subscribe(*sorted(wanted))
+                if gone:
+                    for name in gone:
+                        del self._idle[name]
+                    self._asked -= gone
+                    self._forget(gone)  # from now on not heard: nothing about them is trusted
+                    await pubsub.unsubscribe(*sorted(gone))
+                due = min(self._idle.values(), default=None)
+                try:
+                    await asyncio.wait_for(self._changed.wait(),
+                                           None if due is None else max(0.0, due + linger - loop.time()))
+                except asyncio.TimeoutError:
+                    pass
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the reader must notice: drop the connection, it reconnects
+            log.warning("live updates: changing the subscription failed (%s); reconnecting", error)
+            if pubsub.connection is not None:
+                await pubsub.connection.disconnect()
+
+    def _heard_subscription(self, name: str) -> bool:
+        """A channel's subscription confirmed. False when it was confirmed before on this
+        connection: redis-py reconnected by itself, and what was published meanwhile is lost."""
+        again = name in self.heard
+        if name in self._asked:
+            self._serial += 1
+            self.heard[name] = self._serial
+            self._wake(name)  # what its waiters read before now may have missed news
+        return not again
 
     async def _run(self) -> None:
         backoff = 0.2
@@ -299,11 +403,14 @@ class Hub:
             conn = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
                                            health_check_interval=10)
             pubsub = conn.pubsub()
+            manager = None
             try:
-                await pubsub.psubscribe(f"{_prefix()}:*")
+                await pubsub.subscribe(revoked)
                 confirmed = await pubsub.get_message(timeout=2)  # in place once Redis confirms it
-                if confirmed is None or confirmed["type"] != "psubscribe":
+                if confirmed is None or confirmed["type"] != "subscribe":
                     raise redis.ConnectionError("no confirmation of the subscription")
+                self._asked, self._idle = set(), {}
+                self.heard.clear()
                 self.versions.clear()  # what was announced while away is unknown
                 forget_tokens()  # a revocation may have been missed too
                 self.epoch += 1
@@ -313,15 +420,25 @@ class Hub:
                 came_back("live updates")
                 backoff = 0.2
                 self._wake()  # news may have been missed while we were away
+                await self._tell_confirmed()
+                manager = asyncio.get_running_loop().create_task(self._manage(pubsub))
                 while True:
                     message = await pubsub.get_message(timeout=30)
-                    if message is not None and message["type"] == "pmessage":
-                        name = message["channel"].decode()
+                    if message is None:
+                        continue
+                    name = message["channel"].decode()
+                    if message["type"] == "message":
                         if name == revoked:
                             forget_tokens()
-                        elif message["data"].isdigit():
+                        elif name in self.heard and message["data"].isdigit():
                             self.versions[name] = max(int(message["data"]), self.versions.get(name, 0))
                         self._wake(name)
+                    elif message["type"] == "subscribe":
+                        if name == revoked or not self._heard_subscription(name):
+                            raise redis.ConnectionError("resubscribed after a silent reconnection")
+                        await self._tell_confirmed()
+                    elif message["type"] == "unsubscribe":
+                        self._forget([name])
             except asyncio.CancelledError:
                 raise
             except (redis.RedisError, OSError) as error:
@@ -329,11 +446,15 @@ class Hub:
             except Exception:  # never let the hub die: waiters would all fall back to polling
                 log.exception("live updates: the subscription failed")
             finally:
+                if manager is not None:
+                    manager.cancel()
                 _hearing.discard(id(self))
                 was_live = self.connected.is_set()
                 if was_live:
                     self.epoch += 1
                 self.connected.clear()
+                self.heard.clear()
+                self.versions.clear()
                 self.tried.set()
                 if was_live:
                     self._wake()  # switch every waiter to polling now
@@ -342,6 +463,7 @@ class Hub:
                     await conn.aclose()
                 except Exception:
                     pass
+            await self._tell_confirmed()  # ready() stops waiting: not live
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, settings.LIVE_POLL_SECONDS)
 

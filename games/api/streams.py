@@ -83,7 +83,8 @@ def asynchronous(view_class: type[APIView]):
 
     async def view(request, **kwargs):
         the_hub = await live.hub()
-        epoch = the_hub.epoch if the_hub.live else None  # before the view reads the game
+        # Before the view reads the game: whether its channel is heard from then on.
+        epoch = the_hub.since(live.channel(kwargs["game_id"])) if "game_id" in kwargs else None
         request.live_hub = the_hub  # for known_game
         response = await live.run_sync(_respond, sync_view, request, kwargs)
         poll = getattr(response, "long_poll", None)
@@ -137,22 +138,24 @@ def remember_seat(game: Game, user, seat: int | None) -> None:
 async def _long_poll(the_hub, poll: LongPoll, epoch: int | None) -> dict | None:
     """The events after `poll.after` as soon as there are any (None: none by the end of the wait).
 
-    While the hub stays subscribed in the epoch in which the game was last read, whatever
-    committed since reached it: its announced version says whether there is news, and news is
-    read once per game and process (`tails`), not once per waiter."""
+    While the hub hears the game's channel as it did when the game was last read (`since`),
+    whatever committed since reached it: its announced version says whether there is news, and
+    news is read once per game and process (`tails`), not once per waiter."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + min(max(poll.wait, 0), live.MAX_WAIT_SECONDS)
     name = live.channel(poll.game_id)
     listener = the_hub.listen([name])
-    trusted = epoch  # the hub's epoch since the game was last read, or None
+    trusted = epoch  # how the hub heard the channel when the game was last read, or None
     try:
+        await listener.ready()
         while True:
             listener.clear()
-            if the_hub.live and the_hub.epoch == trusted:
+            hearing = the_hub.since(name)
+            if hearing is not None and hearing == trusted:
                 announced = the_hub.versions.get(name, 0)
                 tail = await tails.get(poll.game_id, poll.after, announced) if announced > poll.after else None
             else:
-                trusted = the_hub.epoch if the_hub.live else None
+                trusted = hearing  # before the read: news from now on is heard (or polled for)
                 tail = await tails.get(poll.game_id, poll.after, None)
             if tail is not None and tail.game.version > poll.after:
                 entries = tail.entries(poll.after, poll.seat, poll.limit)
@@ -270,6 +273,8 @@ async def _stream(reader):
     woke = False
     try:
         yield f"retry: {RETRY_MS}\n\n"
+        # Heard before the first read; channels it follows later wake it once heard (a re-read).
+        await listener.ready()
         last_sent = loop.time()
         while True:
             listener.clear()  # before reading: news from now on wakes us, even mid-read

@@ -1,5 +1,6 @@
 """The live hub of this process (games.live), without a server: a waiter is woken by news on its
-own channels only and learns the newest version announced, a closed waiter leaves nothing behind,
+own channels only and learns the newest version announced, the hub subscribes to its waiters'
+channels only and lets go of one a linger after its last waiter left, a closed waiter leaves nothing behind,
 a waiter sleeps one poll at most while Redis is unreachable, reads run on the live threads, and a
 token is remembered no longer than allowed. (The stream tests run the hub in server processes,
 where mutation testing cannot see which test reaches it.)"""
@@ -38,12 +39,28 @@ def publish(*messages):
     return asyncio.to_thread(live._publish, list(messages))
 
 
+async def heard(*waiters):
+    """Once the hub hears the waiters' channels: the flags the subscriptions set are cleared, as
+    a waiter clears its flag before it reads."""
+    for waiter in waiters:
+        assert await waiter.ready() is True
+        waiter.clear()
+
+
+def subscribers(*channels) -> list[int]:
+    """How many subscribers Redis counts on each channel (every hub of the run included)."""
+    from games.live import client
+
+    return [count for _, count in client().pubsub_numsub(*channels)]
+
+
 def test_a_waiter_is_woken_by_news_on_its_own_channels_and_the_hub_keeps_the_newest_version():
     async def scenario():
         hub = await live.hub()
         assert hub.live and live.hearing_revocations()
         one, two = live.channel("game-1"), live.channel("game-2")
         mine, other = hub.listen([one]), hub.listen([two])
+        await heard(mine, other)
         await publish((one, "7"))
         assert await mine.wait(10) is True
         assert await other.wait(0.3) is False
@@ -63,6 +80,7 @@ def test_a_waiter_follows_more_channels_and_a_user_s_news_wakes_without_a_versio
         waiter = hub.listen([game])
         waiter.follow([game, user])
         assert waiter.channels == {game, user}
+        await heard(waiter)
         await publish((user, ""))
         assert await waiter.wait(10) is True
         assert hub.hints([game, user]) == {}
@@ -77,6 +95,7 @@ def test_closed_waiters_leave_nothing_in_the_hub_and_are_not_woken():
         one, two = live.channel("game-5"), live.channel("game-6")
         first, second = hub.listen([one, two]), hub.listen([one])
         assert hub.listeners == {one: {first, second}, two: {first}}
+        await heard(first, second)
         first.close()
         assert hub.listeners == {one: {second}} and first.channels == set()
         second.close()
@@ -162,12 +181,16 @@ def test_a_token_is_remembered_for_the_allowed_time_and_never_past_its_own_expir
 def test_news_on_a_channel_nobody_waits_on_leaves_the_subscription_as_it_was():
     async def scenario():
         hub = await live.hub()
-        heard = live.channel("game-8")
-        waiter, epoch = hub.listen([heard]), hub.epoch
-        await publish((live.channel("game-nobody-waits-on"), "4"), (heard, "9"))
+        heard_ = live.channel("game-8")
+        nobody = live.channel("game-nobody-waits-on")
+        waiter, epoch = hub.listen([heard_]), hub.epoch
+        await heard(waiter)
+        since = hub.since(heard_)
+        await publish((nobody, "4"), (heard_, "9"))
         assert await waiter.wait(10) is True
         assert hub.epoch == epoch and hub.live            # no reconnection in between
-        assert hub.hints([heard]) == {heard: 9}
+        assert hub.since(heard_) == since                 # nor a new subscription
+        assert hub.hints([heard_, nobody]) == {heard_: 9}  # the other channel is not even heard
         await stop(hub)
 
     run(scenario)
@@ -218,6 +241,7 @@ def test_a_notification_wakes_each_user_s_own_stream_after_commit(db, django_cap
     async def scenario():
         hub = await live.hub()
         seven, eight, nine = (hub.listen([live.user_channel(u)]) for u in (7, 8, 9))
+        await heard(seven, eight, nine)
         await asyncio.sleep(0.3)
         assert not any(w.flag.is_set() for w in (seven, eight, nine))    # nothing before the commit
         for callback in callbacks:
@@ -236,12 +260,70 @@ def test_a_chat_message_wakes_its_game_s_chat_readers_with_its_id_after_commit(d
         hub = await live.hub()
         chat, other = live.chat_channel("game-10"), live.chat_channel("game-11")
         reader, elsewhere = hub.listen([chat]), hub.listen([other])
+        await heard(reader, elsewhere)
         await asyncio.sleep(0.3)
         assert not reader.flag.is_set()
         for callback in callbacks:
             await asyncio.to_thread(callback)
         assert await reader.wait(10) is True and await elsewhere.wait(0.3) is False
         assert hub.hints([chat, other]) == {chat: 31}
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_the_hub_subscribes_to_its_waiters_channels_only():
+    async def scenario():
+        hub = await live.hub()
+        followed, other = live.channel("game-12"), live.channel("game-13")
+        assert await asyncio.to_thread(subscribers, followed, other) == [0, 0]
+        waiter = hub.listen([followed])
+        await heard(waiter)
+        assert await asyncio.to_thread(subscribers, followed, other) == [1, 0]
+        assert hub.since(followed) is not None and hub.since(other) is None
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_a_waiter_that_read_before_its_channel_was_heard_is_woken_to_read_again():
+    async def scenario():
+        hub = await live.hub()
+        name = live.channel("game-14")
+        waiter = hub.listen([name])
+        waiter.clear()                                    # then it reads: the subscription may not be in place
+        assert hub.since(name) is None
+        assert await waiter.wait(10) is True              # woken once it is: it reads again
+        assert hub.since(name) is not None
+        await stop(hub)
+
+    run(scenario)
+
+
+def test_a_channel_is_let_go_a_linger_after_its_last_waiter_left_and_its_version_forgotten(settings):
+    settings.LIVE_LINGER_SECONDS = 1
+
+    async def scenario():
+        hub = await live.hub()
+        name = live.channel("game-15")
+        first = hub.listen([name])
+        await heard(first)
+        since = hub.since(name)
+        await publish((name, "3"))
+        assert await first.wait(10) is True
+        first.close()
+        back = hub.listen([name])                         # back within the linger: still heard
+        assert hub.since(name) == since and hub.hints([name]) == {name: 3}
+        back.close()
+        for _ in range(100):
+            if hub.since(name) is None and await asyncio.to_thread(subscribers, name) == [0]:
+                break
+            await asyncio.sleep(0.1)
+        assert hub.since(name) is None and hub.hints([name]) == {}
+        assert await asyncio.to_thread(subscribers, name) == [0]
+        again = hub.listen([name])                        # a new subscription: trusted afresh
+        await heard(again)
+        assert hub.since(name) not in (None, since)
         await stop(hub)
 
     run(scenario)

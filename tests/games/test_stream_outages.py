@@ -37,9 +37,11 @@ def long_poll(server, player, game_id, after, wait, into: list):
 
 
 def subscribed(redis: PrivateRedis) -> bool:
-    """The web process's hub holds its pattern subscription on this Redis."""
+    """The web process's hub is subscribed on this Redis: to revocations, and to the game of the
+    stream it serves."""
     try:
-        return redis.command("PUBSUB", "NUMPAT").strip() == b":1"
+        reply = redis.command("PUBSUB", "CHANNELS", "*:live:*")
+        return b":live:revoked" in reply and b":live:game:" in reply
     except OSError:
         return False
 
