@@ -16,6 +16,8 @@ from typing import Any
 
 import psycopg
 from django.db import connection
+from psycopg.adapt import Loader
+from psycopg.pq import Format
 from django.db.models import JSONField, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
@@ -90,6 +92,46 @@ def load(model: type[Model], row: Sequence[Any], start: int = 0) -> Model:
     return model.from_db(connection.alias, names, values)
 
 
+class _JsonLoader(Loader):
+    """`json` values (json_agg: the game's seats and vacations, the outbox's recipients) by orjson."""
+
+    def load(self, data):
+        return jsoncodec.loads(data)
+
+
+# psycopg's own timestamptz loader, in C. Django registers a Python subclass on every connection,
+# which re-labels the zone after parsing; it was a fortieth of the web server's samples on the
+# move loop (every row read here has a few timestamps). With the session in UTC, as Django sets it
+# with USE_TZ, psycopg's gives the same values, labelled `datetime.timezone.utc` as Django's are.
+_TIMESTAMPTZ = psycopg.adapters.get_loader(psycopg.adapters.types["timestamptz"].oid, Format.TEXT)
+
+
+# Statements are written once, so few; the bound keeps a statement made afresh on every call
+# (values in its text) from growing a connection's cursors without end.
+MAX_KEPT_CURSORS = 256
+
+
+def _cursor(sql: str) -> tuple[psycopg.Cursor, str]:
+    """A cursor kept with the connection for this statement, and the statement as first given.
+
+    psycopg makes a cursor's adapters and row loaders afresh with each cursor, and again whenever
+    a cursor runs another statement than it ran last (it compares the statement by identity):
+    for a cursor per call, a loader per column of every result. Kept per statement, they are made
+    once per connection and statement."""
+    conn = connection.connection
+    kept = getattr(conn, "_darkroom_cursors", None)
+    if kept is None or len(kept) >= MAX_KEPT_CURSORS:
+        kept = conn._darkroom_cursors = {}
+    found = kept.get(sql)
+    if found is None or found[0].closed:
+        cursor = psycopg.Cursor(conn)
+        if conn.pgconn.parameter_status(b"TimeZone") == b"UTC":
+            cursor.adapters.register_loader("timestamptz", _TIMESTAMPTZ)
+        cursor.adapters.register_loader("json", _JsonLoader)
+        found = kept[sql] = (cursor, sql)
+    return found
+
+
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
     return _run(sql, params, rows=True)
 
@@ -114,7 +156,8 @@ def _run(sql: str, params: Sequence[Any], rows: bool):
     connection.validate_no_broken_transaction()
     logged = connection.queries_logged
     start = time.monotonic()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    cursor, sql = _cursor(sql)
+    with connection.wrap_database_errors:
         # (settings.DATABASE_PREPARE off sets no threshold: then nothing is prepared.)
         cursor.execute(sql, params, prepare=True)
         out = cursor.fetchall() if rows else cursor.rowcount

@@ -100,3 +100,45 @@ def test_django_s_own_queries_are_not_prepared(make_player):
     alice = make_player()
     list(Game.objects.filter(creator=alice.user).values_list("pk", flat=True)[:1])
     assert prepared('"games_game"."creator_id"') == []
+
+
+def test_timestamps_read_by_hotsql_are_django_s_values_labelled_utc_as_django_labels_them(make_player):
+    import datetime
+
+    from config import hotsql
+
+    alice, bob = make_player(), make_player()
+    game_id = start_game(alice, [bob], kind="duel")
+    read, orm = access.get_game(game_id, user=alice.user), Game.objects.get(pk=game_id)
+    stamps = [name for name in ("created_at", "started_at") if getattr(orm, name) is not None]
+    assert stamps == ["created_at", "started_at"]
+    for name in stamps:
+        assert getattr(read, name) == getattr(orm, name)
+        assert getattr(read, name).tzinfo is datetime.timezone.utc is getattr(orm, name).tzinfo
+    ((now,),) = hotsql.fetch("SELECT %s::timestamptz", [orm.created_at])
+    assert now == orm.created_at and now.tzinfo is datetime.timezone.utc
+
+
+def test_json_values_read_by_hotsql_come_parsed():
+    from config import hotsql
+
+    ((value,),) = hotsql.fetch("SELECT json_build_array(1, 'two', json_build_object('three', 3))", [])
+    assert value == [1, "two", {"three": 3}]
+
+
+def test_a_statement_keeps_one_cursor_per_connection_and_the_kept_cursors_are_bounded(monkeypatch):
+    from django.db import connection
+
+    from config import hotsql
+
+    sql = "SELECT %s::int + 1"
+    assert hotsql.fetch(sql, [1]) == [(2,)]
+    kept = connection.connection._darkroom_cursors
+    cursor = kept[sql][0]
+    assert hotsql.fetch("".join(["SELECT %s::int ", "+ 1"]), [2]) == [(3,)]   # an equal text, another object
+    assert kept[sql][0] is cursor and len([s for s in kept if s == sql]) == 1
+    assert hotsql.fetch("SELECT %s::int + 2", [1]) == [(3,)]
+    assert kept["SELECT %s::int + 2"][0] is not cursor
+    monkeypatch.setattr(hotsql, "MAX_KEPT_CURSORS", len(connection.connection._darkroom_cursors))
+    assert hotsql.fetch("SELECT %s::int + 3", [1]) == [(4,)]
+    assert list(connection.connection._darkroom_cursors) == ["SELECT %s::int + 3"]  # started afresh
