@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg.adapt import Loader
 from psycopg.pq import Format
 from django.db.models import JSONField, Model
@@ -87,9 +87,10 @@ def load(model: type[Model], row: Sequence[Any], start: int = 0) -> Model:
     """The instance of `model` whose columns begin at `row[start]`."""
     names, converters = _shape(model)
     values = list(row[start:start + len(names)])
+    db = connections[DEFAULT_DB_ALIAS]
     for i, convert in converters:
-        values[i] = convert(values[i], None, connection)
-    return model.from_db(connection.alias, names, values)
+        values[i] = convert(values[i], None, db)
+    return model.from_db(DEFAULT_DB_ALIAS, names, values)
 
 
 class _JsonLoader(Loader):
@@ -104,6 +105,9 @@ class _JsonLoader(Loader):
 # move loop (every row read here has a few timestamps). With the session in UTC, as Django sets it
 # with USE_TZ, psycopg's gives the same values, labelled `datetime.timezone.utc` as Django's are.
 _TIMESTAMPTZ = psycopg.adapters.get_loader(psycopg.adapters.types["timestamptz"].oid, Format.TEXT)
+# jsonb as text, as Django has it (the converters parse it), by psycopg's C text loader rather
+# than the Python one Django registers: the game row alone has four jsonb columns.
+_TEXT = psycopg.adapters.get_loader(psycopg.adapters.types["text"].oid, Format.TEXT)
 
 
 # Statements are written once, so few; the bound keeps a statement made afresh on every call
@@ -111,14 +115,14 @@ _TIMESTAMPTZ = psycopg.adapters.get_loader(psycopg.adapters.types["timestamptz"]
 MAX_KEPT_CURSORS = 256
 
 
-def _cursor(sql: str) -> tuple[psycopg.Cursor, str]:
+def _cursor(db, sql: str) -> tuple[psycopg.Cursor, str]:
     """A cursor kept with the connection for this statement, and the statement as first given.
 
     psycopg makes a cursor's adapters and row loaders afresh with each cursor, and again whenever
     a cursor runs another statement than it ran last (it compares the statement by identity):
     for a cursor per call, a loader per column of every result. Kept per statement, they are made
     once per connection and statement."""
-    conn = connection.connection
+    conn = db.connection
     kept = getattr(conn, "_darkroom_cursors", None)
     if kept is None or len(kept) >= MAX_KEPT_CURSORS:
         kept = conn._darkroom_cursors = {}
@@ -128,6 +132,7 @@ def _cursor(sql: str) -> tuple[psycopg.Cursor, str]:
         if conn.pgconn.parameter_status(b"TimeZone") == b"UTC":
             cursor.adapters.register_loader("timestamptz", _TIMESTAMPTZ)
         cursor.adapters.register_loader("json", _JsonLoader)
+        cursor.adapters.register_loader("jsonb", _TEXT)
         found = kept[sql] = (cursor, sql)
     return found
 
@@ -147,22 +152,23 @@ def _run(sql: str, params: Sequence[Any], rows: bool):
     often prepared, and the move loop's database CPU fell by a third. Django's cursors bind on
     the client and never prepare, so this goes to psycopg's own cursor on the same connection
     (same transaction, same adapters), with Django's checks and error wrapping around it."""
-    if connection.execute_wrappers:  # someone watches every statement: Django's own path
-        with connection.cursor() as cursor:
+    db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of `connection` looks it up anew
+    if db.execute_wrappers:  # someone watches every statement: Django's own path
+        with db.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall() if rows else cursor.rowcount
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    connection.validate_no_broken_transaction()
-    logged = connection.queries_logged
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    logged = db.queries_logged
     start = time.monotonic()
-    cursor, sql = _cursor(sql)
-    with connection.wrap_database_errors:
+    cursor, sql = _cursor(db, sql)
+    with db.wrap_database_errors:
         # (settings.DATABASE_PREPARE off sets no threshold: then nothing is prepared.)
         cursor.execute(sql, params, prepare=True)
         out = cursor.fetchall() if rows else cursor.rowcount
     if logged:  # as Django's debug cursor logs it (tests count queries this way)
-        with psycopg.ClientCursor(connection.connection) as client:
+        with psycopg.ClientCursor(db.connection) as client:
             text = client.mogrify(sql, params)
-        connection.queries_log.append({"sql": text, "time": f"{time.monotonic() - start:.3f}"})
+        db.queries_log.append({"sql": text, "time": f"{time.monotonic() - start:.3f}"})
     return out
