@@ -12,6 +12,7 @@ process's own registry is served. The Celery queue depth is read from Redis at s
 """
 from __future__ import annotations
 
+import functools
 import hmac
 import os
 import time
@@ -45,11 +46,24 @@ DELIVERIES = Counter("darkroom_notification_deliveries_total",
 
 
 # -- recording ------------------------------------------------------------------------------
+@functools.cache
+def _event_types() -> tuple[frozenset, str]:
+    from games.store import SERVER_TYPES, TIMER_EXPIRED  # games.store imports this module
+
+    return frozenset(SERVER_TYPES), TIMER_EXPIRED
+
+
+@functools.cache
+def _moves(kind: str, auto: str):
+    """MOVES's child for these labels: `labels` builds and checks them on every call, and every
+    move counts itself."""
+    return MOVES.labels(kind, auto)
+
+
 def events_appended(kind: str, rows) -> None:
     """Count the moves and expiries among appended events, once their transaction commits (a
     rolled-back move is no move)."""
-    from games.store import SERVER_TYPES, TIMER_EXPIRED
-
+    SERVER_TYPES, TIMER_EXPIRED = _event_types()
     moves: dict[str, int] = {}
     expiries = []
     for row in rows:
@@ -63,7 +77,7 @@ def events_appended(kind: str, rows) -> None:
 
     def record():
         for auto, count in moves.items():
-            MOVES.labels(kind, auto).inc(count)
+            _moves(kind, auto).inc(count)
         for timer, policy, late in expiries:
             EXPIRIES.labels(kind, timer, policy).inc()
             if late is not None:
