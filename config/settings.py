@@ -117,6 +117,10 @@ DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5 if DATAB
 if DATABASE_PREPARE:
     _options = DATABASES["default"]["OPTIONS"]
     _options["options"] = f'{_options.get("options", "")} -c plan_cache_mode=force_generic_plan'.strip()
+# Requests per web process whose sync part (middleware, view, rendering) runs at once; the rest
+# wait on the event loop (config/asgi.py, Slots: fewer threads taking turns at the interpreter
+# cost less CPU per request). 0: unbounded.
+WEB_REQUEST_CONCURRENCY = int(os.environ.get("WEB_REQUEST_CONCURRENCY", 3))
 # Threads per process that run the streams' database reads (each holds a pooled connection only
 # while it reads). Keep it below DATABASE_POOL_MAX so requests always find a connection.
 LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))

@@ -168,3 +168,57 @@ def test_web_and_worker_processes_have_the_collector_skip_their_start_up_heap():
                                    env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}).stdout.split()
     assert int(frozen) > 10_000 and views == "True"
     assert config.celery._freeze in [receiver() for _, receiver in worker_process_init.receivers]
+
+
+def concurrent_calls(path: str, count: int):
+    """`count` requests through the ASGI application at once, on one event loop."""
+    from config.asgi import application
+
+    async def one():
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+                 "root_path": "", "headers": [(b"host", b"testserver"), (b"accept", b"application/json")],
+                 "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+        sent, incoming = [], [{"type": "http.request", "body": b"", "more_body": False}]
+
+        async def receive():
+            if incoming:
+                return incoming.pop(0)
+            await asyncio.sleep(3600)
+
+        async def send(message):
+            sent.append(message)
+
+        await application(scope, receive, send)
+        return next(m["status"] for m in sent if m["type"] == "http.response.start")
+
+    async def run():
+        return await asyncio.gather(*(one() for _ in range(count)))
+
+    return async_to_sync(run)()
+
+
+@pytest.mark.parametrize("bound", [2, 0])
+def test_no_more_requests_run_their_sync_part_at_once_than_the_bound(monkeypatch, settings, bound):
+    import time
+
+    from config.asgi import Handler
+
+    settings.WEB_REQUEST_CONCURRENCY = bound
+    lock, running, most = threading.Lock(), [0], [0]
+    respond = Handler._respond
+
+    def counted(self, scope, body_file):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            time.sleep(0.1)  # long enough for every other request to have arrived
+            return respond(self, scope, body_file)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(Handler, "_respond", counted)
+    assert concurrent_calls("/api/v1/kinds/", 6) == [200] * 6
+    assert most[0] == (2 if bound else 6)
