@@ -16,11 +16,11 @@ from typing import Any
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
-from psycopg.adapt import Loader
-from psycopg.pq import Format
 from django.db.models import JSONField, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
+from psycopg.adapt import Loader
+from psycopg.pq import Format
 
 from config import jsoncodec
 

@@ -97,8 +97,56 @@ the move's own web work free" is the loop's rate against GET /kinds/'s if each o
 three requests cost the web server what a GET /kinds/ does, all else as measured: the most the
 25% target could be met by with PostgreSQL, Redis and the client as they are.
 
-Round of 2026-12-01, sixth session (this run's column; the previous round's column is the fifth
-session's final run, on a machine of the same kind). JSON is written and read by orjson
+Round of 2026-12-01, seventh session (this run's column; the previous round's column is the sixth
+session's final run, 17:11 UTC, on a slower hour of a machine of the same kind: compare ratios).
+py-spy (`--gil`, the web server alone under 4 clients) and callgrind found three things the
+move loop paid for and GET /kinds/ did not:
+
+- Each web process's live hub was pattern-subscribed to every channel, so each process parsed
+  every move's news whether or not anyone in it waited (3.6% of a process's samples, times the
+  number of processes). It now subscribes to the channels its streams and long-polls follow
+  (`games.live.Hub`), lets a channel go a linger after its last waiter, and trusts what it heard
+  per channel (`Hub.since`).
+- psycopg built a cursor's adapters, and a loader per column of every result, for each hot
+  statement (a new cursor per call), and Django's timestamptz loader is Python, re-labelling the
+  zone after parsing. `config.hotsql` keeps one cursor per connection and statement, with
+  psycopg's C timestamptz and text loaders (the session is UTC, as Django sets it) and orjson
+  for json values.
+- A move counted itself through prometheus_client's `labels()` and an import on every call.
+
+`tests/bench/instructions.py`'s server, per request (60 of each), 7258a1e then each step:
+
+| web server instructions | 7258a1e | hub | + cursors, C loaders | + jsonb, one lookup |
+| --- | ---: | ---: | ---: | ---: |
+| GET /kinds/ | 3.632 M | 3.610 M | 3.646 M | 3.652 M |
+| GET game | 4.219 M | 4.191 M | 3.961 M | 3.819 M |
+| GET legal-moves | 3.961 M | 3.950 M | 3.778 M | 3.654 M |
+| POST move | 7.774 M | 7.472 M | 6.980 M | 6.747 M |
+| GET /kinds/ : loop | 22.8% | 23.1% | 24.8% | 25.7% |
+
+That harness runs one process; the bench runs two, each of which heard every move, so the hub's
+share there is twice the table's.
+
+And the web server's request threads: with 16 clients on 2 processes, up to 8 requests of a
+process ran their sync part at once, taking turns at the interpreter. Bounding that to a few per
+process (`config.asgi.Slots`, `WEB_REQUEST_CONCURRENCY`), the rest waiting on the event loop,
+measured in pairs (GET /kinds/ then the loop, 10 s each, the Procfile's stack, interleaved): web
+CPU per move loop 5.97-6.30 ms unbounded, 5.51-5.79 ms at 2, 5.59-5.87 ms at 3, 5.97 ms at 4;
+loops/s 195-209 unbounded against 212-229 at 2 or 3; POST p99 76-85 ms against 41-63 ms. The
+default is 3: as good as 2 within the noise, and a request that waits on something slow (a
+password-reset email over SMTP) holds one of three, not one of two. Also measured and not
+changed: 3 gunicorn workers instead of 2 (the same ratio, 18.3/17.9% against 18.0/18.1%).
+
+The loop target is still not met in machine CPU, though the web server's own instruction ratio
+passed 25%: GET /kinds/ costs the machine 1.6 ms, of which the web server 1.25, and a loop of three
+requests pays three times the per-request part every request pays (HTTP, the client, the middleware
+chain, the thread hop, the throttle's Redis round trip) before any move-specific work, plus
+PostgreSQL's CPU (about 1.0 ms per loop measured on one connection, the token reads aside: the
+move's write 0.2-0.4 ms, each game read 0.1 ms, the commit 0.13 ms), none of which a GET /kinds/
+pays.
+
+Round of 2026-12-01, sixth session (its previous round was the fifth session's final run, on a
+machine of the same kind). JSON is written and read by orjson
 (`config/jsoncodec.py`): the API's bodies (`games.api.renderers`, the bytes DRF's renderer wrote,
 a test holds them equal), the streams' events, the state cache's entries, the rows a move sends
 PostgreSQL and the game row's jsonb columns. callgrind found the json module at a fifth of the web
