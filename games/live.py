@@ -325,7 +325,7 @@ class Hub:
         self._changed.set()
 
     def left(self, name: str) -> None:
-        self._idle[name] = asyncio.get_running_loop().time()
+        self._idle[name] = time.monotonic()
         self._changed.set()
 
     async def ready(self, channels: Iterable[str], timeout: float) -> bool:
@@ -355,11 +355,10 @@ class Hub:
 
     async def _manage(self, pubsub) -> None:
         """Subscribe the channels that gained a waiter; unsubscribe those idle past the linger."""
-        loop = asyncio.get_running_loop()
         try:
             while True:
                 self._changed.clear()
-                linger, now = settings.LIVE_LINGER_SECONDS, loop.time()
+                linger, now = settings.LIVE_LINGER_SECONDS, time.monotonic()
                 for name in [n for n in self._idle if n in self.listeners or n not in self._asked]:
                     del self._idle[name]
                 wanted = set(self.listeners) - self._asked
@@ -376,7 +375,7 @@ class Hub:
                 due = min(self._idle.values(), default=None)
                 try:
                     await asyncio.wait_for(self._changed.wait(),
-                                           None if due is None else max(0.0, due + linger - loop.time()))
+                                           None if due is None else max(0.0, due + linger - time.monotonic()))
                 except asyncio.TimeoutError:
                     pass
         except asyncio.CancelledError:

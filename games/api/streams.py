@@ -135,7 +135,7 @@ def remember_seat(game: Game, user, seat: int | None) -> None:
         _seats[game.pk, user.pk] = seat
 
 
-async def _long_poll(the_hub, poll: LongPoll, epoch: int | None) -> dict | None:
+async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> dict | None:
     """The events after `poll.after` as soon as there are any (None: none by the end of the wait).
 
     While the hub hears the game's channel as it did when the game was last read (`since`),
