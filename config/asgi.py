@@ -12,6 +12,7 @@ import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 from django.core import signals
 from django.core.asgi import get_asgi_application
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -66,8 +67,6 @@ class Slots:
             weakref.WeakKeyDictionary()
 
     def get(self) -> asyncio.Semaphore | None:
-        from django.conf import settings
-
         size = settings.WEB_REQUEST_CONCURRENCY
         if size <= 0:
             return None
@@ -84,8 +83,6 @@ class InlineBuiltins:
     def load_middleware(self, is_async=False):
         # Django's own middlewares, as named in MIDDLEWARE, with their hooks inline
         # (config/builtin_middleware.py) rather than two thread hops each per request.
-        from django.conf import settings
-
         from config.builtin_middleware import INSTEAD
 
         named = settings.MIDDLEWARE

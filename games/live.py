@@ -408,9 +408,6 @@ class Hub:
                 confirmed = await pubsub.get_message(timeout=2)  # in place once Redis confirms it
                 if confirmed is None or confirmed["type"] != "subscribe":
                     raise redis.ConnectionError("no confirmation of the subscription")
-                self._asked, self._idle = set(), {}
-                self.heard.clear()
-                self.versions.clear()  # what was announced while away is unknown
                 forget_tokens()  # a revocation may have been missed too
                 self.epoch += 1
                 self.connected.set()
@@ -452,6 +449,9 @@ class Hub:
                 if was_live:
                     self.epoch += 1
                 self.connected.clear()
+                # Nothing is heard until the next connection subscribes again, and what is
+                # announced meanwhile is unknown.
+                self._asked, self._idle = set(), {}
                 self.heard.clear()
                 self.versions.clear()
                 self.tried.set()

@@ -49,9 +49,7 @@ async def heard(*waiters):
 
 def subscribers(*channels) -> list[int]:
     """How many subscribers Redis counts on each channel (every hub of the run included)."""
-    from games.live import client
-
-    return [count for _, count in client().pubsub_numsub(*channels)]
+    return [count for _, count in live.client().pubsub_numsub(*channels)]
 
 
 def test_a_waiter_is_woken_by_news_on_its_own_channels_and_the_hub_keeps_the_newest_version():
