@@ -15,7 +15,10 @@ from config.settings import REST_FRAMEWORK  # noqa: E402
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
     "anon": "100000/min", "user": "100000/min", "auth": "100000/min"}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# The test process's mail is Django's outbox whatever this says; a worker started by a test may
+# write its mail to files the test reads (tests/worker.py).
+EMAIL_BACKEND = os.environ.get("TEST_WORKER_EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
+EMAIL_FILE_PATH = os.environ.get("TEST_WORKER_EMAIL_FILE_PATH")
 SNAPSHOT_EVERY = 5
 # clear() empties this run's keys only, not the Redis every run (and the broker) shares.
 CACHES = {"default": {**CACHES["default"], "BACKEND": "tests.cache.RunOnlyRedisCache"}}  # noqa: F405

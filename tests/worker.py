@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class Worker:
-    def __init__(self, sweep_seconds: float = 1.0):
+    def __init__(self, sweep_seconds: float = 1.0, **env: str):
         self.sweep_seconds = sweep_seconds
+        self.extra_env = env
         self.process: subprocess.Popen | None = None
         self.log = tempfile.NamedTemporaryFile(prefix="darkroom-worker-", suffix=".log", delete=False)
 
@@ -31,7 +32,7 @@ class Worker:
                 "SWEEP_INTERVAL_SECONDS": str(self.sweep_seconds),
                 "DATABASE_CONN_MAX_AGE": "0",
                 # A pool opened before the fork would be shared by the children: workers connect plainly.
-                "DATABASE_POOL": "off"}
+                "DATABASE_POOL": "off", **self.extra_env}
 
     def start(self) -> "Worker":
         schedule = Path(tempfile.mkdtemp()) / "beat-schedule"
