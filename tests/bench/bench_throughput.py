@@ -10,7 +10,7 @@ from tests.bench import report, throughput
 
 pytestmark = pytest.mark.bench
 
-FULL = {"clients": 16, "seconds": 20.0, "pgbench_seconds": 10, "timer_games": [200, 1000],
+FULL = {"clients": 16, "seconds": 10.0, "pairs": 3, "pgbench_seconds": 10, "timer_games": [200, 1000],
         "timer_lead": 12.0, "timer_timeout": 240.0, "history": [200, 10000], "load_repeats": 30,
         "counted": (200, 100)}
 

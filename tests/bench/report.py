@@ -26,6 +26,8 @@ def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
         ("pgbench one-row INSERT tps (ceiling)", f"{pg:.0f}" if pg else "n/a"),
         ("move loops/s", f"{move['loops_per_s']:.1f}"),
         ("move loops / GET /kinds/", f"{move['loops_per_s'] / kinds:.1%}"),
+        ("move loops / GET /kinds/, each interleaved pair",
+         ", ".join(f"{ratio:.1%}" for ratio in out["pair_ratios"]) if out.get("pair_ratios") else "n/a"),
         ("moves/s / pgbench INSERT", f"{move['moves_per_s'] / pg:.2%}" if pg else "n/a"),
         ("POST /moves/ p50 ms", f"{move.get('POST move p50 ms', float('nan')):.0f}"),
         ("POST /moves/ p99 ms", f"{move['post_p99_ms']:.0f}"),
@@ -321,9 +323,11 @@ def write(out: dict[str, Any]) -> Path:
         "`tests/bench/bench_throughput.py`, the code in `tests/bench/throughput.py`)",
         f"- Server: the Procfile's `web:` line: `{out['web']}`",
         f"- Worker: the Procfile's `worker:` and `beat:` lines: `{out['worker']}`",
-        f"- Load: {sizes['clients']} clients for {sizes['seconds']:.0f} s, each playing one 3-seat "
-        "Pick Pic game (GET game, GET legal-moves, POST move as the seat to move); GET /kinds/ and "
-        f"pgbench ({sizes['pgbench_seconds']} s) at the same concurrency.",
+        f"- Load: {sizes['clients']} clients, each playing one 3-seat Pick Pic game (GET game, GET "
+        "legal-moves, POST move as the seat to move), and GET /kinds/ at the same concurrency, "
+        f"alternating: {sizes.get('pairs', 1)} pair(s) of {sizes['seconds']:.0f} s phases, each figure "
+        "pooled over its phases (all requests over all their time); pgbench "
+        f"({sizes['pgbench_seconds']} s) at the same concurrency.",
         "- Timers: 3-seat Pick Pic games on per-move clocks, every deadline moved into one second "
         f"{sizes['timer_lead']:.0f} s ahead; a game's lateness = when its first TimerExpired was decided (its `created_at`) - the deadline; 'seen committed' = when the benchmark, polling every 50 ms, first read the committed event - the deadline.",
         "- State load: the latest state with its cache entry deleted (snapshot + tail), median of "

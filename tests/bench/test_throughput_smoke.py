@@ -6,7 +6,7 @@ import pytest
 
 from tests.bench import instructions, report, throughput
 
-TINY = {"clients": 2, "seconds": 1.0, "pgbench_seconds": 1, "timer_games": [2], "timer_lead": 1.0,
+TINY = {"clients": 2, "seconds": 1.0, "pairs": 2, "pgbench_seconds": 1, "timer_games": [2], "timer_lead": 1.0,
         "timer_timeout": 30.0, "history": [30, 60], "load_repeats": 2, "counted": (3, 3)}
 
 
@@ -25,6 +25,8 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(monkeypatch, tmp_path):
     monkeypatch.setattr(report, "DOC", tmp_path / "benchmarks.md")
     text = report.write(out).read_text()
     assert "| move loops / GET /kinds/ |" in text and "POST /moves/ p99 ms" in text
+    assert len(out["pair_ratios"]) == 2 and all(ratio > 0 for ratio in out["pair_ratios"])
+    assert "| move loops / GET /kinds/, each interleaved pair |" in text
     assert not math.isnan(timer["p99"])
     loop_ms = out["loop_machine_ms"]
     assert loop_ms["web"] > 0 and loop_ms["PostgreSQL"] > 0  # a move is written by the web server

@@ -315,45 +315,91 @@ def play_turn(client: Client, game_id, table: list[tuple[Any, str]]) -> tuple[in
                        {"move": legal["moves"][0], "expected_version": legal["version"]})
 
 
-def move_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
+class MoveLoad:
     """Each client plays one 3-seat Pick Pic game: GET game, GET legal-moves, POST move, as the
-    seat whose turn it is. A finished game is replaced by a fresh one. A few seconds of the same
-    load come first, unmeasured."""
-    players = make_users(3 * clients, "mover")
-    tables = [players[3 * i:3 * i + 3] for i in range(clients)]
-    games = [make_pickpic([u for u, _ in table]) for table in tables]
-    lock = threading.Lock()
-    counts = {"moves": 0, "conflicts": 0, "finished": 0}
+    seat whose turn it is. A finished game is replaced by a fresh one. The games live across
+    `run`s, so the phases of several interleaved pairs play on."""
 
-    def loop(client: Client, index: int) -> None:
-        played = play_turn(client, games[index], tables[index])
+    def __init__(self, clients: int):
+        players = make_users(3 * clients, "mover")
+        self.tables = [players[3 * i:3 * i + 3] for i in range(clients)]
+        self.games = [make_pickpic([u for u, _ in table]) for table in self.tables]
+        self.lock = threading.Lock()
+        self.counts = {"moves": 0, "conflicts": 0, "finished": 0}
+
+    def loop(self, client: Client, index: int) -> None:
+        played = play_turn(client, self.games[index], self.tables[index])
         if played is None:
-            with lock:
-                counts["finished"] += 1
-            games[index] = make_pickpic([u for u, _ in tables[index]])
+            with self.lock:
+                self.counts["finished"] += 1
+            self.games[index] = make_pickpic([u for u, _ in self.tables[index]])
             connections.close_all()
             return
         status, body = played
-        with lock:
+        with self.lock:
             if status == 201:
-                counts["moves"] += 1
+                self.counts["moves"] += 1
             elif status == 409:
-                counts["conflicts"] += 1
+                self.counts["conflicts"] += 1
             else:
                 raise AssertionError((status, body))
 
-    # Warm-up: every server thread opens its database connection, every code path is imported.
-    run_clients(port, clients, min(3.0, seconds), loop)
-    counts.update(moves=0, conflicts=0, finished=0)
-    before = machine_seconds()
-    out = run_clients(port, clients, seconds, loop)
-    after = machine_seconds()
-    out["cpu_s"] = after["web"] - before["web"]
-    out["machine_ms"] = per_unit_ms(before, after, len(out["times"].get("POST move", [])))
-    connections.close_all()
-    out.update(counts, loops_per_s=len(out["times"].get("POST move", [])) / out["elapsed"],
-               moves_per_s=counts["moves"] / out["elapsed"])
-    return out
+    def warm(self, port: int, seconds: float) -> None:
+        """Unmeasured load first: every server thread opens its database connection, every code
+        path is imported."""
+        run_clients(port, len(self.games), seconds, self.loop)
+
+    def run(self, port: int, seconds: float) -> dict[str, Any]:
+        self.counts.update(moves=0, conflicts=0, finished=0)
+        before = machine_seconds()
+        out = run_clients(port, len(self.games), seconds, self.loop)
+        after = machine_seconds()
+        out["cpu_s"] = after["web"] - before["web"]
+        out["machine_s"] = {part: after[part] - before[part] for part in MACHINE_PARTS}
+        out["loops"] = len(out["times"].get("POST move", []))
+        out["machine_ms"] = per_unit_ms(before, after, out["loops"])
+        connections.close_all()
+        out.update(self.counts, loops_per_s=out["loops"] / out["elapsed"],
+                   moves_per_s=self.counts["moves"] / out["elapsed"])
+        return out
+
+
+def interleaved(port: int, clients: int, seconds: float, pairs: int) -> dict[str, Any]:
+    """GET /kinds/ then the move loop, `pairs` times over, `seconds` each phase. A shared machine's
+    speed drifts over a minute (the same code's rates moved by a fifth between runs minutes
+    apart), so one phase of each could land on different weather; alternating them and pooling
+    the phases (all requests over all their time) weighs both alike. Each pair's own ratio is
+    kept to show the spread."""
+    load = MoveLoad(clients)
+    kinds_rate(port, clients, 1.0)
+    load.warm(port, min(3.0, seconds))
+    kinds_count, kinds_time, kinds_machine = 0, 0.0, dict.fromkeys(MACHINE_PARTS, 0.0)
+    loops: list[dict[str, Any]] = []
+    ratios = []
+    for _ in range(pairs):
+        before = machine_seconds()
+        started = time.monotonic()
+        rate, count = kinds_rate(port, clients, seconds)
+        kinds_time += count / rate if rate else time.monotonic() - started
+        after = machine_seconds()
+        kinds_count += count
+        for part in MACHINE_PARTS:
+            kinds_machine[part] += after[part] - before[part]
+        loops.append(load.run(port, seconds))
+        ratios.append(loops[-1]["loops_per_s"] / rate if rate else float("nan"))
+    total = {"elapsed": sum(o["elapsed"] for o in loops), "loops": sum(o["loops"] for o in loops),
+             "errors": [e for o in loops for e in o["errors"]], "times": {}}
+    for o in loops:
+        for label, values in o["times"].items():
+            total["times"].setdefault(label, []).extend(values)
+    for key in ("moves", "conflicts", "finished", "cpu_s"):
+        total[key] = sum(o[key] for o in loops)
+    total["machine_ms"] = {part: 1000 * sum(o["machine_s"][part] for o in loops) / max(1, total["loops"])
+                           for part in MACHINE_PARTS}
+    total.update(loops_per_s=total["loops"] / total["elapsed"], moves_per_s=total["moves"] / total["elapsed"])
+    return {"kinds_rps": kinds_count / kinds_time if kinds_time else 0.0, "kinds_count": kinds_count,
+            "kinds_machine_ms": {part: 1000 * value / max(1, kinds_count) for part, value in kinds_machine.items()},
+            "loop": total, "pair_ratios": ratios}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -534,15 +580,14 @@ def run_all(sizes: dict[str, Any], progress: Callable[[dict[str, Any]], None] = 
     clients = sizes["clients"]
     out["pgbench_tps"] = pgbench_insert_rate(clients, sizes["pgbench_seconds"])
     with running("web", "worker", "beat") as port:
-        kinds_rate(port, clients, 1.0)  # warm-up: every server worker imported and connected
-        before = machine_seconds()
-        out["kinds_rps"], kinds_count = kinds_rate(port, clients, sizes["seconds"])
-        out["kinds_machine_ms"] = per_unit_ms(before, machine_seconds(), kinds_count)
-        out["kinds_cpu_ms"] = out["kinds_machine_ms"]["web"]
-        loop = move_loop(port, clients, sizes["seconds"])
-        out["loop_cpu_ms"] = 1000 * loop["cpu_s"] / max(1, len(loop["times"].get("POST move", [])))
-        out["loop_machine_ms"] = loop["machine_ms"]
-        out["free_move_bound"] = free_move_bound(out["kinds_machine_ms"], out["loop_machine_ms"])
+        measured = interleaved(port, clients, sizes["seconds"], sizes.get("pairs", 1))
+    out["kinds_rps"], out["pair_ratios"] = measured["kinds_rps"], measured["pair_ratios"]
+    out["kinds_machine_ms"] = measured["kinds_machine_ms"]
+    out["kinds_cpu_ms"] = out["kinds_machine_ms"]["web"]
+    loop = measured["loop"]
+    out["loop_cpu_ms"] = 1000 * loop["cpu_s"] / max(1, loop["loops"])
+    out["loop_machine_ms"] = loop["machine_ms"]
+    out["free_move_bound"] = free_move_bound(out["kinds_machine_ms"], out["loop_machine_ms"])
     post = loop["times"].get("POST move", [])
     out["move"] = {"loops_per_s": loop["loops_per_s"], "moves_per_s": loop["moves_per_s"],
                    "conflicts": loop["conflicts"], "errors": len(loop["errors"]),
@@ -574,6 +619,9 @@ def summary(out: dict[str, Any]) -> str:
              f"move loops: {move['loops_per_s']:.1f}/s ({move['loops_per_s'] / kinds:.1%} of /kinds/"
              + (f", {move['moves_per_s'] / pg:.2%} of pgbench" if pg else "") + f"), moves {move['moves_per_s']:.1f}/s, "
              f"POST p99 {move['post_p99_ms']:.0f} ms, conflicts {move['conflicts']}, errors {move['errors']}"]
+    if out.get("pair_ratios"):
+        lines.append("move loops / GET /kinds/, each interleaved pair: "
+                     + ", ".join(f"{ratio:.1%}" for ratio in out["pair_ratios"]))
     for key in sorted(k for k in move if k.endswith(" ms")):
         lines.append(f"  {key}: {move[key]:.1f}")
     if "loop_machine_ms" in out:
