@@ -106,7 +106,14 @@ def request_password_reset(email: str) -> None:
     nothing and sends nothing, so a known address and an unknown one cost it the same: looking the
     accounts up and talking to the mail server here made a known address answer measurably
     slower, a way to find accounts; and a slow mail server held one of the few request slots of
-    its process (config.asgi.Slots). With the broker away the mail goes now, as it did before."""
+    its process (config.asgi.Slots). With the broker away the mail goes now, as it did before.
+
+    An address gets one reset mail per PASSWORD_RESET_MAIL_INTERVAL_SECONDS, however many callers
+    (and addresses they call from) ask: the throttle counts callers, and nobody's mailbox should
+    fill with links. The claim is taken for unknown addresses alike."""
+    interval = settings.PASSWORD_RESET_MAIL_INTERVAL_SECONDS
+    if interval > 0 and not scheduling.once(f"password-reset:{email.lower()}", interval):
+        return
     if not scheduling.send(RESET_MAIL_TASK, [email]):
         mail_password_reset(email, fail_silently=True)
 

@@ -284,6 +284,8 @@ TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
 # Logins per account, whatever addresses they come from (the "auth" rate above is per address).
 THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/hour")
 PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")
+# One reset mail per address within this many seconds, however many callers ask (0: no limit).
+PASSWORD_RESET_MAIL_INTERVAL_SECONDS = int(os.environ.get("PASSWORD_RESET_MAIL_INTERVAL_SECONDS", "60"))
 # --- end accounts
 
 # --- Disputes (ops): per player and game, at most this many open at once, and a cooldown

@@ -104,6 +104,16 @@ def test_a_reset_request_does_the_same_work_for_an_unknown_address(anonymous, al
                        (services.RESET_MAIL_TASK, ["nobody@example.com"], None)]
 
 
+def test_an_address_gets_one_reset_mail_per_interval_however_many_ask(anonymous, alice, queue, settings):
+    settings.PASSWORD_RESET_MAIL_INTERVAL_SECONDS = 60
+    answers = [anonymous.post("/api/v1/accounts/password-reset/", {"email": email}, format="json")
+               for email in ("alice@example.com", "ALICE@example.com", "alice@example.com",
+                             "nobody@example.com", "nobody@example.com")]
+    assert {(a.status_code, a.content) for a in answers} == {(202, answers[0].content)}  # all alike
+    assert queue() == [(services.RESET_MAIL_TASK, ["alice@example.com"], None),
+                       (services.RESET_MAIL_TASK, ["nobody@example.com"], None)]
+
+
 def test_with_the_broker_away_the_reset_mail_goes_with_the_request(anonymous, alice, queue, monkeypatch):
     # scheduling.send's own failures (logged, False) are tested with real ones in
     # tests/games/test_scheduling_behaviour.py; here only what the reset does then.
