@@ -7,8 +7,10 @@ threads of games.live.run_sync. Middleware hooks run inline (config/middleware.p
 config/builtin_middleware.py): none goes to a thread, but for a session save.
 """
 import asyncio
+import contextlib
 import os
 import weakref
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -52,6 +54,64 @@ class Threads:
             executor.shutdown(wait=False)
 
 
+# Writes let in past waiting reads before one read goes (so reads are never starved).
+WRITES_AHEAD = 4
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+class Gate:
+    """`size` slots. A request that finds none waits on the event loop, and a waiting write (a
+    move, any unsafe method) is let in before waiting reads, at most WRITES_AHEAD in a row.
+
+    A move's clock runs while the move waits: behind a queue of reads, a player's time would pay
+    for the server's backlog, and a Photoshoot round's hourglass does not wait for it either.
+    Reads lose nothing they had: a page shown a few milliseconds later is the same page."""
+
+    def __init__(self, size: int):
+        self.free = size
+        self.waiting: tuple[deque, deque] = (deque(), deque())  # reads, writes
+        self.writes_in_a_row = 0
+
+    async def acquire(self, write: bool) -> None:
+        reads, writes = self.waiting
+        if self.free > 0 and not reads and not writes:
+            self.free -= 1
+            return
+        future = asyncio.get_running_loop().create_future()
+        queue = self.waiting[write]
+        queue.append(future)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()  # handed a slot as it was cancelled: the next one takes it
+            elif future in queue:
+                queue.remove(future)
+            raise
+
+    def release(self) -> None:
+        reads, writes = self.waiting
+        while reads or writes:
+            if writes and (not reads or self.writes_in_a_row < WRITES_AHEAD):
+                future = writes.popleft()
+                self.writes_in_a_row = self.writes_in_a_row + 1 if reads else 0
+            else:
+                future = reads.popleft()
+                self.writes_in_a_row = 0
+            if not future.done():  # a waiter gone meanwhile left a cancelled future
+                future.set_result(None)
+                return
+        self.free += 1
+
+    @contextlib.asynccontextmanager
+    async def taken(self, write: bool):
+        await self.acquire(write)
+        try:
+            yield
+        finally:
+            self.release()
+
+
 class Slots:
     """How many requests of this process may run their sync part at once (per event loop).
 
@@ -59,22 +119,22 @@ class Slots:
     interpreter cost more CPU than the same work done two or three at a time (each hand-over, each
     cold cache). Measured under the move benchmark, 16 clients against 2 processes: unbounded,
     6.1 ms of web CPU per move loop and POST p99 76-85 ms; three at a time, 5.6-5.9 ms and 49-55 ms,
-    10% more loops per second. The others wait on the event loop, which costs nothing. Streams and
-    long-polls are not counted: their waits hold no slot. WEB_REQUEST_CONCURRENCY (0: unbounded)."""
+    10% more loops per second. The others wait on the event loop, which costs nothing, writes
+    first (`Gate`). Streams and long-polls are not counted: their waits hold no slot.
+    WEB_REQUEST_CONCURRENCY (0: unbounded)."""
 
     def __init__(self):
-        self.by_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = \
-            weakref.WeakKeyDictionary()
+        self.by_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Gate]" = weakref.WeakKeyDictionary()
 
-    def get(self) -> asyncio.Semaphore | None:
+    def get(self) -> Gate | None:
         size = settings.WEB_REQUEST_CONCURRENCY
         if size <= 0:
             return None
         loop = asyncio.get_running_loop()
-        slots = self.by_loop.get(loop)
-        if slots is None:
-            slots = self.by_loop[loop] = asyncio.Semaphore(size)
-        return slots
+        gate = self.by_loop.get(loop)
+        if gate is None:
+            gate = self.by_loop[loop] = Gate(size)
+        return gate
 
 
 class InlineBuiltins:
@@ -142,7 +202,7 @@ class Handler(InlineBuiltins, ASGIHandler):
             if slots is None:
                 response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             else:
-                async with slots:  # released before the bytes go: sending is the loop's work
+                async with slots.taken(scope["method"] not in SAFE_METHODS):  # released before the bytes go
                     response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             try:
                 await self.send_response(response, send)

@@ -225,3 +225,54 @@ def test_no_more_requests_run_their_sync_part_at_once_than_the_bound(monkeypatch
     monkeypatch.setattr(Handler, "_respond", counted)
     assert concurrent_calls("/api/v1/kinds/", 6) == [200] * 6
     assert most[0] == (2 if bound else 6)
+
+
+def test_a_waiting_move_runs_before_reads_that_came_first(monkeypatch, settings):
+    """One slot: while a read holds it, three reads then a write arrive; the write goes next (a
+    move's clock runs while it waits)."""
+    import time
+
+    from config.asgi import Handler, application
+
+    settings.WEB_REQUEST_CONCURRENCY = 1
+    started = []
+    respond = Handler._respond
+
+    def noted(self, scope, body_file):
+        started.append(scope["method"])
+        if len(started) == 1:
+            time.sleep(0.3)  # the first holds the slot while the others arrive
+        return respond(self, scope, body_file)
+
+    monkeypatch.setattr(Handler, "_respond", noted)
+
+    async def one(method):
+        path = "/api/v1/kinds/"  # a POST there is refused (405), after its turn like any other
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+                 "root_path": "", "headers": [(b"host", b"testserver"), (b"accept", b"application/json")],
+                 "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+        sent, incoming = [], [{"type": "http.request", "body": b"", "more_body": False}]
+
+        async def receive():
+            if incoming:
+                return incoming.pop(0)
+            await asyncio.sleep(3600)
+
+        async def send(message):
+            sent.append(message)
+
+        await application(scope, receive, send)
+        return next(m["status"] for m in sent if m["type"] == "http.response.start")
+
+    async def run():
+        calls = []
+        for method in ["GET", "GET", "GET", "GET", "POST"]:
+            calls.append(asyncio.create_task(one(method)))
+            await asyncio.sleep(0.02)  # arrival order
+        return await asyncio.gather(*calls)
+
+    with ThreadPoolExecutor(1) as pool:
+        statuses = pool.submit(asyncio.run, run()).result()
+    assert statuses == [200, 200, 200, 200, 405]
+    assert started == ["GET", "POST", "GET", "GET", "GET"]
