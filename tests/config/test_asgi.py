@@ -93,8 +93,8 @@ class CountingExecutor(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
-def asgi_call(path: str, method: str = "GET", body: bytes = b"", headers=()):
-    """One HTTP request through the ASGI application, as uvicorn makes it."""
+async def answer(path: str, method: str = "GET", body: bytes = b"", headers=()) -> tuple[int, bytes]:
+    """One HTTP request through the ASGI application, as uvicorn makes it: (status, body)."""
     from config.asgi import application
 
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
@@ -111,12 +111,13 @@ def asgi_call(path: str, method: str = "GET", body: bytes = b"", headers=()):
     async def send(message):
         sent.append(message)
 
-    async def run():
-        await application(scope, receive, send)
-
-    async_to_sync(run)()
+    await application(scope, receive, send)
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+def asgi_call(path: str, method: str = "GET", body: bytes = b"", headers=()):
+    return async_to_sync(answer)(path, method, body, headers)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -170,35 +171,19 @@ def test_web_and_worker_processes_have_the_collector_skip_their_start_up_heap():
     assert config.celery._freeze in [receiver() for _, receiver in worker_process_init.receivers]
 
 
-def concurrent_calls(path: str, count: int):
-    """`count` requests through the ASGI application at once, on one event loop."""
-    from config.asgi import application
-
-    async def one():
-        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-                 "root_path": "", "headers": [(b"host", b"testserver"), (b"accept", b"application/json")],
-                 "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
-        sent, incoming = [], [{"type": "http.request", "body": b"", "more_body": False}]
-
-        async def receive():
-            if incoming:
-                return incoming.pop(0)
-            await asyncio.sleep(3600)
-
-        async def send(message):
-            sent.append(message)
-
-        await application(scope, receive, send)
-        return next(m["status"] for m in sent if m["type"] == "http.response.start")
-
-    async def run():
-        return await asyncio.gather(*(one() for _ in range(count)))
-
+def on_own_loop(coroutine):
     # asyncio.run on a thread of its own: an earlier test may leave an event loop running on the
     # main thread, where neither it nor async_to_sync may start another.
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, run()).result()
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def concurrent_calls(path: str, count: int):
+    """`count` requests through the ASGI application at once, on one event loop."""
+    async def run():
+        return [status for status, _ in await asyncio.gather(*(answer(path) for _ in range(count)))]
+
+    return on_own_loop(run())
 
 
 @pytest.mark.parametrize("bound", [2, 0])
@@ -232,7 +217,7 @@ def test_a_waiting_move_runs_before_reads_that_came_first(monkeypatch, settings)
     move's clock runs while it waits)."""
     import time
 
-    from config.asgi import Handler, application
+    from config.asgi import Handler
 
     settings.WEB_REQUEST_CONCURRENCY = 1
     started = []
@@ -246,33 +231,13 @@ def test_a_waiting_move_runs_before_reads_that_came_first(monkeypatch, settings)
 
     monkeypatch.setattr(Handler, "_respond", noted)
 
-    async def one(method):
-        path = "/api/v1/kinds/"  # a POST there is refused (405), after its turn like any other
-        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-                 "root_path": "", "headers": [(b"host", b"testserver"), (b"accept", b"application/json")],
-                 "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
-        sent, incoming = [], [{"type": "http.request", "body": b"", "more_body": False}]
-
-        async def receive():
-            if incoming:
-                return incoming.pop(0)
-            await asyncio.sleep(3600)
-
-        async def send(message):
-            sent.append(message)
-
-        await application(scope, receive, send)
-        return next(m["status"] for m in sent if m["type"] == "http.response.start")
-
     async def run():
         calls = []
         for method in ["GET", "GET", "GET", "GET", "POST"]:
-            calls.append(asyncio.create_task(one(method)))
+            # a POST to /kinds/ is refused (405), after its turn like any other request
+            calls.append(asyncio.create_task(answer("/api/v1/kinds/", method)))
             await asyncio.sleep(0.02)  # arrival order
-        return await asyncio.gather(*calls)
+        return [status for status, _ in await asyncio.gather(*calls)]
 
-    with ThreadPoolExecutor(1) as pool:
-        statuses = pool.submit(asyncio.run, run()).result()
-    assert statuses == [200, 200, 200, 200, 405]
+    assert on_own_loop(run()) == [200, 200, 200, 200, 405]
     assert started == ["GET", "POST", "GET", "GET", "GET"]
