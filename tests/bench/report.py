@@ -99,8 +99,46 @@ the move's own web work free" is the loop's rate against GET /kinds/'s if each o
 three requests cost the web server what a GET /kinds/ does, all else as measured: the most the
 25% target could be met by with PostgreSQL, Redis and the client as they are.
 
-Round of 2026-12-01, seventh session (this run's column; the previous round's column is the sixth
-session's final run, 17:11 UTC, on a slower hour of a machine of the same kind: compare ratios).
+Round of 2026-12-01, eighth session (this run's column; the previous round's column is the seventh
+session's final run, 20:45 UTC, a fast hour of this machine kind: compare ratios). The benchmark
+changed, the question was where a loop's cost over three GET /kinds/ still is, and one change to
+the request path:
+
+- A waiting write goes before waiting reads (`config.asgi.Gate`, at most 4 writes in a row past
+  waiting reads): a move's clock runs while the move waits for a slot, so queued behind reads a
+  player's time paid for the server's backlog. A/B at 16 clients, the Procfile's stack, 8 s
+  phases, four rounds each, alternating, on a slow hour: POST p99 91, 65, 71, 83 ms (POST p50
+  32-38) against 91, 125, 112, 173 ms without (p50 40-60); GET game p99 94-146 against 75-171 ms,
+  GET legal-moves p99 95-218 against 71-179 ms: the reads pay for it, as they should. Loops/s and
+  the ratio did not move beyond the noise (16.6-20.1% against 16.1-18.9%).
+
+- GET /kinds/ and the move loop now alternate, three pairs of 10 s phases, each figure pooled over
+  its phases (all requests over all their time), each pair's own ratio shown. A shared machine's
+  speed drifts within a minute: two 12 s pairs run back to back at 21:40 UTC gave 17.8% and 14.7%,
+  and one phase of each could land on different weather.
+- The floor every REST request pays, counted by callgrind (`tests/bench/instructions.py`'s server,
+  40 of each, requests one at a time): GET /kinds/pickpic/ 3.11 M instructions, GET
+  /accounts/me/ 3.14 M, GET of a game that does not exist (404) 3.16 M; GET /kinds/ 3.62 M, GET
+  game 3.87 M, GET legal-moves 3.30-3.65 M, POST move 6.75 M. So GET /kinds/ is the floor and
+  0.5 M of its own work, and a loop is three floors and 4.9 M of its own (the POST's 3.6 M of it).
+  Were the loop's own work free, its web server instructions would still be three floors:
+  GET /kinds/ 39% of the loop by instructions, and in machine CPU (PostgreSQL, Redis and the
+  client as measured) the "were free" row above.
+- System calls per request (`strace -c -f` on that server, 100 of each): GET /kinds/ 32, a move
+  loop 101 (33.6 per request: 10.7 round trips to PostgreSQL and Redis, 14 epoll waits, 10 futex
+  calls). The loop makes no more system calls per request than the ceiling; what it pays beyond
+  three floors is PostgreSQL's CPU and the move's own work.
+- GET /kinds/ is anonymous, and DRF's per-user throttle counts an anonymous request by its address
+  too, so it makes two throttle round trips to Redis where each of the loop's requests makes one.
+  Left as DRF does it: the anonymous limit is the stricter one, and the paths anonymous callers
+  use (the catalogue, login, register) are not hot.
+- Not the benchmark's doing but found on the way: the password-reset request looked the accounts
+  up and mailed over SMTP in the request (`accounts.services.request_password_reset`), so a known
+  address answered slower than an unknown one, and a slow mail server held one of a process's
+  three request slots. The worker mails it now (`accounts.tasks.mail_password_reset`).
+
+Round of 2026-12-01, seventh session (the previous round's column, 20:45 UTC; its own previous
+round was the sixth session's final run, 17:11 UTC, on a slower hour: compare ratios).
 py-spy (`--gil`, the web server alone under 4 clients) and callgrind found three things the
 move loop paid for and GET /kinds/ did not:
 
