@@ -110,8 +110,8 @@ the request path:
   phases, four rounds each, alternating, on a slow hour: POST p99 91, 65, 71, 83 ms (POST p50
   32-38) against 91, 125, 112, 173 ms without (p50 40-60); GET game p99 94-146 against 75-171 ms,
   GET legal-moves p99 95-218 against 71-179 ms: the reads pay for it, as they should. Loops/s and
-  the ratio did not move beyond the noise (16.6-20.1% against 16.1-18.9%).
-
+  the ratio did not move beyond the noise (16.6-20.1% against 16.1-18.9%). This run, on a slow
+  hour (pgbench at about half the 20:45 run's rate), has POST p99 72 ms.
 - GET /kinds/ and the move loop now alternate, three pairs of 10 s phases, each figure pooled over
   its phases (all requests over all their time), each pair's own ratio shown. A shared machine's
   speed drifts within a minute: two 12 s pairs run back to back at 21:40 UTC gave 17.8% and 14.7%,
@@ -135,7 +135,8 @@ the request path:
 - Not the benchmark's doing but found on the way: the password-reset request looked the accounts
   up and mailed over SMTP in the request (`accounts.services.request_password_reset`), so a known
   address answered slower than an unknown one, and a slow mail server held one of a process's
-  three request slots. The worker mails it now (`accounts.tasks.mail_password_reset`).
+  three request slots. The worker mails it now (`accounts.tasks.mail_password_reset`), one mail
+  per address per minute however many ask.
 
 Round of 2026-12-01, seventh session (the previous round's column, 20:45 UTC; its own previous
 round was the sixth session's final run, 17:11 UTC, on a slower hour: compare ratios).
