@@ -1,6 +1,7 @@
 """The request slots of a web process (config.asgi.Gate): a bound on requests running their sync
 part at once, and a waiting write let in before waiting reads, never starving them."""
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -8,7 +9,10 @@ from config.asgi import WRITES_AHEAD, Gate
 
 
 def run(scenario):
-    return asyncio.run(scenario())
+    # On a thread of its own: an earlier test may leave an event loop running on the main thread,
+    # where asyncio.run may not start another.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, scenario()).result()
 
 
 async def settle():
