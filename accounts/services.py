@@ -118,20 +118,18 @@ def request_password_reset(email: str) -> None:
         mail_password_reset(email, fail_silently=True)
 
 
-def mail_password_reset(email: str, fail_silently: bool = False) -> int:
-    """Mail a reset link to every active account with this address; how many were mailed. The
-    worker's task lets a mail server's error through, to be retried."""
-    mailed = 0
+def mail_password_reset(email: str, fail_silently: bool = False) -> None:
+    """Mail a reset link to every active account with this address. The worker's task lets a
+    mail server's error through, to be retried."""
     for user in User.objects.filter(email__iexact=email, is_active=True).exclude(email=""):
         uid = urlsafe_base64_encode(force_bytes(user.pk))
         token = default_token_generator.make_token(user)
         link = settings.PASSWORD_RESET_URL.format(uid=uid, token=token)
-        mailed += send_mail("Darkroom: reset your password",
-                            f"Someone asked to reset the password of the Darkroom account '{user.username}'.\n"
-                            f"To choose a new one, open {link}\n(uid {uid}, token {token}).\n"
-                            "If it was not you, ignore this message: the password stays as it is.",
-                            settings.DEFAULT_FROM_EMAIL, [user.email], fail_silently=fail_silently)
-    return mailed
+        send_mail("Darkroom: reset your password",
+                  f"Someone asked to reset the password of the Darkroom account '{user.username}'.\n"
+                  f"To choose a new one, open {link}\n(uid {uid}, token {token}).\n"
+                  "If it was not you, ignore this message: the password stays as it is.",
+                  settings.DEFAULT_FROM_EMAIL, [user.email], fail_silently=fail_silently)
 
 
 @transaction.atomic

@@ -12,5 +12,5 @@ from accounts import services
 # the link. A retry mails every account with the address again; their links all stay valid.
 @shared_task(ignore_result=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=True,
              retry_backoff_max=300, max_retries=6)
-def mail_password_reset(email: str) -> int:
-    return services.mail_password_reset(email)
+def mail_password_reset(email: str) -> None:
+    services.mail_password_reset(email)

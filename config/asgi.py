@@ -7,7 +7,6 @@ threads of games.live.run_sync. Middleware hooks run inline (config/middleware.p
 config/builtin_middleware.py): none goes to a thread, but for a session save.
 """
 import asyncio
-import contextlib
 import os
 import weakref
 from collections import deque
@@ -104,14 +103,6 @@ class Gate:
                 return
         self.free += 1
 
-    @contextlib.asynccontextmanager
-    async def taken(self, write: bool):
-        await self.acquire(write)
-        try:
-            yield
-        finally:
-            self.release()
-
 
 class Slots:
     """How many requests of this process may run their sync part at once (per event loop).
@@ -203,8 +194,11 @@ class Handler(InlineBuiltins, ASGIHandler):
             if slots is None:
                 response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             else:
-                async with slots.taken(scope["method"] not in SAFE_METHODS):  # released before the bytes go
+                await slots.acquire(scope["method"] not in SAFE_METHODS)
+                try:
                     response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+                finally:
+                    slots.release()  # before the bytes go: sending is the loop's work
             try:
                 await self.send_response(response, send)
             except asyncio.CancelledError:

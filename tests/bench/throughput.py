@@ -269,13 +269,13 @@ def run_clients(port: int, clients: int, seconds: float, loop: Callable[[Client,
     return {"elapsed": elapsed, "times": times, "errors": errors}
 
 
-def kinds_rate(port: int, clients: int, seconds: float) -> tuple[float, int]:
+def kinds_phase(port: int, clients: int, seconds: float) -> tuple[int, float]:
+    """GET /kinds/ from `clients` clients for `seconds`: (requests made, seconds taken)."""
     def loop(client: Client, _index: int) -> None:
         status, _ = client.call("kinds", "GET", "/api/v1/kinds/")
         assert status == 200, status
     out = run_clients(port, clients, seconds, loop)
-    count = len(out["times"].get("kinds", []))
-    return count / out["elapsed"], count
+    return len(out["times"].get("kinds", [])), out["elapsed"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -371,22 +371,20 @@ def interleaved(port: int, clients: int, seconds: float, pairs: int) -> dict[str
     the phases (all requests over all their time) weighs both alike. Each pair's own ratio is
     kept to show the spread."""
     load = MoveLoad(clients)
-    kinds_rate(port, clients, 1.0)
+    kinds_phase(port, clients, 1.0)
     load.warm(port, min(3.0, seconds))
     kinds_count, kinds_time, kinds_machine = 0, 0.0, dict.fromkeys(MACHINE_PARTS, 0.0)
     loops: list[dict[str, Any]] = []
     ratios = []
     for _ in range(pairs):
         before = machine_seconds()
-        started = time.monotonic()
-        rate, count = kinds_rate(port, clients, seconds)
-        kinds_time += count / rate if rate else time.monotonic() - started
+        count, elapsed = kinds_phase(port, clients, seconds)
         after = machine_seconds()
-        kinds_count += count
+        kinds_count, kinds_time = kinds_count + count, kinds_time + elapsed
         for part in MACHINE_PARTS:
             kinds_machine[part] += after[part] - before[part]
         loops.append(load.run(port, seconds))
-        ratios.append(loops[-1]["loops_per_s"] / rate if rate else float("nan"))
+        ratios.append(loops[-1]["loops_per_s"] * elapsed / count if count else float("nan"))
     total = {"elapsed": sum(o["elapsed"] for o in loops), "loops": sum(o["loops"] for o in loops),
              "errors": [e for o in loops for e in o["errors"]], "times": {}}
     for o in loops:

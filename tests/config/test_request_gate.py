@@ -26,18 +26,24 @@ async def queue_up(gate: Gate, order: list, names: list[str]) -> list[asyncio.Ta
     tasks = []
     for name in names:
         async def one(name=name):
-            async with gate.taken(name.startswith("w")):
+            await gate.acquire(name.startswith("w"))
+            try:
                 order.append(name)
                 await asyncio.sleep(3600)
+            finally:
+                gate.release()
         tasks.append(asyncio.create_task(one(), name=name))
         await settle()
     return tasks
 
 
+def named(tasks: list[asyncio.Task], name: str) -> asyncio.Task:
+    return next(t for t in tasks if t.get_name() == name)
+
+
 async def finish(tasks: list[asyncio.Task], name: str) -> None:
     """The request `name` ends (its slot is released)."""
-    task = next(t for t in tasks if t.get_name() == name)
-    task.cancel()
+    named(tasks, name).cancel()
     await settle()
 
 
@@ -97,7 +103,7 @@ def test_a_slot_handed_to_a_request_cancelled_in_that_instant_goes_to_the_next()
     async def scenario():
         gate, order = Gate(1), []
         tasks = await queue_up(gate, order, ["r0", "w1", "r2"])
-        holder, handed = next(t for t in tasks if t.get_name() == "r0"), next(t for t in tasks if t.get_name() == "w1")
+        holder, handed = named(tasks, "r0"), named(tasks, "w1")
         holder.cancel()
         await asyncio.sleep(0)  # r0 releases: w1's future has its result, w1 has not run yet
         assert not gate.waiting[1] and order == ["r0"]  # handed the slot, not yet in
