@@ -28,6 +28,7 @@ def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
         ("move loops / GET /kinds/", f"{move['loops_per_s'] / kinds:.1%}"),
         ("move loops / GET /kinds/, each interleaved pair",
          ", ".join(f"{ratio:.1%}" for ratio in out["pair_ratios"]) if out.get("pair_ratios") else "n/a"),
+        *floor_rows(out, kinds),
         ("moves/s / pgbench INSERT", f"{move['moves_per_s'] / pg:.2%}" if pg else "n/a"),
         ("POST /moves/ p50 ms", f"{move.get('POST move p50 ms', float('nan')):.0f}"),
         ("POST /moves/ p99 ms", f"{move['post_p99_ms']:.0f}"),
@@ -47,6 +48,10 @@ def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
         found += [("machine CPU per GET /kinds/ / per move loop",
                    f"{sum(kinds_ms.values()) / sum(loop_ms.values()):.1%}"),
                   ("loops / GET /kinds/ were the move's own web work free", f"{out['free_move_bound']:.1%}")]
+    if "own_work" in out:  # measured since the ninth round of 2026-12-01
+        found += [("machine CPU per three-request floor loop ms", f"{sum(out['floor_machine_ms'].values()):.2f}"),
+                  ("a move's own machine CPU (loop - floor loop), in GET /kinds/", f"{out['own_work']['own']:.2f}"),
+                  ("what 25% leaves a move's own machine CPU, in GET /kinds/", f"{out['own_work']['allowed']:.2f}")]
     if "instructions" in out:  # counted since the fifth round of 2026-12-01
         counted = out["instructions"]
         found += [("web server instructions per GET /kinds/ (callgrind), M",
@@ -64,6 +69,17 @@ def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
     for load in out["load"]:
         found.append((f"state load, {load['events']}-event game, median ms", f"{load['median_ms']:.2f}"))
     return found
+
+
+def floor_rows(out: dict[str, Any], kinds: float) -> list[tuple[str, str]]:
+    """The three-request floor's figures (measured since the ninth round of 2026-12-01)."""
+    if "floor_loops_per_s" not in out:
+        return []
+    floor = out["floor_loops_per_s"]
+    return [("three-request floor loops/s (3 x GET /accounts/me/)", f"{floor:.1f}"),
+            ("three-request floor loops / GET /kinds/", f"{floor / kinds:.1%}"),
+            ("three-request floor loops / GET /kinds/, each interleaved pair",
+             ", ".join(f"{ratio:.1%}" for ratio in out["floor_pair_ratios"]))]
 
 
 def targets(out: dict[str, Any]) -> list[tuple[str, bool]]:
@@ -99,8 +115,62 @@ the move's own web work free" is the loop's rate against GET /kinds/'s if each o
 three requests cost the web server what a GET /kinds/ does, all else as measured: the most the
 25% target could be met by with PostgreSQL, Redis and the client as they are.
 
-Round of 2026-12-01, eighth session (this run's column; the previous round's column is the seventh
-session's final run, 20:45 UTC, a fast hour of this machine kind: compare ratios). The benchmark
+Round of 2026-12-02, ninth session (this run's column; the previous round's column is the eighth
+session's final run, 2026-12-01 22:30 UTC, also a slow hour). No change to the server: the
+benchmark now measures what earlier rounds worked out by arithmetic, how much of the 25% a move
+can have, and the profiles below say where a move's own cost is.
+
+- The three-request floor, measured in every round of phases: loops of three authenticated GET
+  /accounts/me/ (the token from the process's memory, the throttle's Redis round trip, the
+  middleware, the thread hop, rendering; no game read and no write). This run: 289 floor
+  loops/s, 43.9% of GET /kinds/ (rounds 47.3, 43.7, 40.2%), 6.03 ms of machine CPU a floor loop
+  against 2.60 a GET /kinds/. A move loop cost 15.39 ms, so a move's own machine CPU (the loop
+  less the floor) is 9.36 ms, 3.60 GET /kinds/: web server 6.07, PostgreSQL 2.24, client 0.88,
+  Redis 0.15 ms. A loop at 25% may cost four GET /kinds/, of which the floor takes 2.32, so the
+  target leaves a move 1.68 GET /kinds/ (4.4 ms): less than half of what it costs, and
+  PostgreSQL's share alone is 0.86 of it. Trimming cannot close that; only a move path outside
+  Django REST Framework's per-request handling, or one without the durable outbox, might, and
+  this round made neither.
+- PostgreSQL per statement (pg_stat_statements on a private cluster, port 5433, the extension
+  preloaded; one 10 s loop phase, 1,476 loops): the move's write (the event, the game row and
+  the turn notice read, one statement) 0.34-0.38 ms of execution, 32-44 buffer hits, 11-18 WAL
+  records; the outbox's notices and deliveries with the digest slots 0.37 ms and 26 WAL records,
+  on the one move in three that notifies; the recipients' read 0.087 ms; the game read with its
+  players, vacations and turn notice (GET game, and the move's locked read) 0.151-0.155 ms;
+  legal-moves' game read 0.041 ms; foreign-key checks 1.7 a loop at 0.01 ms; BEGIN and COMMIT
+  0.001 ms each. Statements execute for about 0.9 ms a loop of PostgreSQL's 1.8-2.2 ms of CPU;
+  the rest is per message (protocol, snapshots) and the commit's WAL.
+- Tried and dropped: the game table has 13 indexes (Django's db_index on kind, status and
+  join_code each adds a LIKE-pattern one), and a move changes two indexed columns (next_deadline,
+  next_reminder), so its UPDATE is never HOT. With 11 of them dropped (all but the primary key
+  and join_code's unique one) and fillfactor 70, the move's write took 0.36 against 0.33 ms and
+  PostgreSQL's CPU per loop 1.59-2.01 against 1.73-1.82 ms: no change beyond the noise. The
+  write's cost is the event's and the notice's, not the game row's indexes.
+- What a round trip costs, from a scratch endpoint (not kept) making K prepared `SELECT 1` per
+  request, three requests a loop, K = 0, 1, 3: PostgreSQL 0.05 ms a round trip, the web server
+  0.05-0.13 ms (noisy). A move loop makes about eight more round trips than the floor (BEGIN, the
+  locked read, the recipients, the write, the outbox, COMMIT, the two GETs' reads): about 1 ms of
+  the move's 9.4, so merging every one of them would not close the gap either.
+- Context switches (web server, PostgreSQL and Redis, per unit, from /proc): GET /kinds/ 17, a
+  floor loop 32, a move loop 74-84. perf on the web processes under the loop: the interpreter
+  72% of samples, the kernel 20% (task switching 7.8%), libc 3.5%, orjson 1%, psycopg and libpq
+  1.3%: no native hot spot.
+- py-spy (`--gil`, 10 s of the loop): POST 22% of the web server's samples, GET legal-moves 6.2%,
+  GET game 4.9%; DRF's `initial` 10.8% (the throttle's Redis round trip 7.1%); sending responses
+  13.6% (the access log line 3.0%); the move's write 3.6%, the outbox 2.7%, the after-commit
+  Redis pipeline 2.8%, the engine's play 1.8%. Half the moves are Pick Pic's rank phase, whose
+  legal-moves lists all 120 orders (about 5 KB; the give phase 6 moves, 330 bytes).
+- Measured and not changed: one request slot per web process (`WEB_REQUEST_CONCURRENCY=1`; the
+  seventh session measured 2, 3, 4 and unbounded). A/B with this harness, three rounds of 8 s
+  phases, the configurations alternating: move loops / GET /kinds/ 20.4, 21.5, 23.6% at one slot
+  against 21.3, 21.5, 20.9% at three (three workers at one slot: 24.1, 16.0, 19.6%), so no change
+  beyond the noise; POST p99 21-43 ms against 63-73 ms (p50 10-16 against 28-36), since a waiting
+  write then waits for one request, not three sharing the interpreter. The default stays 3: a
+  login's password hash (PBKDF2, 1,000,000 iterations, 0.5 s here) would hold a process's only
+  slot that long.
+
+Round of 2026-12-01, eighth session (the previous round's column; its own previous round was the
+seventh session's final run, 20:45 UTC, a fast hour of this machine kind: compare ratios). The benchmark
 changed, the question was where a loop's cost over three GET /kinds/ still is, and one change to
 the request path:
 
@@ -363,8 +433,11 @@ def write(out: dict[str, Any]) -> Path:
         f"- Server: the Procfile's `web:` line: `{out['web']}`",
         f"- Worker: the Procfile's `worker:` and `beat:` lines: `{out['worker']}`",
         f"- Load: {sizes['clients']} clients, each playing one 3-seat Pick Pic game (GET game, GET "
-        "legal-moves, POST move as the seat to move), and GET /kinds/ at the same concurrency, "
-        f"alternating: {sizes.get('pairs', 1)} pair(s) of {sizes['seconds']:.0f} s phases, each figure "
+        "legal-moves, POST move as the seat to move), GET /kinds/ at the same concurrency, and the "
+        "three-request floor (each client three authenticated GET /accounts/me/ a loop, as its game's "
+        "first player: the token, throttle, middleware and rendering any loop of three requests pays, "
+        "with no game read and no write), "
+        f"alternating: {sizes.get('pairs', 1)} round(s) of {sizes['seconds']:.0f} s phases, each figure "
         "pooled over its phases (all requests over all their time); pgbench "
         f"({sizes['pgbench_seconds']} s) at the same concurrency.",
         "- Timers: 3-seat Pick Pic games on per-move clocks, every deadline moved into one second "

@@ -33,6 +33,13 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(monkeypatch, tmp_path):
     assert out["kinds_machine_ms"]["PostgreSQL"] < loop_ms["PostgreSQL"]  # GET /kinds/ reads no table
     assert 0 < out["free_move_bound"] < 1
     assert "| loops / GET /kinds/ were the move's own web work free |" in text
+    # The three-request floor reads no game and writes nothing; a move loop does both.
+    assert out["floor_loops_per_s"] > 0 and len(out["floor_pair_ratios"]) == 2
+    floor_ms = out["floor_machine_ms"]
+    assert floor_ms["web"] > 0 and floor_ms["PostgreSQL"] < loop_ms["PostgreSQL"]
+    assert out["own_work"] == throughput.own_work(out["kinds_machine_ms"], floor_ms, loop_ms)
+    assert "| three-request floor loops / GET /kinds/ |" in text
+    assert "| a move's own machine CPU (loop - floor loop), in GET /kinds/ |" in text
     if instructions.available():  # valgrind (`make bench` installs Debian's when it can)
         counted = out["instructions"]
         # A loop is three requests, one of them a write: more instructions than one GET /kinds/.
@@ -46,3 +53,14 @@ def test_the_free_move_bound_gives_the_loop_three_kinds_requests_of_web_work_and
     # 1.8 ms per GET /kinds/; the loop at 3 x 1.4 ms of web work plus 2.5 ms of the rest.
     assert throughput.free_move_bound(kinds, loop) == pytest.approx(1.8 / (4.2 + 2.5))
     assert throughput.free_move_bound(kinds, {**loop, "web": 70.0}) == throughput.free_move_bound(kinds, loop)
+
+
+def test_a_move_s_own_work_is_the_loop_less_the_floor_against_what_the_target_leaves_it():
+    kinds = {"web": 1.4, "PostgreSQL": 0.0, "client": 0.6}  # 2 ms a GET /kinds/
+    floor = {"web": 3.0, "PostgreSQL": 0.0, "client": 1.0}  # 4 ms: two GET /kinds/
+    loop = {"web": 7.0, "PostgreSQL": 2.0, "client": 1.0}  # 10 ms: the move's own is 6 ms
+    figures = throughput.own_work(kinds, floor, loop)
+    assert figures["own"] == pytest.approx(3.0)  # three GET /kinds/ of its own
+    # At 25% a loop may cost four GET /kinds/; the floor takes two of them.
+    assert figures["allowed"] == pytest.approx(2.0)
+    assert throughput.own_work(kinds, floor, loop, target=0.5)["allowed"] == pytest.approx(0.0)

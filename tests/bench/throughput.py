@@ -278,6 +278,27 @@ def kinds_phase(port: int, clients: int, seconds: float) -> tuple[int, float]:
     return len(out["times"].get("kinds", [])), out["elapsed"]
 
 
+def floor_phase(port: int, clients: int, seconds: float, tokens: list[str]) -> tuple[int, float]:
+    """Loops of three authenticated GET /accounts/me/ (client i as tokens[i]) for `seconds`: what
+    the server charges any loop of three requests before it reads a game or writes a move (the
+    token, the throttle, the middleware, the thread hop, rendering). (loops made, seconds taken)."""
+    def loop(client: Client, index: int) -> None:
+        for _ in range(3):
+            status, _ = client.call("floor", "GET", "/api/v1/accounts/me/", tokens[index])
+            assert status == 200, status
+    out = run_clients(port, clients, seconds, loop)
+    return len(out["times"].get("floor", [])) // 3, out["elapsed"]
+
+
+def own_work(kinds_ms: dict[str, float], floor_ms: dict[str, float], loop_ms: dict[str, float],
+             target: float = 0.25) -> dict[str, float]:
+    """A move's own machine CPU (the loop's, less the three-request floor's) in GET /kinds/
+    requests, beside what the target leaves it: a loop may cost 1 / target GET /kinds/, of which
+    the floor takes its share whatever the move does."""
+    kinds, floor, loop = sum(kinds_ms.values()), sum(floor_ms.values()), sum(loop_ms.values())
+    return {"own": (loop - floor) / kinds, "allowed": 1 / target - floor / kinds}
+
+
 # ---------------------------------------------------------------------------------------------
 # Games made through the services (fast set-up; what is measured goes over HTTP)
 # ---------------------------------------------------------------------------------------------
@@ -364,27 +385,43 @@ class MoveLoad:
         return out
 
 
+def measured(phase: Callable[[], tuple[int, float]]) -> tuple[int, float, dict[str, float]]:
+    """A phase's (count, seconds) and the machine CPU it used, by part."""
+    before = machine_seconds()
+    count, elapsed = phase()
+    after = machine_seconds()
+    return count, elapsed, {part: after[part] - before[part] for part in MACHINE_PARTS}
+
+
 def interleaved(port: int, clients: int, seconds: float, pairs: int) -> dict[str, Any]:
-    """GET /kinds/ then the move loop, `pairs` times over, `seconds` each phase. A shared machine's
-    speed drifts over a minute (the same code's rates moved by a fifth between runs minutes
-    apart), so one phase of each could land on different weather; alternating them and pooling
-    the phases (all requests over all their time) weighs both alike. Each pair's own ratio is
-    kept to show the spread."""
+    """GET /kinds/, the three-request floor, then the move loop, `pairs` times over, `seconds`
+    each phase. A shared machine's speed drifts over a minute (the same code's rates moved by a
+    fifth between runs minutes apart), so one phase of each could land on different weather;
+    alternating them and pooling the phases (all requests over all their time) weighs all alike.
+    Each pair's own ratio is kept to show the spread."""
     load = MoveLoad(clients)
+    tokens = [table[0][1] for table in load.tables]
     kinds_phase(port, clients, 1.0)
+    floor_phase(port, clients, 1.0, tokens)
     load.warm(port, min(3.0, seconds))
-    kinds_count, kinds_time, kinds_machine = 0, 0.0, dict.fromkeys(MACHINE_PARTS, 0.0)
+    pooled = {name: {"count": 0, "time": 0.0, "machine": dict.fromkeys(MACHINE_PARTS, 0.0)}
+              for name in ("kinds", "floor")}
     loops: list[dict[str, Any]] = []
-    ratios = []
+    ratios, floor_ratios = [], []
     for _ in range(pairs):
-        before = machine_seconds()
-        count, elapsed = kinds_phase(port, clients, seconds)
-        after = machine_seconds()
-        kinds_count, kinds_time = kinds_count + count, kinds_time + elapsed
-        for part in MACHINE_PARTS:
-            kinds_machine[part] += after[part] - before[part]
+        for name, phase in (("kinds", lambda: kinds_phase(port, clients, seconds)),
+                            ("floor", lambda: floor_phase(port, clients, seconds, tokens))):
+            count, elapsed, used = measured(phase)
+            pooled[name]["count"] += count
+            pooled[name]["time"] += elapsed
+            for part in MACHINE_PARTS:
+                pooled[name]["machine"][part] += used[part]
+            if name == "kinds":
+                kinds_rate = count / elapsed if elapsed else float("nan")
+            else:
+                floor_ratios.append(count / elapsed / kinds_rate if elapsed and kinds_rate else float("nan"))
         loops.append(load.run(port, seconds))
-        ratios.append(loops[-1]["loops_per_s"] * elapsed / count if count else float("nan"))
+        ratios.append(loops[-1]["loops_per_s"] / kinds_rate if kinds_rate else float("nan"))
     total = {"elapsed": sum(o["elapsed"] for o in loops), "loops": sum(o["loops"] for o in loops),
              "errors": [e for o in loops for e in o["errors"]], "times": {}}
     for o in loops:
@@ -395,9 +432,17 @@ def interleaved(port: int, clients: int, seconds: float, pairs: int) -> dict[str
     total["machine_ms"] = {part: 1000 * sum(o["machine_s"][part] for o in loops) / max(1, total["loops"])
                            for part in MACHINE_PARTS}
     total.update(loops_per_s=total["loops"] / total["elapsed"], moves_per_s=total["moves"] / total["elapsed"])
-    return {"kinds_rps": kinds_count / kinds_time if kinds_time else 0.0, "kinds_count": kinds_count,
-            "kinds_machine_ms": {part: 1000 * value / max(1, kinds_count) for part, value in kinds_machine.items()},
-            "loop": total, "pair_ratios": ratios}
+
+    def rate(name: str) -> float:
+        return pooled[name]["count"] / pooled[name]["time"] if pooled[name]["time"] else 0.0
+
+    def per_unit(name: str) -> dict[str, float]:
+        return {part: 1000 * value / max(1, pooled[name]["count"]) for part, value in pooled[name]["machine"].items()}
+
+    return {"kinds_rps": rate("kinds"), "kinds_count": pooled["kinds"]["count"],
+            "kinds_machine_ms": per_unit("kinds"), "floor_loops_per_s": rate("floor"),
+            "floor_machine_ms": per_unit("floor"), "loop": total, "pair_ratios": ratios,
+            "floor_pair_ratios": floor_ratios}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -578,14 +623,17 @@ def run_all(sizes: dict[str, Any], progress: Callable[[dict[str, Any]], None] = 
     clients = sizes["clients"]
     out["pgbench_tps"] = pgbench_insert_rate(clients, sizes["pgbench_seconds"])
     with running("web", "worker", "beat") as port:
-        measured = interleaved(port, clients, sizes["seconds"], sizes.get("pairs", 1))
-    out["kinds_rps"], out["pair_ratios"] = measured["kinds_rps"], measured["pair_ratios"]
-    out["kinds_machine_ms"] = measured["kinds_machine_ms"]
+        phases = interleaved(port, clients, sizes["seconds"], sizes.get("pairs", 1))
+    out["kinds_rps"], out["pair_ratios"] = phases["kinds_rps"], phases["pair_ratios"]
+    out["kinds_machine_ms"] = phases["kinds_machine_ms"]
+    out["floor_loops_per_s"], out["floor_machine_ms"] = phases["floor_loops_per_s"], phases["floor_machine_ms"]
+    out["floor_pair_ratios"] = phases["floor_pair_ratios"]
     out["kinds_cpu_ms"] = out["kinds_machine_ms"]["web"]
-    loop = measured["loop"]
+    loop = phases["loop"]
     out["loop_cpu_ms"] = 1000 * loop["cpu_s"] / max(1, loop["loops"])
     out["loop_machine_ms"] = loop["machine_ms"]
     out["free_move_bound"] = free_move_bound(out["kinds_machine_ms"], out["loop_machine_ms"])
+    out["own_work"] = own_work(out["kinds_machine_ms"], out["floor_machine_ms"], out["loop_machine_ms"])
     post = loop["times"].get("POST move", [])
     out["move"] = {"loops_per_s": loop["loops_per_s"], "moves_per_s": loop["moves_per_s"],
                    "conflicts": loop["conflicts"], "errors": len(loop["errors"]),
@@ -617,6 +665,10 @@ def summary(out: dict[str, Any]) -> str:
              f"move loops: {move['loops_per_s']:.1f}/s ({move['loops_per_s'] / kinds:.1%} of /kinds/"
              + (f", {move['moves_per_s'] / pg:.2%} of pgbench" if pg else "") + f"), moves {move['moves_per_s']:.1f}/s, "
              f"POST p99 {move['post_p99_ms']:.0f} ms, conflicts {move['conflicts']}, errors {move['errors']}"]
+    if "floor_loops_per_s" in out:
+        lines.append(f"three-request floor (3 x GET /accounts/me/): {out['floor_loops_per_s']:.1f} loops/s "
+                     f"({out['floor_loops_per_s'] / kinds:.1%} of /kinds/; pairs "
+                     + ", ".join(f"{ratio:.1%}" for ratio in out["floor_pair_ratios"]) + ")")
     if out.get("pair_ratios"):
         lines.append("move loops / GET /kinds/, each interleaved pair: "
                      + ", ".join(f"{ratio:.1%}" for ratio in out["pair_ratios"]))
@@ -627,6 +679,10 @@ def summary(out: dict[str, Any]) -> str:
             lines.append(f"machine CPU {label}: {sum(parts.values()):.2f} ms ("
                          + ", ".join(f"{part} {value:.2f}" for part, value in parts.items()) + ")")
         lines.append(f"loops / GET /kinds/ if the move's own web work were free: {out['free_move_bound']:.1%}")
+        lines.append(f"machine CPU per three-request floor loop: {sum(out['floor_machine_ms'].values()):.2f} ms ("
+                     + ", ".join(f"{part} {value:.2f}" for part, value in out["floor_machine_ms"].items()) + ")")
+        lines.append(f"a move's own machine CPU (loop - floor loop): {out['own_work']['own']:.2f} GET /kinds/; "
+                     f"25% leaves it {out['own_work']['allowed']:.2f}")
     counted = out.get("instructions")
     if counted:
         lines.append(f"web server instructions (callgrind, one process, one client): GET /kinds/ "
