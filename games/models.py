@@ -20,11 +20,11 @@ class Game(models.Model):
         ABORTED = "aborted"  # ended by abort (games.social): counts for nobody
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    kind = models.CharField(max_length=32, db_index=True)
+    kind = models.CharField(max_length=32)
     options = models.JSONField(default=dict)
     seats = models.PositiveSmallIntegerField(help_text="seats offered; the game starts with those taken")
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     version = models.PositiveIntegerField(default=0)
     active_seats = models.JSONField(default=list)
     clocks = models.JSONField(default=dict, blank=True, help_text="per-seat clock state (games.clocks)")
@@ -39,13 +39,20 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # Invitation only (games.invitations): hidden from lists, 404 to all but seats and invitees.
-    private = models.BooleanField(default=False, db_index=True)
-    join_code = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    private = models.BooleanField(default=False)
+    join_code = models.CharField(max_length=64, null=True, blank=True)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="rematches")
 
     class Meta:
         ordering = ["-created_at"]
+        # A move that moves a deadline cannot update the row in place (next_deadline is indexed),
+        # so it adds an entry to every index here: only those some query uses. Plain indexes and
+        # a unique constraint, since db_index or unique on a CharField adds a LIKE-pattern twin
+        # that no query uses; none on `private`, which every list filters after `status`.
+        indexes = [models.Index(fields=["kind"], name="game_kind"),
+                   models.Index(fields=["status"], name="game_status")]
+        constraints = [models.UniqueConstraint(fields=["join_code"], name="game_join_code_unique")]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id} ({self.status}, v{self.version})"

@@ -116,9 +116,10 @@ three requests cost the web server what a GET /kinds/ does, all else as measured
 25% target could be met by with PostgreSQL, Redis and the client as they are.
 
 Round of 2026-12-02, ninth session (this run's column; the previous round's column is the eighth
-session's final run, 2026-12-01 22:30 UTC, also a slow hour). No change to the server: the
-benchmark now measures what earlier rounds worked out by arithmetic, how much of the 25% a move
-can have, and the profiles below say where a move's own cost is.
+session's final run, 2026-12-01 22:30 UTC, also a slow hour). One change to the schema (the game
+table's unused indexes, below); otherwise the benchmark now measures what earlier rounds worked
+out by arithmetic, how much of the 25% a move can have, and the profiles below say where a
+move's own cost is.
 
 - The three-request floor, measured in every round of phases: loops of three authenticated GET
   /accounts/me/ (the token from the process's memory, the throttle's Redis round trip, the
@@ -140,12 +141,18 @@ can have, and the profiles below say where a move's own cost is.
   legal-moves' game read 0.041 ms; foreign-key checks 1.7 a loop at 0.01 ms; BEGIN and COMMIT
   0.001 ms each. Statements execute for about 0.9 ms a loop of PostgreSQL's 1.8-2.2 ms of CPU;
   the rest is per message (protocol, snapshots) and the commit's WAL.
-- Tried and dropped: the game table has 13 indexes (Django's db_index on kind, status and
-  join_code each adds a LIKE-pattern one), and a move changes two indexed columns (next_deadline,
-  next_reminder), so its UPDATE is never HOT. With 11 of them dropped (all but the primary key
-  and join_code's unique one) and fillfactor 70, the move's write took 0.36 against 0.33 ms and
-  PostgreSQL's CPU per loop 1.59-2.01 against 1.73-1.82 ms: no change beyond the noise. The
-  write's cost is the event's and the notice's, not the game row's indexes.
+- The game table had 13 indexes (Django's db_index or unique on kind, status and join_code each
+  adds a LIKE-pattern twin), and a move that moves a deadline changes an indexed column, so it
+  cannot update the row in place and adds an entry to every one. With 11 of them dropped (all but
+  the primary key and join_code's unique one) and fillfactor 70, the move's write took 0.36
+  against 0.33 ms and PostgreSQL's CPU per loop 1.59-2.01 against 1.73-1.82 ms: no change beyond
+  the noise in CPU. Kept from that: the four no query uses are gone (games migration 0009: the
+  three twins and the index on `private`; join_code is a unique constraint now, still unique),
+  9 indexes left. Measured with pg_stat_statements, 240 moves over 20 games through the
+  services, twice each: the move's write 13.7-14.8 WAL records a move before, 12.4-12.6 after
+  (2,002-2,055 bytes, 1,897-1,917); all of a move's statements 27.4-27.9 records before,
+  26.0-26.1 after (3,065 bytes, 2,943-2,952). Less to write, replicate and vacuum on every
+  month-long game; `tests/games/test_move_queries.py` holds the table to its nine.
 - What a round trip costs, from a scratch endpoint (not kept) making K prepared `SELECT 1` per
   request, three requests a loop, K = 0, 1, 3: PostgreSQL 0.05 ms a round trip, the web server
   0.05-0.13 ms (noisy). A move loop makes about eight more round trips than the floor (BEGIN, the

@@ -166,3 +166,50 @@ def test_a_notifying_move_wakes_its_readers_and_the_notified_in_one_redis_round_
     assert heard == told | {live.channel(game_id).encode()}
     assert Game.objects.get(pk=game_id).active_seats == [0, 1, 2]
     assert len(pipelines) == 1 and publishes == []  # the state, the news and the wake-ups together
+
+
+# ---------------------------------------------------------------------------------------------
+# The indexes a move writes to
+# ---------------------------------------------------------------------------------------------
+MOVE_WRITES = ("games_game", "games_event", "games_notification", "games_delivery", "games_seat")
+
+
+def index_definitions(table):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = %s", [table])
+        return [row[0] for row in cursor.fetchall()]
+
+
+@pytest.mark.django_db
+def test_no_table_a_move_writes_keeps_a_like_pattern_index():
+    # db_index or unique on a CharField adds one; no query here matches a pattern.
+    found = [d for table in MOVE_WRITES for d in index_definitions(table) if "_pattern_ops" in d]
+    assert found == []
+
+
+@pytest.mark.django_db
+def test_the_game_table_has_only_the_indexes_its_queries_use():
+    """A move that moves a deadline updates the game row out of place, adding an entry to every
+    index of the table: the lookups by key, code, kind and status, the timers' sweeps by
+    deadline and reminder, and the foreign keys a delete checks."""
+    indexed = set()
+    for definition in index_definitions("games_game"):
+        columns = re.search(r"USING btree \((.*)\)", definition).group(1)
+        indexed.add(("unique " if definition.startswith("CREATE UNIQUE") else "") + columns)
+    assert indexed == {"unique id", "unique join_code", "kind", "status", "next_deadline", "next_reminder",
+                       "creator_id", "rematch_of_id"}
+
+
+@pytest.mark.django_db
+def test_a_join_code_still_names_one_game(make_player):
+    from django.db import IntegrityError, transaction
+
+    alice = make_player()
+    first, second = (Game.objects.create(kind="pickpic", seats=3, creator=alice.user, seed_hash="0" * 64)
+                     for _ in range(2))
+    # Games without a join link are any number.
+    assert Game.objects.filter(pk__in=[first.pk, second.pk], join_code__isnull=True).count() == 2
+    Game.objects.filter(pk=first.pk).update(join_code="the-code")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.filter(pk=second.pk).update(join_code="the-code")
+    assert Game.objects.get(join_code="the-code").pk == first.pk
