@@ -123,15 +123,16 @@ move's own cost is.
 
 - The three-request floor, measured in every round of phases: loops of three authenticated GET
   /accounts/me/ (the token from the process's memory, the throttle's Redis round trip, the
-  middleware, the thread hop, rendering; no game read and no write). This run: 289 floor
-  loops/s, 43.9% of GET /kinds/ (rounds 47.3, 43.7, 40.2%), 6.03 ms of machine CPU a floor loop
-  against 2.60 a GET /kinds/. A move loop cost 15.39 ms, so a move's own machine CPU (the loop
-  less the floor) is 9.36 ms, 3.60 GET /kinds/: web server 6.07, PostgreSQL 2.24, client 0.88,
-  Redis 0.15 ms. A loop at 25% may cost four GET /kinds/, of which the floor takes 2.32, so the
-  target leaves a move 1.68 GET /kinds/ (4.4 ms): less than half of what it costs, and
-  PostgreSQL's share alone is 0.86 of it. Trimming cannot close that; only a move path outside
-  Django REST Framework's per-request handling, or one without the durable outbox, might, and
-  this round made neither.
+  middleware, the thread hop, rendering; no game read and no write). This run: 324.8 floor
+  loops/s, 51.1% of GET /kinds/ (rounds 54.1, 43.6, 56.3%), 5.53 ms of machine CPU a floor loop
+  against 2.68 a GET /kinds/. A move loop cost 13.91 ms, so a move's own machine CPU (the loop
+  less the floor) is 8.38 ms, 3.12 GET /kinds/: web server 5.41, PostgreSQL 2.06, client 0.76,
+  Redis 0.12 ms. A loop at 25% may cost four GET /kinds/, of which the floor takes 2.06, so the
+  target leaves a move 1.94 GET /kinds/ (5.2 ms): it would have to shed 38% of its own cost, and
+  with PostgreSQL's 0.77 as it is, halve its web server work (5.4 ms: two game reads, the engine,
+  the write, the outbox, rendering bodies of 1.5-5 KB), where py-spy (below) finds no item above
+  a few percent. This session's first run (01:23 UTC, before migration 0009) had the floor at
+  43.9%, the move's own cost at 3.60 GET /kinds/ against 1.68, and the loop at 16.5%.
 - PostgreSQL per statement (pg_stat_statements on a private cluster, port 5433, the extension
   preloaded; one 10 s loop phase, 1,476 loops): the move's write (the event, the game row and
   the turn notice read, one statement) 0.34-0.38 ms of execution, 32-44 buffer hits, 11-18 WAL
