@@ -48,7 +48,7 @@ def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
         found += [("machine CPU per GET /kinds/ / per move loop",
                    f"{sum(kinds_ms.values()) / sum(loop_ms.values()):.1%}"),
                   ("loops / GET /kinds/ were the move's own web work free", f"{out['free_move_bound']:.1%}")]
-    if "own_work" in out:  # measured since the ninth round of 2026-12-01
+    if "own_work" in out:  # measured since the round of 2026-12-02
         found += [("machine CPU per three-request floor loop ms", f"{sum(out['floor_machine_ms'].values()):.2f}"),
                   ("a move's own machine CPU (loop - floor loop), in GET /kinds/", f"{out['own_work']['own']:.2f}"),
                   ("what 25% leaves a move's own machine CPU, in GET /kinds/", f"{out['own_work']['allowed']:.2f}")]
@@ -72,7 +72,7 @@ def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def floor_rows(out: dict[str, Any], kinds: float) -> list[tuple[str, str]]:
-    """The three-request floor's figures (measured since the ninth round of 2026-12-01)."""
+    """The three-request floor's figures (measured since the round of 2026-12-02)."""
     if "floor_loops_per_s" not in out:
         return []
     floor = out["floor_loops_per_s"]

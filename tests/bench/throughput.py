@@ -408,19 +408,21 @@ def interleaved(port: int, clients: int, seconds: float, pairs: int) -> dict[str
               for name in ("kinds", "floor")}
     loops: list[dict[str, Any]] = []
     ratios, floor_ratios = [], []
+
+    def pool(name: str, phase: Callable[[], tuple[int, float]]) -> float:
+        """Run the phase, add it to its pool, and give its own rate."""
+        count, elapsed, used = measured(phase)
+        pooled[name]["count"] += count
+        pooled[name]["time"] += elapsed
+        for part in MACHINE_PARTS:
+            pooled[name]["machine"][part] += used[part]
+        return count / elapsed if elapsed else 0.0
+
     for _ in range(pairs):
-        for name, phase in (("kinds", lambda: kinds_phase(port, clients, seconds)),
-                            ("floor", lambda: floor_phase(port, clients, seconds, tokens))):
-            count, elapsed, used = measured(phase)
-            pooled[name]["count"] += count
-            pooled[name]["time"] += elapsed
-            for part in MACHINE_PARTS:
-                pooled[name]["machine"][part] += used[part]
-            if name == "kinds":
-                kinds_rate = count / elapsed if elapsed else float("nan")
-            else:
-                floor_ratios.append(count / elapsed / kinds_rate if elapsed and kinds_rate else float("nan"))
+        kinds_rate = pool("kinds", lambda: kinds_phase(port, clients, seconds))
+        floor_rate = pool("floor", lambda: floor_phase(port, clients, seconds, tokens))
         loops.append(load.run(port, seconds))
+        floor_ratios.append(floor_rate / kinds_rate if kinds_rate else float("nan"))
         ratios.append(loops[-1]["loops_per_s"] / kinds_rate if kinds_rate else float("nan"))
     total = {"elapsed": sum(o["elapsed"] for o in loops), "loops": sum(o["loops"] for o in loops),
              "errors": [e for o in loops for e in o["errors"]], "times": {}}
