@@ -40,6 +40,12 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(monkeypatch, tmp_path):
     assert out["own_work"] == throughput.own_work(out["kinds_machine_ms"], floor_ms, loop_ms)
     assert "| three-request floor loops / GET /kinds/ |" in text
     assert "| a move's own machine CPU (loop - floor loop), in GET /kinds/ |" in text
+    # The skeleton loop plays on the same server: the same requests, a read and a write, no game.
+    skeleton = out["skeleton"]
+    assert skeleton["loops_per_s"] > 0 and skeleton["errors"] == 0 and len(skeleton["pair_ratios"]) == 2
+    assert skeleton["machine_ms"]["PostgreSQL"] > out["kinds_machine_ms"]["PostgreSQL"]  # it writes
+    assert out["ceiling"] == throughput.ceiling(out["kinds_machine_ms"], skeleton["machine_ms"], loop_ms)
+    assert "| skeleton loops / GET /kinds/ |" in text and "The stack's ceiling for the move loop" in text
     if instructions.available():  # valgrind (`make bench` installs Debian's when it can)
         counted = out["instructions"]
         # A loop is three requests, one of them a write: more instructions than one GET /kinds/.
@@ -64,3 +70,15 @@ def test_a_move_s_own_work_is_the_loop_less_the_floor_against_what_the_target_le
     # At 25% a loop may cost four GET /kinds/; the floor takes two of them.
     assert figures["allowed"] == pytest.approx(2.0)
     assert throughput.own_work(kinds, floor, loop, target=0.5)["allowed"] == pytest.approx(0.0)
+
+
+def test_the_game_s_own_work_is_the_loop_less_the_skeleton_against_what_the_target_leaves_it():
+    kinds = {"web": 1.4, "PostgreSQL": 0.0, "client": 0.6}  # 2 ms a GET /kinds/
+    skeleton = {"web": 5.0, "PostgreSQL": 1.0, "client": 1.0}  # 7 ms: three and a half GET /kinds/
+    loop = {"web": 8.0, "PostgreSQL": 2.0, "client": 1.0}  # 11 ms: the game's own is 4 ms
+    figures = throughput.ceiling(kinds, skeleton, loop)
+    assert figures["game"] == pytest.approx(2.0)
+    # At 25% a loop may cost four GET /kinds/; the skeleton takes three and a half of them.
+    assert figures["allowed"] == pytest.approx(0.5)
+    # A skeleton dearer than the target allows a whole loop leaves the game less than nothing.
+    assert throughput.ceiling(kinds, {**skeleton, "web": 8.0}, loop)["allowed"] < 0

@@ -60,9 +60,9 @@ def database_url() -> str:
 
 
 def stack_env(port: int) -> dict[str, str]:
-    """The production settings (DEBUG off) against the test database and this run's queue;
-    throttling raised so the load is not refused."""
-    return {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database_url(),
+    """The production settings (DEBUG off; with the skeleton's routes besides, tests/bench/skeleton.py)
+    against the test database and this run's queue; throttling raised so the load is not refused."""
+    return {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.bench.stack_settings", "DATABASE_URL": database_url(),
             "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only-secret",
             # Plain HTTP on loopback: production redirects to HTTPS (docs/operations.md).
             "DJANGO_SECURE_SSL_REDIRECT": "false",
@@ -319,37 +319,43 @@ def make_pickpic(users, options: dict[str, Any] | None = None):
     return game.pk
 
 
-def play_turn(client: Client, game_id, table: list[tuple[Any, str]]) -> tuple[int, Any] | None:
+API, SKELETON = "/api/v1/", "/bench-skeleton/"  # the real loop's endpoints; the skeleton's (skeleton.py)
+
+
+def play_turn(client: Client, game_id, table: list[tuple[Any, str]], base: str = API,
+              tag: str = "") -> tuple[int, Any] | None:
     """One move loop on a Pick Pic game: GET game (as the table's first player), GET legal-moves and
-    POST the first legal move, as the seat to move. The POST's (status, body); None when the game
-    is no longer active."""
-    path = f"/api/v1/games/{game_id}/"
-    status, game = client.call("GET game", "GET", path, table[0][1])
+    POST the first legal move, as the seat to move, under `base`, the times labelled after `tag`.
+    The POST's (status, body); None when the game is no longer active."""
+    path = f"{base}games/{game_id}/"
+    status, game = client.call(f"{tag}GET game", "GET", path, table[0][1])
     assert status == 200, (status, game)
     if game["status"] != "active":
         return None
     seats = {p["seat"]: p["user"] for p in game["players"]}
     token = next(t for u, t in table if u.pk == seats[game["active_seats"][0]])
-    status, legal = client.call("GET legal-moves", "GET", f"{path}legal-moves/", token)
+    status, legal = client.call(f"{tag}GET legal-moves", "GET", f"{path}legal-moves/", token)
     assert status == 200, (status, legal)
-    return client.call("POST move", "POST", f"{path}moves/", token,
+    return client.call(f"{tag}POST move", "POST", f"{path}moves/", token,
                        {"move": legal["moves"][0], "expected_version": legal["version"]})
 
 
 class MoveLoad:
     """Each client plays one 3-seat Pick Pic game: GET game, GET legal-moves, POST move, as the
     seat whose turn it is. A finished game is replaced by a fresh one. The games live across
-    `run`s, so the phases of several interleaved pairs play on."""
+    `run`s, so the phases of several interleaved pairs play on. With `base` = SKELETON, the same
+    loop on the skeleton's endpoints (its own games, its times labelled "skeleton ...")."""
 
-    def __init__(self, clients: int):
-        players = make_users(3 * clients, "mover")
+    def __init__(self, clients: int, base: str = API):
+        self.base, self.tag = base, ("skeleton " if base == SKELETON else "")
+        players = make_users(3 * clients, "skeleton" if self.tag else "mover")
         self.tables = [players[3 * i:3 * i + 3] for i in range(clients)]
         self.games = [make_pickpic([u for u, _ in table]) for table in self.tables]
         self.lock = threading.Lock()
         self.counts = {"moves": 0, "conflicts": 0, "finished": 0}
 
     def loop(self, client: Client, index: int) -> None:
-        played = play_turn(client, self.games[index], self.tables[index])
+        played = play_turn(client, self.games[index], self.tables[index], self.base, self.tag)
         if played is None:
             with self.lock:
                 self.counts["finished"] += 1
@@ -377,7 +383,7 @@ class MoveLoad:
         after = machine_seconds()
         out["cpu_s"] = after["web"] - before["web"]
         out["machine_s"] = {part: after[part] - before[part] for part in MACHINE_PARTS}
-        out["loops"] = len(out["times"].get("POST move", []))
+        out["loops"] = len(out["times"].get(f"{self.tag}POST move", []))
         out["machine_ms"] = per_unit_ms(before, after, out["loops"])
         connections.close_all()
         out.update(self.counts, loops_per_s=out["loops"] / out["elapsed"],
@@ -393,21 +399,39 @@ def measured(phase: Callable[[], tuple[int, float]]) -> tuple[int, float, dict[s
     return count, elapsed, {part: after[part] - before[part] for part in MACHINE_PARTS}
 
 
+def combined(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """A loop's phases (MoveLoad.run's) pooled: all loops over all their time, machine CPU per loop."""
+    total = {"elapsed": sum(o["elapsed"] for o in runs), "loops": sum(o["loops"] for o in runs),
+             "errors": [e for o in runs for e in o["errors"]], "times": {}}
+    for o in runs:
+        for label, values in o["times"].items():
+            total["times"].setdefault(label, []).extend(values)
+    for key in ("moves", "conflicts", "finished", "cpu_s"):
+        total[key] = sum(o[key] for o in runs)
+    total["machine_ms"] = {part: 1000 * sum(o["machine_s"][part] for o in runs) / max(1, total["loops"])
+                           for part in MACHINE_PARTS}
+    total.update(loops_per_s=total["loops"] / total["elapsed"], moves_per_s=total["moves"] / total["elapsed"])
+    return total
+
+
 def interleaved(port: int, clients: int, seconds: float, pairs: int) -> dict[str, Any]:
-    """GET /kinds/, the three-request floor, then the move loop, `pairs` times over, `seconds`
-    each phase. A shared machine's speed drifts over a minute (the same code's rates moved by a
-    fifth between runs minutes apart), so one phase of each could land on different weather;
-    alternating them and pooling the phases (all requests over all their time) weighs all alike.
-    Each pair's own ratio is kept to show the spread."""
-    load = MoveLoad(clients)
+    """GET /kinds/, the three-request floor, the move loop, then the skeleton loop (the same loop
+    on the endpoints of tests/bench/skeleton.py), `pairs` rounds over, `seconds` each phase. A
+    shared machine's speed drifts over a minute (the same code's rates moved by a fifth between
+    runs minutes apart), so one phase of each could land on different weather; alternating them
+    and pooling the phases (all requests over all their time) weighs all alike. Each round's own
+    ratios are kept to show the spread."""
+    load, skeleton = MoveLoad(clients), MoveLoad(clients, SKELETON)
     tokens = [table[0][1] for table in load.tables]
     kinds_phase(port, clients, 1.0)
     floor_phase(port, clients, 1.0, tokens)
     load.warm(port, min(3.0, seconds))
+    skeleton.warm(port, min(1.0, seconds))
     pooled = {name: {"count": 0, "time": 0.0, "machine": dict.fromkeys(MACHINE_PARTS, 0.0)}
               for name in ("kinds", "floor")}
     loops: list[dict[str, Any]] = []
-    ratios, floor_ratios = [], []
+    skeletons: list[dict[str, Any]] = []
+    ratios, floor_ratios, skeleton_ratios = [], [], []
 
     def pool(name: str, phase: Callable[[], tuple[int, float]]) -> float:
         """Run the phase, add it to its pool, and give its own rate."""
@@ -422,18 +446,10 @@ def interleaved(port: int, clients: int, seconds: float, pairs: int) -> dict[str
         kinds_rate = pool("kinds", lambda: kinds_phase(port, clients, seconds))
         floor_rate = pool("floor", lambda: floor_phase(port, clients, seconds, tokens))
         loops.append(load.run(port, seconds))
-        floor_ratios.append(floor_rate / kinds_rate if kinds_rate else float("nan"))
-        ratios.append(loops[-1]["loops_per_s"] / kinds_rate if kinds_rate else float("nan"))
-    total = {"elapsed": sum(o["elapsed"] for o in loops), "loops": sum(o["loops"] for o in loops),
-             "errors": [e for o in loops for e in o["errors"]], "times": {}}
-    for o in loops:
-        for label, values in o["times"].items():
-            total["times"].setdefault(label, []).extend(values)
-    for key in ("moves", "conflicts", "finished", "cpu_s"):
-        total[key] = sum(o[key] for o in loops)
-    total["machine_ms"] = {part: 1000 * sum(o["machine_s"][part] for o in loops) / max(1, total["loops"])
-                           for part in MACHINE_PARTS}
-    total.update(loops_per_s=total["loops"] / total["elapsed"], moves_per_s=total["moves"] / total["elapsed"])
+        skeletons.append(skeleton.run(port, seconds))
+        for found, rate in ((floor_ratios, floor_rate), (ratios, loops[-1]["loops_per_s"]),
+                            (skeleton_ratios, skeletons[-1]["loops_per_s"])):
+            found.append(rate / kinds_rate if kinds_rate else float("nan"))
 
     def rate(name: str) -> float:
         return pooled[name]["count"] / pooled[name]["time"] if pooled[name]["time"] else 0.0
@@ -443,8 +459,18 @@ def interleaved(port: int, clients: int, seconds: float, pairs: int) -> dict[str
 
     return {"kinds_rps": rate("kinds"), "kinds_count": pooled["kinds"]["count"],
             "kinds_machine_ms": per_unit("kinds"), "floor_loops_per_s": rate("floor"),
-            "floor_machine_ms": per_unit("floor"), "loop": total, "pair_ratios": ratios,
-            "floor_pair_ratios": floor_ratios}
+            "floor_machine_ms": per_unit("floor"), "loop": combined(loops), "pair_ratios": ratios,
+            "floor_pair_ratios": floor_ratios, "skeleton": combined(skeletons),
+            "skeleton_pair_ratios": skeleton_ratios}
+
+
+def ceiling(kinds_ms: dict[str, float], skeleton_ms: dict[str, float], loop_ms: dict[str, float],
+            target: float = 0.25) -> dict[str, float]:
+    """The game's own machine CPU (the move loop's, less the skeleton loop's) in GET /kinds/
+    requests, beside what the target leaves it once the skeleton, a loop with no game in it, is
+    paid for: negative when the skeleton alone costs more than the target allows a whole loop."""
+    kinds, skeleton, loop = sum(kinds_ms.values()), sum(skeleton_ms.values()), sum(loop_ms.values())
+    return {"game": (loop - skeleton) / kinds, "allowed": 1 / target - skeleton / kinds}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -630,12 +656,17 @@ def run_all(sizes: dict[str, Any], progress: Callable[[dict[str, Any]], None] = 
     out["kinds_machine_ms"] = phases["kinds_machine_ms"]
     out["floor_loops_per_s"], out["floor_machine_ms"] = phases["floor_loops_per_s"], phases["floor_machine_ms"]
     out["floor_pair_ratios"] = phases["floor_pair_ratios"]
+    skeleton = phases["skeleton"]
+    out["skeleton"] = {"loops_per_s": skeleton["loops_per_s"], "machine_ms": skeleton["machine_ms"],
+                       "pair_ratios": phases["skeleton_pair_ratios"], "conflicts": skeleton["conflicts"],
+                       "errors": len(skeleton["errors"]), "first_errors": skeleton["errors"][:3]}
     out["kinds_cpu_ms"] = out["kinds_machine_ms"]["web"]
     loop = phases["loop"]
     out["loop_cpu_ms"] = 1000 * loop["cpu_s"] / max(1, loop["loops"])
     out["loop_machine_ms"] = loop["machine_ms"]
     out["free_move_bound"] = free_move_bound(out["kinds_machine_ms"], out["loop_machine_ms"])
     out["own_work"] = own_work(out["kinds_machine_ms"], out["floor_machine_ms"], out["loop_machine_ms"])
+    out["ceiling"] = ceiling(out["kinds_machine_ms"], skeleton["machine_ms"], out["loop_machine_ms"])
     post = loop["times"].get("POST move", [])
     out["move"] = {"loops_per_s": loop["loops_per_s"], "moves_per_s": loop["moves_per_s"],
                    "conflicts": loop["conflicts"], "errors": len(loop["errors"]),
@@ -685,6 +716,15 @@ def summary(out: dict[str, Any]) -> str:
                      + ", ".join(f"{part} {value:.2f}" for part, value in out["floor_machine_ms"].items()) + ")")
         lines.append(f"a move's own machine CPU (loop - floor loop): {out['own_work']['own']:.2f} GET /kinds/; "
                      f"25% leaves it {out['own_work']['allowed']:.2f}")
+    if "skeleton" in out:
+        skeleton = out["skeleton"]
+        lines.append(f"skeleton loops (no game in them, tests/bench/skeleton.py): {skeleton['loops_per_s']:.1f}/s "
+                     f"({skeleton['loops_per_s'] / kinds:.1%} of /kinds/; pairs "
+                     + ", ".join(f"{ratio:.1%}" for ratio in skeleton["pair_ratios"])
+                     + f"), machine CPU {sum(skeleton['machine_ms'].values()):.2f} ms a loop ("
+                     + ", ".join(f"{part} {value:.2f}" for part, value in skeleton["machine_ms"].items()) + ")")
+        lines.append(f"the game's own machine CPU (loop - skeleton loop): {out['ceiling']['game']:.2f} GET /kinds/; "
+                     f"25% leaves it {out['ceiling']['allowed']:.2f}")
     counted = out.get("instructions")
     if counted:
         lines.append(f"web server instructions (callgrind, one process, one client): GET /kinds/ "
