@@ -24,16 +24,8 @@ from typing import Any
 
 from django.db import connections
 
-from tests.bench.throughput import (
-    ROOT,
-    Client,
-    free_port,
-    make_pickpic,
-    make_users,
-    play_turn,
-    stack_env,
-    wait_http,
-)
+from tests.bench.stack import ROOT, free_port, stack_env, wait_http
+from tests.bench.throughput import Client, make_pickpic, make_users, play_turn
 
 
 def available() -> bool:
@@ -51,7 +43,7 @@ def total_instructions(pid: int) -> int:
 
 
 class Server:
-    """The application under callgrind, with what `throughput.wait_http` asks of a process."""
+    """The application under callgrind, with what `stack.wait_http` asks of a process."""
 
     def __init__(self, port: int, env: dict[str, str]):
         self.log = tempfile.NamedTemporaryFile(prefix="darkroom-callgrind-", suffix=".log", delete=False)

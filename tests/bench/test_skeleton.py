@@ -60,7 +60,7 @@ def test_its_move_takes_the_lock_writes_one_event_and_refuses_a_stale_version(ta
     assert Event.objects.filter(game_id=game_id, type=skeleton.MOVED).count() == 1
 
 
-def test_a_stranger_has_no_seat_there(table, db):
+def test_a_stranger_has_no_seat_there(table):
     game_id, _ = table
     _, token = accounts.register("skelx", "correct horse battery", "skelx@example.com")
     stranger = APIClient()
