@@ -56,7 +56,7 @@ bench: install valgrind
 	$(VENV)/bin/pytest -m bench --benchmark-enable -p no:randomly -o addopts="" tests
 
 # Mutation testing of the core, file by file against each file's own tests (not part of `make test`;
-# docs/mutation.md). MUTATE_FILES=games/store.py limits it; `make mutate-before` leaves out the
+# docs/mutation.md). MUTATE_FILES=games/play/store.py limits it; `make mutate-before` leaves out the
 # tests written for issue 16. Niced: it shares the machine.
 MUTATE_DB ?= postgres://postgres@127.0.0.1:5432/darkroom_mutation
 mutate mutate-before: install

@@ -12,7 +12,7 @@ from accounts.models import Rating, RatingChange, User
 from games.api.params import Pagination, page_parameters
 from games.api.serializers import ErrorOut
 from games.errors import NotFound
-from games.kinds import all_kinds
+from games.play.kinds import all_kinds
 
 HISTORY = 100  # the latest rated games shown per kind
 

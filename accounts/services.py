@@ -17,10 +17,10 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from accounts import personal_data, tokens
 from accounts.models import AuthToken, NotificationPreference, User, Vacation, Webhook
-from games import scheduling
+from games.play import scheduling
 from games.errors import DomainError, Invalid, NotFound
-from games.turns import refresh_deadlines_for_user
-from games.webhooks import check_url
+from games.play.turns import refresh_deadlines_for_user
+from games.notifications.webhooks import check_url
 
 
 # Deleted accounts are renamed "deleted-<id>": nobody may register such a name before them.

@@ -1,4 +1,4 @@
-"""Server-Sent Events and the long-poll: the async views that wait (see games.live).
+"""Server-Sent Events and the long-poll: the async views that wait (see games.realtime.live).
 
 Each view's sync part (authentication, throttling, access checks, parsing) is an ordinary DRF
 view, run off the event loop by `asynchronous`; what it returns may be a stream, whose async
@@ -34,7 +34,9 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from accounts.tokens import HashedTokenAuthentication
-from games import access, chat, live, selectors, store
+from games.community import chat
+from games.play import access, selectors, store
+from games.realtime import live
 from games.api.auth import CachedTokenAuthentication
 from games.api.notifications import NotificationOut
 from games.api.renderers import json_bytes

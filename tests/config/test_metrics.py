@@ -54,7 +54,7 @@ def test_expiries_and_their_lateness_are_measured(client, alice, bob, django_cap
 
     from django.utils import timezone
 
-    from games import services
+    from games.play import services
     from games.models import Game
     from tests.conftest import start_game
 

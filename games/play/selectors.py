@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from config import hotsql
-from games import access, store
+from games.play import access, store
 from games.errors import GameNotActive, Invalid
-from games.kinds import engine_of
+from games.play.kinds import engine_of
 from games.models import Event, Game
 
 # What a server-written event shows; the seed in GameCreated stays secret until GameFinished.

@@ -18,15 +18,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, clocks, notify, options as game_options, scheduling, store, turns
+from games.notifications import notify
+from games.play import access, clocks, options as game_options, scheduling, store, turns
 from games.engines import base
 from games.errors import (AlreadyJoined, Forbidden, GameFull, GameNotActive, GameNotOpen,
                           IdempotencyMismatch, IllegalMove, Invalid, NotFound, NotYourTurn,
                           TooManyDisputes, UnavailableMove, VersionConflict, WrongPlayerCount)
-from games.kinds import engine_of, get_engine
+from games.play.kinds import engine_of, get_engine
 from games.models import Dispute, Event, Game, Seat
-from games.store import NewEvent
-from games.turns import Turn
+from games.play.store import NewEvent
+from games.play.turns import Turn
 
 log = logging.getLogger(__name__)
 

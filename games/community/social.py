@@ -2,7 +2,7 @@
 silent seat in a game without a clock. And the public lists around games: open seeks and games
 to spectate. Each public function is one use case in one transaction (docs/social.md).
 
-Every write here is a Turn (games.turns), or a plain append for the abort, so clocks, the
+Every write here is a Turn (games.play.turns), or a plain append for the abort, so clocks, the
 projection, the live channel and the notifications follow as they do for a move.
 """
 from __future__ import annotations
@@ -16,12 +16,13 @@ from django.db import transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from games import access, clocks, notify, store
+from games.notifications import notify
+from games.play import access, clocks, store
 from games.errors import Forbidden, GameNotActive, Invalid, NotYet
-from games.kinds import all_kinds, engine_of
+from games.play.kinds import all_kinds, engine_of
 from games.models import AbortVote, Event, Game, Invitation, Seat
-from games.store import NewEvent
-from games.turns import Turn
+from games.play.store import NewEvent
+from games.play.turns import Turn
 
 
 def _active(game: Game) -> None:
