@@ -5,7 +5,7 @@ PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: install chromium valgrind services migrate run test fuzz bench mutate mutate-before check clean
+.PHONY: install chromium valgrind services migrate run test lint-imports fuzz bench mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,9 +38,15 @@ migrate: services
 run: migrate
 	PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
 
+# The layers first (import-linter's contracts in pyproject.toml): seconds, and a broken one fails
+# before the suite's minutes.
 test: install
+	$(VENV)/bin/lint-imports
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	$(VENV)/bin/pytest
+
+lint-imports: install
+	$(VENV)/bin/lint-imports
 
 # schemathesis against a live server, every check, FUZZ_EXAMPLES per operation (`make test` runs 5).
 fuzz: install

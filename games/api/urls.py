@@ -1,11 +1,11 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from accounts import players
+from games.api import players
 from games.api import notifications, social, streams, views
 
 urlpatterns = [
-    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("games.api.account_urls")),
     path("kinds/", views.KindsView.as_view(), name="kinds"),
     path("kinds/<str:kind>/", views.KindView.as_view(), name="kind"),
     path("kinds/<str:kind>/cards/", views.CardsView.as_view(), name="kind-cards"),

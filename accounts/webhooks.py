@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from games.errors import Invalid
+from config.errors import Invalid
 
 TIMEOUT_SECONDS = 5
 
