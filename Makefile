@@ -5,7 +5,7 @@ PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: install chromium valgrind services migrate run test fuzz bench mutate mutate-before check clean
+.PHONY: install chromium valgrind services migrate run test test-fast fuzz bench mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,9 +38,19 @@ migrate: services
 run: migrate
 	PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: many tests
+# wait on a worker, a server or a browser more than they compute.
+TEST_WORKERS ?= 4
+FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not slow
+
 test: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
+
+# Everyday work: the suite without the browser, fault, image-build and benchmark-smoke tests.
+test-fast: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile -m "$(FAST_SKIP)"
 
 # schemathesis against a live server, every check, FUZZ_EXAMPLES per operation (`make test` runs 5).
 fuzz: install
