@@ -4,6 +4,9 @@ VENV   ?= .venv
 PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
+# Development asks for debug (and with it the development secret key) unless told otherwise:
+# the settings' own defaults are production's (debug off, a secret required).
+DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
 .PHONY: install chromium valgrind services migrate run test test-fast fuzz bench mutate mutate-before check clean
 
@@ -30,13 +33,13 @@ chromium:
 	$(call debian,chromium,chromium,tests/web will be skipped)
 
 services: install
-	@$(PY) manage.py check_services --create-db
+	@$(DEV) $(PY) manage.py check_services --create-db
 
 migrate: services
-	$(PY) manage.py migrate --no-input
+	$(DEV) $(PY) manage.py migrate --no-input
 
 run: migrate
-	PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
+	$(DEV) PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: many tests
 # wait on a worker, a server or a browser more than they compute.
@@ -79,8 +82,8 @@ mutate mutate-before: install
 	DATABASE_URL=$${DATABASE_URL:-$(MUTATE_DB)} $(PY) scripts/sql_mutants.py
 
 check: install
-	$(PY) manage.py check
-	$(PY) manage.py makemigrations --check --dry-run
+	$(DEV) $(PY) manage.py check
+	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .benchmarks mutants .mutation .mutmut-*

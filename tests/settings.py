@@ -1,6 +1,9 @@
 """The test suite's settings: the real ones, plus the tiny test game and relaxed limits."""
 import os
 
+# Development's settings, asked for as `make run` asks (production's defaults are debug off and
+# HTTPS only); the test runner still runs every test with DEBUG off.
+os.environ.setdefault("DJANGO_DEBUG", "true")
 os.environ.setdefault("DARKROOM_EXTRA_ENGINES", "duel=tests.duel:ENGINE")
 os.environ.setdefault("WEBHOOKS_ALLOW_PRIVATE", "true")
 # Cache keys and a Celery queue of this test process's own, so tasks left by one run never reach

@@ -120,6 +120,13 @@ def test_a_metrics_token_guards_the_endpoint(client, settings):
     assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret").status_code == 200
 
 
+def test_without_a_token_metrics_answer_only_in_debug(client, settings):
+    settings.METRICS_TOKEN, settings.METRICS_OPEN = "", False  # production without a token
+    response = client.get("/metrics")
+    assert response.status_code == 403 and response.json()["code"] == "metrics_off"
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer ").status_code == 403
+
+
 def test_multiprocess_mode_adds_up_the_samples_of_every_process(tmp_path):
     """Two processes (think: a web worker and a Celery worker) count moves; a third serves the
     sum, as gunicorn workers and Celery workers sharing PROMETHEUS_MULTIPROC_DIR do."""
