@@ -10,7 +10,7 @@ from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
-from games.api.serializers import ErrorOut, kind_typed
+from games.api.serializers import ErrorOut, StrictInput, kind_typed
 
 
 DEVICE_HELP = ("a name for this device or client (listed in /accounts/tokens/); logging in again "
@@ -38,7 +38,7 @@ class LoginAccountThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
-class RegisterIn(serializers.Serializer):
+class RegisterIn(StrictInput):
     username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
     password = serializers.CharField(max_length=128, write_only=True, style={"input_type": "password"})
     # No default in the document: '' is not an email, and a validator rejects the schema for it.
@@ -52,7 +52,7 @@ class RegisterOut(serializers.Serializer):
     token = serializers.CharField()
 
 
-class TokenIn(serializers.Serializer):
+class TokenIn(StrictInput):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, style={"input_type": "password"})
     device = serializers.CharField(required=False, max_length=100, help_text=DEVICE_HELP)
@@ -110,7 +110,7 @@ class MeView(APIView):
 # ---------------------------------------------------------------------------------------------
 # Notification preferences, webhooks, vacations
 # ---------------------------------------------------------------------------------------------
-class PreferencesIO(serializers.Serializer):
+class PreferencesIO(StrictInput):
     channels = kind_typed("Channels")(required=False, help_text='{"your_turn": ["inbox", "email"], ...}')
     email_digest_minutes = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 60)
 
@@ -134,7 +134,7 @@ class PreferencesView(APIView):
         return Response(preferences_out(services.update_preferences(request.user, **data.validated_data)))
 
 
-class WebhookIn(serializers.Serializer):
+class WebhookIn(StrictInput):
     url = serializers.URLField(max_length=500)
 
 
@@ -200,7 +200,7 @@ class WebhookDeliveriesView(APIView):
         return Response(DeliveryOut(deliveries, many=True).data)
 
 
-class VacationIn(serializers.Serializer):
+class VacationIn(StrictInput):
     days = serializers.FloatField(min_value=0.01, max_value=366)
 
 
