@@ -13,12 +13,17 @@ from accounts import services
 from games.api.serializers import ErrorOut, StrictInput, kind_typed
 
 
-DEVICE_HELP = ("a name for this device or client (listed in /accounts/tokens/); logging in again "
-               "with the same name replaces its token. Default: the User-Agent")
+DEVICE_HELP = ("a stable id of this device or client install (listed in /accounts/tokens/): logging "
+               "in again with the same id replaces its token. Without one every login is a new token, "
+               "listed under the User-Agent")
 
 
-def device_of(request, data) -> str:
-    return data.get("device") or request.headers.get("User-Agent", "")[:100]
+def device_of(request, data) -> tuple[str, bool]:
+    """(what the token is listed as, whether it names a device whose older token it replaces).
+    Only an explicit id is a device: two laptops with the same browser send the same User-Agent."""
+    if data.get("device"):
+        return data["device"], True
+    return request.headers.get("User-Agent", "")[:100], False
 
 
 class LoginAccountThrottle(SimpleRateThrottle):
@@ -80,8 +85,8 @@ class RegisterView(APIView):
     def post(self, request):
         data = RegisterIn(data=request.data)
         data.is_valid(raise_exception=True)
-        user, token = services.register(**{**data.validated_data,
-                                           "device": device_of(request, data.validated_data)})
+        device, replaces = device_of(request, data.validated_data)
+        user, token = services.register(**{**data.validated_data, "device": device, "replaces": replaces})
         return Response({"id": user.pk, "username": user.username, "token": token},
                         status=status.HTTP_201_CREATED)
 
@@ -97,7 +102,7 @@ class TokenView(APIView):
         data = TokenIn(data=request.data)
         data.is_valid(raise_exception=True)
         token, key = services.obtain_token(data.validated_data["username"], data.validated_data["password"],
-                                           device_of(request, data.validated_data))
+                                           *device_of(request, data.validated_data))
         return Response({"token": key, "id": token.pk, "expires_at": token.expires_at})
 
 

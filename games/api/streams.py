@@ -341,6 +341,7 @@ class Tail:
     last_at: Any  # when the latest write happened: its entries are `fresh` (selectors.describe)
     described: dict = field(default_factory=dict)
     messages: dict = field(default_factory=dict)
+    names: dict | None = None
 
     @property
     def complete(self) -> bool:
@@ -352,12 +353,15 @@ class Tail:
 
     def entries(self, after: int, seat: int | None, limit: int = BATCH) -> list[dict]:
         found = []
+        if self.names is None:  # the users the tail's events name, as they are called now
+            self.names = selectors.names_of(set().union(*(selectors.users_named(r) for r in self.rows)))
         for row in self.rows:
             if row.seq <= after:
                 continue
             entry = self.described.get((row.seq, seat))
             if entry is None:
-                entry = self.described[row.seq, seat] = selectors.describe(self.game, row, seat, self.last_at)
+                entry = self.described[row.seq, seat] = selectors.describe(self.game, row, seat, self.last_at,
+                                                                                 self.names)
             found.append(entry)
             if len(found) == limit:
                 break
