@@ -120,6 +120,13 @@ def leave_game(game_id, user) -> Game:
     if game.status != Game.Status.OPEN:
         raise GameNotOpen(f"the game is {game.status}; seats can be given up only while it is open")
     Seat.objects.filter(game=game, user=user).delete()
+    if game.private:
+        # Leaving a private table gives back what let you sit at it: the invitation, or the one
+        # the join link made, is cancelled; coming back takes the link or a new invitation.
+        from games.models import Invitation
+
+        Invitation.objects.filter(game=game, invitee=user).update(
+            status=Invitation.Status.CANCELLED, responded_at=timezone.now())
     events = [NewEvent(store.PLAYER_LEFT, _player(user, seat), actor=seat, user_id=user.pk)]
     fields: dict[str, Any] = {}
     if game.creator_id == user.pk:
