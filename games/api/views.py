@@ -249,7 +249,8 @@ class EventsView(APIView):
             def reread():
                 return selectors.log(access.get_game(game.pk, user=request.user), request.user, after, limit)
 
-            response.long_poll = streams.LongPoll(game.pk, game.version, after, wait, limit, answer["your_seat"], reread)
+            response.long_poll = streams.LongPoll(game.pk, game.version, after, wait, limit, answer["your_seat"], reread,
+                                                  streams.guard_of(request, game))
         return response
 
 
