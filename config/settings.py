@@ -295,6 +295,8 @@ VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 # {uid} and {token} filled in (the client posts them to /api/v1/accounts/password-reset/confirm/).
 TOKEN_TTL_DAYS = int(os.environ.get("TOKEN_TTL_DAYS", 30))
 TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
+# A deleted account's name (and its look-alikes) cannot be registered for this many days.
+USERNAME_RETIRED_DAYS = int(os.environ.get("USERNAME_RETIRED_DAYS", 365))
 # Logins per account, whatever addresses they come from (the "auth" rate above is per address).
 THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/hour")
 PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")
