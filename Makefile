@@ -4,8 +4,11 @@ VENV   ?= .venv
 PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
+# Development asks for debug (and with it the development secret key) unless told otherwise:
+# the settings' own defaults are production's (debug off, a secret required).
+DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
-.PHONY: install chromium valgrind services migrate run test lint-imports fuzz bench mutate mutate-before check clean
+.PHONY: install chromium valgrind services migrate run test test-fast lint-imports fuzz bench mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,20 +33,31 @@ chromium:
 	$(call debian,chromium,chromium,tests/web will be skipped)
 
 services: install
-	@$(PY) manage.py check_services --create-db
+	@$(DEV) $(PY) manage.py check_services --create-db
 
 migrate: services
-	$(PY) manage.py migrate --no-input
+	$(DEV) $(PY) manage.py migrate --no-input
 
 run: migrate
-	PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
+	$(DEV) PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
+
+# The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: many tests
+# wait on a worker, a server or a browser more than they compute.
+TEST_WORKERS ?= 4
+FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not slow
 
 # The layers first (import-linter's contracts in pyproject.toml): seconds, and a broken one fails
 # before the suite's minutes.
 test: install
 	$(VENV)/bin/lint-imports
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
+
+# Everyday work: the suite without the browser, fault, image-build and benchmark-smoke tests.
+test-fast: install
+	$(VENV)/bin/lint-imports
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile -m "$(FAST_SKIP)"
 
 lint-imports: install
 	$(VENV)/bin/lint-imports
@@ -75,8 +89,8 @@ mutate mutate-before: install
 	DATABASE_URL=$${DATABASE_URL:-$(MUTATE_DB)} $(PY) scripts/sql_mutants.py
 
 check: install
-	$(PY) manage.py check
-	$(PY) manage.py makemigrations --check --dry-run
+	$(DEV) $(PY) manage.py check
+	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .benchmarks mutants .mutation .mutmut-*

@@ -6,6 +6,26 @@ class User(AbstractUser):
     """Our own user model from the first migration, as Django advises for new projects."""
 
     email = models.EmailField("email address", blank=True)
+    # The username as compared (accounts.names.key): unique, so two registrations of look-alike
+    # names cannot both land, whichever order they commit in.
+    username_key = models.CharField(max_length=600, unique=True, null=True, editable=False)
+
+    def save(self, *args, **kwargs):
+        from accounts.names import key
+
+        self.username_key = key(self.username)
+        if kwargs.get("update_fields") is not None and "username" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "username_key"}
+        super().save(*args, **kwargs)
+
+
+class RetiredUsername(models.Model):
+    """A deleted account's former name (as its key): nobody may register it, or a look-alike,
+    until `until` (USERNAME_RETIRED_DAYS after the deletion), so a stranger cannot step into the
+    old name while others still remember it."""
+
+    key = models.CharField(max_length=600, unique=True)
+    until = models.DateTimeField()
 
 
 class Vacation(models.Model):

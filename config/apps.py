@@ -9,7 +9,6 @@ class OperationsConfig(AppConfig):
     label = "operations"
 
     def ready(self):
-        from config import logs, strict_input
+        from config import logs
 
         logs.connect_celery()
-        strict_input.apply()

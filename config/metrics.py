@@ -8,7 +8,8 @@ process is needed). The directory must be shared by the processes of one host an
 they start (compose's `migrate` service does it). Without the variable (development, tests) the
 process's own registry is served. The Celery queue depth is read from Redis at scrape time.
 
-`METRICS_TOKEN`, when set, is required as `Authorization: Bearer <token>`.
+`METRICS_TOKEN` is required as `Authorization: Bearer <token>`. Without one, `/metrics` answers
+only in debug (METRICS_OPEN): in production the samples (routes, kinds, rates) are not for anyone.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import os
 import time
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.core import checks
+from django.http import HttpResponse, JsonResponse
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
                                generate_latest)
 from prometheus_client.core import GaugeMetricFamily
@@ -100,6 +102,15 @@ class _Default:
         return REGISTRY.collect()
 
 
+@checks.register(checks.Tags.security, deploy=True)
+def metrics_token_is_set(app_configs, **kwargs):
+    if settings.METRICS_TOKEN:
+        return []
+    return [checks.Warning("METRICS_TOKEN is not set: /metrics refuses every scrape outside debug",
+                           hint="set METRICS_TOKEN and give it to the scraper as a bearer token "
+                                "(docs/operations.md)", id="darkroom.W001")]
+
+
 # -- HTTP ---------------------------------------------------------------------------------------
 class MetricsMiddleware(HybridMiddleware):
     """Times every request by its route pattern (never the raw path: ids would make a series per
@@ -122,10 +133,17 @@ class MetricsMiddleware(HybridMiddleware):
         return response
 
     def scrape(self, request):
-        token = settings.METRICS_TOKEN
-        if token:
-            given = request.headers.get("Authorization", "")
-            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
-                return HttpResponse("metrics need the bearer token\n", status=401,
-                                    content_type="text/plain", headers={"WWW-Authenticate": "Bearer"})
+        if not settings.METRICS_TOKEN and not settings.METRICS_OPEN:
+            return JsonResponse({"code": "metrics_off",
+                                 "detail": "set METRICS_TOKEN to scrape /metrics"}, status=403)
+        if settings.METRICS_TOKEN and not has_token(request):
+            return HttpResponse("metrics need the bearer token\n", status=401,
+                                content_type="text/plain", headers={"WWW-Authenticate": "Bearer"})
         return HttpResponse(generate_latest(registry()), content_type=CONTENT_TYPE_LATEST)
+
+
+def has_token(request) -> bool:
+    """The request carries `Authorization: Bearer <METRICS_TOKEN>` (never true without a token)."""
+    token = settings.METRICS_TOKEN
+    given = request.headers.get("Authorization", "")
+    return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())

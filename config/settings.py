@@ -1,6 +1,7 @@
 """Settings, 12-factor style: everything that differs between machines comes from the environment.
 
-Defaults run a development server against PostgreSQL and Redis on localhost.
+Defaults are production's: debug off, a secret key required, no proxy trusted. Development asks
+for debug explicitly (`make run` sets DJANGO_DEBUG=true), against PostgreSQL and Redis on localhost.
 """
 import os
 from pathlib import Path
@@ -18,7 +19,9 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for: a deployment that forgets the variable must not run in debug mode.
+DEBUG = env_bool("DJANGO_DEBUG", False)
+# The development key only in debug; without debug, no key is no start.
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me" if DEBUG else "")
 if not SECRET_KEY:
     raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
@@ -175,6 +178,15 @@ WHITENOISE_USE_FINDERS = True
 # Request bodies larger than this are refused (413) before any view parses them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", 64 * 1024))
 
+# --- Proxies (ops): how many reverse proxies you run in front of the web server, each appending
+# the address it saw to X-Forwarded-For. 0 (the default): none is trusted, the header is ignored
+# and a client that sends one is counted by its own address. N: the Nth address from the right is
+# the client's (what your own proxies wrote; anything further left the client may have made up).
+TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", 0))
+if TRUSTED_PROXIES < 0:
+    raise RuntimeError("DJANGO_TRUSTED_PROXIES is a count of proxies: 0 or more")
+# --- end proxies
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "games.api.auth.TokenAuthentication",
@@ -190,6 +202,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # The client address every throttle counts by (DRF's get_ident, config/throttling.py too).
+    "NUM_PROXIES": TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_CLASSES": [
         "config.throttling.AnonWindowThrottle",
         "config.throttling.UserWindowThrottle",
@@ -203,7 +217,7 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Darkroom API",
-    "DESCRIPTION": "Play Photograph, Walking in Provence and Pick Pic by the web.",
+    "DESCRIPTION": "Play Photograph, Photoshoot, Walking in Provence and Pick Pic by the web.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -281,6 +295,8 @@ VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 # {uid} and {token} filled in (the client posts them to /api/v1/accounts/password-reset/confirm/).
 TOKEN_TTL_DAYS = int(os.environ.get("TOKEN_TTL_DAYS", 30))
 TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
+# A deleted account's name (and its look-alikes) cannot be registered for this many days.
+USERNAME_RETIRED_DAYS = int(os.environ.get("USERNAME_RETIRED_DAYS", 365))
 # Logins per account, whatever addresses they come from (the "auth" rate above is per address).
 THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/hour")
 PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")
@@ -313,8 +329,11 @@ CORS_EXPOSE_HEADERS = ("etag", "retry-after", "idempotent-replayed", "x-request-
 CORS_PREFLIGHT_MAX_AGE = 3600
 # --- end CORS
 
-# --- Metrics (ops): see config/metrics.py. METRICS_TOKEN, when set, guards /metrics.
+# --- Metrics (ops): see config/metrics.py. METRICS_TOKEN guards /metrics, and /readyz's detail
+# for callers not on loopback. Without one, /metrics answers only in debug (development): a
+# production deployment sets it (`check --deploy` says so).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_OPEN = DEBUG and not METRICS_TOKEN
 # --- end metrics
 
 # --- Security for production (ops): on by default when DJANGO_DEBUG is off, so

@@ -21,7 +21,7 @@ from games.models import ChatMessage
 # ---------------------------------------------------------------------------------------------
 # Shapes
 # ---------------------------------------------------------------------------------------------
-class ClaimIn(serializers.Serializer):
+class ClaimIn(s.StrictInput):
     seat = serializers.IntegerField(min_value=0, help_text="the silent seat to declare out")
 
 
@@ -35,7 +35,7 @@ class AbortOut(serializers.Serializer):
     version = serializers.IntegerField()
 
 
-class ChatIn(serializers.Serializer):
+class ChatIn(s.StrictInput):
     channel = serializers.ChoiceField(choices=ChatMessage.Channel.values)
     text = serializers.CharField(max_length=settings.CHAT_MAX_LENGTH, trim_whitespace=False,
                                  help_text="plain text, at most CHAT_MAX_LENGTH characters (500); "
@@ -52,7 +52,7 @@ class ChatOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class ReportIn(serializers.Serializer):
+class ReportIn(s.StrictInput):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
@@ -63,7 +63,7 @@ class ReportOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class InviteIn(serializers.Serializer):
+class InviteIn(s.StrictInput):
     invite = serializers.ListField(child=serializers.CharField(max_length=150), max_length=10,
                                    help_text="usernames")
 

@@ -215,7 +215,10 @@ class MovesView(APIView):
         try:
             data = parse_move(request.data)
         except Exception:
-            access.get_game(game_id)  # 404 before judging the body (the service reads the game once)
+            # A game the caller may not see is a 404 whatever the body, as a missing one (a 400
+            # would betray it). Only on this path: a good body goes to the service, which reads
+            # the game once and answers 404 the same.
+            access.require_visible(access.get_game(game_id, user=request.user), request.user)
             raise
         result = services.submit_move(game_id, request.user, data["move"],
                                       data["expected_version"], key)
@@ -248,7 +251,8 @@ class EventsView(APIView):
             def reread():
                 return selectors.log(access.get_game(game.pk, user=request.user), request.user, after, limit)
 
-            response.long_poll = streams.LongPoll(game.pk, game.version, after, wait, limit, answer["your_seat"], reread)
+            response.long_poll = streams.LongPoll(game.pk, game.version, after, wait, limit, answer["your_seat"], reread,
+                                                  streams.guard_of(request, game))
         return response
 
 
@@ -268,7 +272,8 @@ class DisputesView(APIView):
     @extend_schema(request=s.DisputeIn, responses={201: s.DisputeOut, **ERRORS},
                    summary="Dispute an event; staff review it")
     def post(self, request, game_id):
-        access.get_game(game_id)
+        # 404 for a game the caller may not see, before the body is judged (no 400 betrays it).
+        access.require_visible(access.get_game(game_id, user=request.user), request.user)
         data = parse(s.DisputeIn, request.data)
         dispute = services.open_dispute(game_id, request.user, data["seq"], data["reason"])
         return Response(s.DisputeOut(dispute).data, status=status.HTTP_201_CREATED)

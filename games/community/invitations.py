@@ -156,7 +156,7 @@ def decline(invitation_id, user) -> Invitation:
         Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).update(
             status=Invitation.Status.CANCELLED, responded_at=now)
         store.append(game, game.version, [NewEvent(store.GAME_CANCELLED, {
-            "reason": f"{user.username} declined the rematch"}, user_id=user.pk)], now,
+            "reason": "a player declined the rematch"}, user_id=user.pk)], now,
             status=Game.Status.CANCELLED)
         invitation.game = game
     return invitation

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import runpy
 import shlex
 import subprocess
 import sys
@@ -54,7 +55,7 @@ def workers_in(command: list[str]) -> int:
     for flag in ("--workers", "-w"):
         if flag in command:
             return int(command[command.index(flag) + 1])
-    return 1
+    return runpy.run_path(str(ROOT / "gunicorn.conf.py"))["workers"]  # gunicorn reads it from ROOT
 
 
 def group(root_pid: int):
