@@ -5,7 +5,7 @@ PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: install chromium valgrind services migrate run test fuzz bench mutate mutate-before check clean
+.PHONY: install chromium valgrind services migrate run test test-fast chaos fuzz bench mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,21 @@ run: migrate
 test: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	$(VENV)/bin/pytest
+
+# The suite without the fault scenarios (tests/faults: real processes killed and restarted).
+test-fast: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	$(VENV)/bin/pytest -m 'not bench and not fault'
+
+# The fault scenarios, bigger (CHAOS_SCALE times the games and outages), printing their figures
+# (timer lateness, catch-up after an outage). Not part of `make test`; niced: it shares the machine.
+CHAOS_SCALE ?= 3
+chaos: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	@rm -f .chaos-report.txt
+	-CHAOS_SCALE=$(CHAOS_SCALE) CHAOS_REPORT=$(CURDIR)/.chaos-report.txt nice -n 5 $(VENV)/bin/pytest -m fault \
+	    -p no:randomly -o addopts="" -q tests/faults
+	@echo; echo "chaos figures (CHAOS_SCALE=$(CHAOS_SCALE)):"; cat .chaos-report.txt
 
 # schemathesis against a live server, every check, FUZZ_EXAMPLES per operation (`make test` runs 5).
 fuzz: install
