@@ -53,7 +53,7 @@ CHAOS_SCALE ?= 3
 chaos: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	@rm -f .chaos-report.txt
-	-CHAOS_SCALE=$(CHAOS_SCALE) CHAOS_REPORT=$(CURDIR)/.chaos-report.txt nice -n 5 $(VENV)/bin/pytest -m fault \
+	-CHAOS_SCALE=$(CHAOS_SCALE) CHAOS_SAME_SECOND=200 CHAOS_REPORT=$(CURDIR)/.chaos-report.txt nice -n 5 $(VENV)/bin/pytest -m fault \
 	    -p no:randomly -o addopts="" -q tests/faults
 	@echo; echo "chaos figures (CHAOS_SCALE=$(CHAOS_SCALE)):"; cat .chaos-report.txt
 
