@@ -19,15 +19,20 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, -(-len(ordered) * p // 100) - 1))]
 
 
-def record(scenario: str, games, after: datetime | None = None, rows=None, note: str = "") -> str:
-    """One line of figures for `scenario`'s games; `rows` are (data, created_at) of their
-    TimerExpired events when they live elsewhere than the test database."""
+def record(scenario: str, games, after: datetime | None = None, rows=None, note: str = "",
+           since: datetime | None = None) -> str:
+    """One line of figures for `scenario`'s games: `after` an outage ended (the catch-up of the
+    clocks due meanwhile), `since` a process was killed (the lateness of the clocks due after it);
+    `rows` are (data, created_at) of their TimerExpired events when they live elsewhere than the
+    test database."""
     if rows is None:
         rows = Event.objects.filter(game_id__in=games, type="TimerExpired").values_list("data", "created_at")
-    late, catch_up = [], []
+    late, catch_up, later = [], [], []
     for data, created_at in rows:
         deadline = datetime.fromisoformat(data["deadline"])
         late.append((created_at - deadline).total_seconds())
+        if since is not None and deadline >= since:
+            later.append(late[-1])
         if after is not None and deadline <= after:
             catch_up.append((created_at - after).total_seconds())
     line = (f"{scenario}: {len(games)} games, {len(late)} expiries; lateness p50 {percentile(late, 50):.2f} s, "
@@ -35,6 +40,9 @@ def record(scenario: str, games, after: datetime | None = None, rows=None, note:
     if after is not None:
         line += (f"; clocks due while it was down fired within {max(catch_up, default=0):.2f} s of its "
                  f"return ({len(catch_up)} of them)")
+    if since is not None:
+        line += (f"; the {len(later)} clocks due after the kill: lateness p99 {percentile(later, 99):.2f} s, "
+                 f"max {max(later, default=float('nan')):.2f} s")
     if note:
         line += f"; {note}"
     LINES.append(line)

@@ -188,6 +188,7 @@ def test_a_worker_killed_mid_sweep_loses_no_clock_and_doubles_none(make_player):
         victim = wait_for(sweeping, timeout=60, every=0.02)
         assert victim, stack.logs()
         victim.kill()
+        killed = timezone.now()
         # Killed mid-sweep: the sweep it started never finished.
         assert "Task games.tasks.sweep[" not in victim.output().split("task games.tasks.sweep started", 1)[1]
         at_kill = Event.objects.filter(game_id__in=games, type="TimerExpired").values("game_id").distinct().count()
@@ -198,7 +199,10 @@ def test_a_worker_killed_mid_sweep_loses_no_clock_and_doubles_none(make_player):
         for game_id, deadlines in fired.items():
             assert len(deadlines) == len(set(deadlines)) == 1, (game_id, deadlines)
         assert [p.tag for p in stack.procs if p is not victim and not p.alive()] == []
-        figures.record("worker killed mid-sweep", games, note=f"{at_kill} of {count} expired when it was killed")
+        last = Event.objects.filter(game_id__in=games, type="TimerExpired").order_by("-created_at").first()
+        figures.record("worker killed mid-sweep", games, note=(
+            f"{at_kill} of {count} expired when it was killed, all {count} "
+            f"{(last.created_at - killed).total_seconds():.2f} s after the kill"))
     finally:
         stack.stop()
         beat.stop()
@@ -233,21 +237,26 @@ def test_a_worker_killed_during_a_webhook_delivery_loses_and_doubles_no_notice(m
 # ---------------------------------------------------------------------------------------------
 # A scheduler killed, with a second one running
 # ---------------------------------------------------------------------------------------------
-def test_a_scheduler_killed_with_its_twin_running_stops_no_clock(make_player):
-    """Two beats. The games' first wakes are lost (the queue purged before any worker ran), so
-    only a sweep can fire their first clocks; one beat is SIGKILLed as the stack comes up: the
-    other's sweeps fire every clock, once."""
+def test_a_scheduler_and_a_worker_killed_with_their_twins_running_stop_no_clock(make_player):
+    """Two beats and two timer workers. The games' first wakes are lost (the queue purged before
+    any worker ran), so only a sweep can fire their first clocks; one beat is SIGKILLed as the
+    stack comes up, one worker once the clocks are running (with the wakes it holds): the twins
+    fire every clock, once."""
     host, games = clocked_duels(make_player, 3 * SCALE)
     purge_queue()
-    stack = Stack(stack_env(), workers=1, beats=2, outbound=False)
+    stack = Stack(stack_env(), workers=2, beats=2, outbound=False)
     try:
         stack.start()
         stack["beat0"].kill()
+        assert wait_for(lambda: Event.objects.filter(game_id__in=games, type="TimerExpired").count() >= 2 * len(games),
+                        timeout=60), stack.logs()
+        killed = timezone.now()
+        stack["worker0"].kill()
         assert wait_for(lambda: all_over(games), timeout=90), stack.logs()
-        assert stack.dead() == ["beat0"], stack.logs()
+        assert sorted(stack.dead()) == ["beat0", "worker0"], stack.logs()
         assert_every_clock_fired_once(expiries(games))
         assert_notices_once(games)
-        figures.record("scheduler killed, twin running", games)
+        figures.record("a scheduler and a worker killed, twins running", games, since=killed)
     finally:
         stack.stop()
 
