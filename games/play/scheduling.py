@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import logging
 import math
+import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
 from typing import Iterable
 
 import redis
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
@@ -55,6 +57,23 @@ def once(key: str, ttl: float) -> bool:
         return bool(_redis().set(live_key("once", key), 1, nx=True, ex=max(1, int(ttl) + 1)))
     except redis.RedisError:
         return True
+
+
+@contextmanager
+def exclusive(name: str):
+    """Yields whether this process holds the deployment's lock called `name` (a PostgreSQL
+    advisory lock, so it is this database's: it needs no Redis, and dies with a killed holder's
+    connection). Never waits: a holder elsewhere means False."""
+    key = zlib.crc32(f"darkroom:{name}".encode())
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        held = cursor.fetchone()[0]
+    try:
+        yield held
+    finally:
+        if held:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
 def send(name: str, args: list, eta: datetime | None = None) -> bool:
