@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.notifications import webhooks
+from accounts import webhooks
 from games.play import scheduling, services
 from games.models import Delivery, DeliveryAttempt, Game
 

@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from config import hotsql, jsoncodec
+from config.metrics import DELIVERIES
 from games.play import bulk, scheduling, store
 from games.realtime import live
 from games.models import Delivery, Game, Notification, Seat
@@ -338,3 +340,12 @@ def turn_notices_read(game: Game, user) -> bulk.Part:
     sql = ('UPDATE "games_notification" SET read_at = %s WHERE user_id = %s AND game_id = %s '
            "AND type = 'your_turn' AND read_at IS NULL")
     return sql, [timezone.now(), user.pk, game.pk]
+
+
+def attempt_saved(sender, instance, created, **kwargs) -> None:
+    """A delivery attempt counts in the metrics once its transaction commits (connected by
+    GamesConfig.ready to DeliveryAttempt's post_save)."""
+    if created:
+        channel = instance.delivery.channel
+        outcome = "ok" if instance.ok else "error"
+        transaction.on_commit(lambda: DELIVERIES.labels(channel, outcome).inc())
