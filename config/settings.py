@@ -245,8 +245,37 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "darkroom")
+# A broker that goes away and comes back is an ordinary event (issue 30): the worker retries the
+# connection for ever (Celery's default gives up after 100 tries and exits), at start too.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TIMEZONE = "UTC"
+
+# Queues (docs/operations.md, "Queues and workers"). Clocks never wait behind an outside party:
+# timers and sweeps have the base queue, each kind of outside party (webhook receivers, the mail
+# server) a queue of its own, consumed by worker processes of their own. Each queue's tasks have
+# soft and hard time limits (seconds): at the soft one the task is interrupted and records a
+# failed attempt; at the hard one its process is killed and replaced (its work is retried by the
+# sweeper). Another outside party (say push) is one more entry here and one more -Q name.
+CELERY_QUEUE = os.environ.get("CELERY_QUEUE", "darkroom")
+CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE
+TASK_QUEUES = {
+    "timers": {"queue": CELERY_QUEUE, "soft": 60, "hard": 90,
+               "tasks": ["games.tasks.settle_due", "games.tasks.wake_game", "games.tasks.sweep"]},
+    # One delivery is bounded by WEBHOOK_DEADLINE_SECONDS (accounts/webhooks.py); the limits are
+    # its backstop.
+    "webhooks": {"queue": f"{CELERY_QUEUE}.webhooks", "soft": 20, "hard": 30,
+                 "tasks": ["games.tasks.deliver_webhook"]},
+    "email": {"queue": f"{CELERY_QUEUE}.email", "soft": 30, "hard": 45,
+              "tasks": ["games.tasks.deliver_email", "accounts.tasks.mail_password_reset"]},
+}
+CELERY_TASK_ROUTES = {task: {"queue": spec["queue"]} for spec in TASK_QUEUES.values() for task in spec["tasks"]}
+CELERY_TASK_ANNOTATIONS = {task: {"soft_time_limit": spec["soft"], "time_limit": spec["hard"]}
+                           for spec in TASK_QUEUES.values() for task in spec["tasks"]}
+# A task named nowhere above gets the timers' limits.
+CELERY_TASK_SOFT_TIME_LIMIT = TASK_QUEUES["timers"]["soft"]
+CELERY_TASK_TIME_LIMIT = TASK_QUEUES["timers"]["hard"]
 # The longest ETA a timer task may carry; anything further is left to the sweeper.
 TIMER_MAX_ETA_SECONDS = int(os.environ.get("TIMER_MAX_ETA_SECONDS", 600))
 SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", 5))
@@ -257,6 +286,9 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", 25))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+# Seconds per blocking operation with the mail server (connect, each read); the email queue's
+# time limits bound a whole message.
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Darkroom <noreply@darkroom.localhost>")
 
 # Webhooks may not target loopback or private networks unless this is on (tests turn it on to
@@ -288,6 +320,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", 6))
 WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 30))
+# The whole of one webhook delivery (connect, TLS, sending, the status line and headers): past it
+# the connection is cut and the attempt failed. Kept under the webhooks queue's soft limit.
+WEBHOOK_DEADLINE_SECONDS = float(os.environ.get("WEBHOOK_DEADLINE_SECONDS", 10))
 VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 
 # --- Accounts (docs/accounts.md): API tokens expire this many days after their last use; a

@@ -12,12 +12,14 @@ good by the sweeper, a duplicated one finds nothing left to do.
 from __future__ import annotations
 
 import math
+import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
 from typing import Iterable
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from config.scheduling import once, send
@@ -28,6 +30,23 @@ DELIVER_WEBHOOK = "games.tasks.deliver_webhook"
 # Deadlines this close share one wake task (it fires at the slice's end, so a timer is at most
 # this much later than it would be with a task of its own).
 WAKE_BUCKET_SECONDS = 0.1
+
+
+@contextmanager
+def exclusive(name: str):
+    """Yields whether this process holds the deployment's lock called `name` (a PostgreSQL
+    advisory lock, so it is this database's: it needs no Redis, and dies with a killed holder's
+    connection). Never waits: a holder elsewhere means False."""
+    key = zlib.crc32(f"darkroom:{name}".encode())
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        held = cursor.fetchone()[0]
+    try:
+        yield held
+    finally:
+        if held:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
 # ---------------------------------------------------------------------------------------------
