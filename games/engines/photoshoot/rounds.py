@@ -73,6 +73,18 @@ def start_round(state: base.State) -> None:
                  tally={"validated": 0, "photographer_tokens": 0, "control_tokens": 0})
 
 
+def version(state: base.State) -> int:
+    """The rules version the state was set up under (docs/photoshoot.md, "Rules versions"):
+    version 2 records itself in the state; a state without it is version 1."""
+    return state.get("rules_version", 1)
+
+
+def declared(state: base.State) -> bool:
+    """Rules version 2: the teammates' rituals are declared with the action (no owed moves), a
+    mend is one movement with its rituals, seats may pass, results place teams."""
+    return version(state) >= 2
+
+
 def photographers(state: base.State) -> list[int]:
     return state["teams"][state["photographers"]]
 
