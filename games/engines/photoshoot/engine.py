@@ -222,9 +222,8 @@ class Photoshoot(base.Engine):
         base.require(not forgotten, "a mend is a move like any other: " + "; ".join(forgotten))
         mending = mv.mending_movements(grid, effects)
         base.require(not mending or movement in mending,
-                     "make a move that mends the square: this one leaves "
-                     + (fx.placement_fault(after, effects) or "it as it was").split(" must ")[0]
-                     + " at fault, and a single move mends it")
+                     "make a move that mends the square: this one leaves it to mend, and a "
+                     "single move mends it (legal-moves lists them)")
         new["grid"] = after
         new["stroke_due"] = rt.strokes_next(effects, moved)
         record = {"seat": actor, **{k: v for k, v in action.items() if k != "kind"}, "moved": moved,

@@ -302,3 +302,25 @@ def test_version_1_timeouts_drew_from_the_list_with_its_errors():
     state = act(started(4, version=1), {"type": "swap", "cells": [0, 1]})
     assert engine_of(state).auto_move(state, 1, random.Random(0))["type"] == "challenge"
     assert "pass" not in engine_of(state).move_types(state, 2)
+
+
+# -- bad input: refused, nothing changes -----------------------------------------------------------
+@pytest.mark.parametrize("move", [
+    {"type": "mend"}, {"type": "mend", "cells": [1, 1]}, {"type": "mend", "cells": [1, 4], "cell": 1},
+    {"type": "mend", "cell": 5, "direction": "sideways"}, {"type": "mend", "cells": [1, 4], "rituals": []},
+    {"type": "mend", "cells": [1, 4], "rituals": {"answered": "yes"}}, {"type": "mend", "cells": [1, 4], "x": 1}])
+def test_malformed_mends_are_refused(move):
+    state = mending()
+    with pytest.raises(IllegalMove):
+        step(state, 0, move)
+
+
+def test_a_malformed_pass_is_refused_and_version_1_knows_neither_pass_nor_answered():
+    state = started(4)
+    with pytest.raises(IllegalMove):
+        step(state, 0, {"type": "pass", "cells": [0, 1]})
+    old = started(4, version=1)
+    with pytest.raises(UnavailableMove):
+        step(old, 0, {"type": "pass"})
+    with pytest.raises(IllegalMove, match="unknown ritual"):
+        step(old, 0, {"type": "swap", "cells": [0, 1], "rituals": {"answered": True}})
