@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games.play import services
 from games.models import Event, Game
 from tests.conftest import start_game
 
