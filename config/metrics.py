@@ -19,7 +19,6 @@ import time
 
 from django.conf import settings
 from django.core import checks
-from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
                                generate_latest)
