@@ -87,7 +87,7 @@ class Photoshoot(base.Engine):
                 found.add("mend")
             return found
         declared = rounds.declared(state)
-        if seat == rounds.current_photographer(state):
+        if seat == rounds.current_photographer(state) and not (declared and seat in self.forfeited(state)):
             found.update(mv.ACTIONS)
             if declared:
                 found.add(mv.PASS)

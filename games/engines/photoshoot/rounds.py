@@ -100,13 +100,26 @@ def team_effects(state: base.State) -> list[str]:
 
 
 def current_photographer(state: base.State) -> int:
+    """Whose turn it is. Rules version 2 skips a forfeited seat: its teammates play on (the
+    server would only pass for it, one pass after another); when the whole team is out, nobody
+    acts until the hourglass runs out."""
     team = photographers(state)
-    return team[state["turn"][state["photographers"]] % len(team)]
+    start = state["turn"][state["photographers"]] % len(team)
+    if declared(state):
+        out = set(state.get("_forfeited", []))
+        for offset in range(len(team)):
+            seat = team[(start + offset) % len(team)]
+            if seat not in out:
+                return seat
+    return team[start]
 
 
 def pass_turn(state: base.State) -> None:
-    index = state["photographers"]
-    state["turn"][index] = (state["turn"][index] + 1) % len(photographers(state))
+    index, team = state["photographers"], photographers(state)
+    if declared(state):
+        state["turn"][index] = (team.index(current_photographer(state)) + 1) % len(team)
+        return
+    state["turn"][index] = (state["turn"][index] + 1) % len(team)
 
 
 # -- the ready step -----------------------------------------------------------------------------

@@ -324,3 +324,16 @@ def test_a_malformed_pass_is_refused_and_version_1_knows_neither_pass_nor_answer
         step(old, 0, {"type": "pass"})
     with pytest.raises(IllegalMove, match="unknown ritual"):
         step(old, 0, {"type": "swap", "cells": [0, 1], "rituals": {"answered": True}})
+
+
+def test_rule_a_forfeited_photographer_s_turns_go_to_its_teammates():
+    """Rules version 2: the server does not pass for a forfeited seat turn after turn; its
+    teammates play on, and a team all out leaves the round to the hourglass."""
+    state = ENGINE.forfeit(started(4), 0)
+    assert turn(state) == 2 and 0 not in ENGINE.active_players(state)
+    state = act(state, {"type": "swap", "cells": [0, 1]})
+    assert turn(state) == 2
+    out = ENGINE.forfeit(state, 2)
+    assert not ENGINE.active_players(out) & {0, 2}
+    old = engine_of(new(version=1)).forfeit(started(4, version=1), 0)
+    assert turn(old) == 0 and 0 in engine_of(old).active_players(old)   # version 1 played for it
