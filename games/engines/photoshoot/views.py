@@ -16,7 +16,7 @@ from . import rounds
 from .characters import CHARACTERS
 
 LAST_KEYS = ("number", "seat", "kind", "cells", "cell", "direction", "rituals", "moved", "grid",
-             "validated", "objective", "status", "owed")
+             "validated", "objective", "status", "owed", "passed")
 
 
 def _copy(value: Any) -> Any:
@@ -112,7 +112,10 @@ def view_schema() -> dict[str, Any]:
                            "status": {"enum": ["open", "closed", "challenged"]},
                            "owed": {"type": "object", "properties": {
                                "wave": {"type": "array", "items": seat},
-                               "answer": {"type": "array", "items": seat}}}}}
+                               "answer": {"type": "array", "items": seat}}},
+                           "passed": {"type": "array", "items": seat,
+                                      "description": "rules version 2: the control seats that "
+                                                     "let this action stand"}}}
     return {
         "type": "object",
         "required": ["phase", "mode", "round", "grid", "objective", "scores", "deadline", "active"],
