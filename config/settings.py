@@ -1,6 +1,7 @@
 """Settings, 12-factor style: everything that differs between machines comes from the environment.
 
-Defaults run a development server against PostgreSQL and Redis on localhost.
+Defaults are production's: debug off, a secret key required, no proxy trusted. Development asks
+for debug explicitly (`make run` sets DJANGO_DEBUG=true), against PostgreSQL and Redis on localhost.
 """
 import os
 from pathlib import Path
@@ -18,7 +19,9 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for: a deployment that forgets the variable must not run in debug mode.
+DEBUG = env_bool("DJANGO_DEBUG", False)
+# The development key only in debug; without debug, no key is no start.
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me" if DEBUG else "")
 if not SECRET_KEY:
     raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
@@ -92,7 +95,7 @@ DATABASES["default"]["ENGINE"] = "config.dbbackend"
 
 # --- Live updates (issue 9): bounded connections, Redis failing open, streams -----------------
 # Each process borrows PostgreSQL connections from a psycopg pool of at most DATABASE_POOL_MAX,
-# however many clients wait on it (waiters hold none, see games/live.py). A pool needs
+# however many clients wait on it (waiters hold none, see games/realtime/live.py). A pool needs
 # CONN_MAX_AGE = 0: a request hands its connection back when it ends. DATABASE_POOL=off restores
 # one connection per thread (CONN_MAX_AGE applies then), e.g. behind PgBouncer.
 if env_bool("DATABASE_POOL", True):
@@ -128,10 +131,10 @@ LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
 # is unreachable (the degraded mode; live delivery resumes by itself when Redis is back).
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", 15))
 LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", 5))
-# How long a process stays subscribed to a channel after its last waiter left (games.live): a
+# How long a process stays subscribed to a channel after its last waiter left (games.realtime.live): a
 # client that long-polls again, or reconnects its stream, finds it subscribed and its version known.
 LIVE_LINGER_SECONDS = float(os.environ.get("LIVE_LINGER_SECONDS", 60))
-# How long a process trusts a token it looked up for a stream or long-poll (games.live: deleted
+# How long a process trusts a token it looked up for a stream or long-poll (games.realtime.live: deleted
 # tokens and changed users are forgotten at once through Redis; this bounds it when Redis is away).
 LIVE_AUTH_CACHE_SECONDS = float(os.environ.get("LIVE_AUTH_CACHE_SECONDS", 30))
 # How long a stream ticket (for EventSource, which cannot send headers) stays valid.
@@ -175,6 +178,15 @@ WHITENOISE_USE_FINDERS = True
 # Request bodies larger than this are refused (413) before any view parses them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", 64 * 1024))
 
+# --- Proxies (ops): how many reverse proxies you run in front of the web server, each appending
+# the address it saw to X-Forwarded-For. 0 (the default): none is trusted, the header is ignored
+# and a client that sends one is counted by its own address. N: the Nth address from the right is
+# the client's (what your own proxies wrote; anything further left the client may have made up).
+TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", 0))
+if TRUSTED_PROXIES < 0:
+    raise RuntimeError("DJANGO_TRUSTED_PROXIES is a count of proxies: 0 or more")
+# --- end proxies
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "games.api.auth.TokenAuthentication",
@@ -190,6 +202,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # The client address every throttle counts by (DRF's get_ident, config/throttling.py too).
+    "NUM_PROXIES": TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_CLASSES": [
         "config.throttling.AnonWindowThrottle",
         "config.throttling.UserWindowThrottle",
@@ -203,7 +217,7 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Darkroom API",
-    "DESCRIPTION": "Play Photograph, Walking in Provence and Pick Pic by the web.",
+    "DESCRIPTION": "Play Photograph, Photoshoot, Walking in Provence and Pick Pic by the web.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -249,7 +263,7 @@ CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE
 TASK_QUEUES = {
     "timers": {"queue": CELERY_QUEUE, "soft": 60, "hard": 90,
                "tasks": ["games.tasks.settle_due", "games.tasks.wake_game", "games.tasks.sweep"]},
-    # One delivery is bounded by WEBHOOK_DEADLINE_SECONDS (games/webhooks.py); the limits are
+    # One delivery is bounded by WEBHOOK_DEADLINE_SECONDS (games/notifications/webhooks.py); the limits are
     # its backstop.
     "webhooks": {"queue": f"{CELERY_QUEUE}.webhooks", "soft": 20, "hard": 30,
                  "tasks": ["games.tasks.deliver_webhook"]},
@@ -289,7 +303,7 @@ EXTRA_ENGINES = env_list("DARKROOM_EXTRA_ENGINES")
 
 # How many events between snapshots of a game's state.
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", 20))
-# Engine states each process keeps in memory in front of the Redis cache (games/statecache.py):
+# Engine states each process keeps in memory in front of the Redis cache (games/play/statecache.py):
 # a few kB each; 0 turns that layer off.
 STATE_MEMORY_ENTRIES = int(os.environ.get("STATE_MEMORY_ENTRIES", 1024))
 
@@ -316,6 +330,8 @@ VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 # {uid} and {token} filled in (the client posts them to /api/v1/accounts/password-reset/confirm/).
 TOKEN_TTL_DAYS = int(os.environ.get("TOKEN_TTL_DAYS", 30))
 TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
+# A deleted account's name (and its look-alikes) cannot be registered for this many days.
+USERNAME_RETIRED_DAYS = int(os.environ.get("USERNAME_RETIRED_DAYS", 365))
 # Logins per account, whatever addresses they come from (the "auth" rate above is per address).
 THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/hour")
 PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")
@@ -348,8 +364,11 @@ CORS_EXPOSE_HEADERS = ("etag", "retry-after", "idempotent-replayed", "x-request-
 CORS_PREFLIGHT_MAX_AGE = 3600
 # --- end CORS
 
-# --- Metrics (ops): see config/metrics.py. METRICS_TOKEN, when set, guards /metrics.
+# --- Metrics (ops): see config/metrics.py. METRICS_TOKEN guards /metrics, and /readyz's detail
+# for callers not on loopback. Without one, /metrics answers only in debug (development): a
+# production deployment sets it (`check --deploy` says so).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_OPEN = DEBUG and not METRICS_TOKEN
 # --- end metrics
 
 # --- Security for production (ops): on by default when DJANGO_DEBUG is off, so

@@ -4,7 +4,7 @@ stopped under a live server, is tests/faults; here the mapping, on a read and a 
 import pytest
 from django.db import InterfaceError, OperationalError
 
-from games import access
+from games.play import access
 
 pytestmark = pytest.mark.django_db
 

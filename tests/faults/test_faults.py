@@ -22,7 +22,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import NotificationPreference, User
-from games import scheduling
+from games.play import scheduling
 from games.models import Delivery, Event, Game, Notification
 from tests.conftest import start_game
 from tests.faults import figures

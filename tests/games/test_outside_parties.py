@@ -13,7 +13,8 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from games import tasks, webhooks
+from games import tasks
+from games.notifications import webhooks
 from games.models import Delivery
 from tests.faults.stack import Tarpit
 from tests.games.test_tasks_behaviour import webhook_for_bob
@@ -181,7 +182,7 @@ def test_a_sweep_that_finds_another_running_returns_at_once_and_the_next_one_run
     held, release = threading.Event(), threading.Event()
 
     def other_sweep():
-        from games import scheduling
+        from games.play import scheduling
 
         try:
             with scheduling.exclusive("sweep") as ours:

@@ -7,6 +7,7 @@ version, and replays only the tail. `replay_from_scratch` ignores both; tests ho
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -14,14 +15,16 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from config import hotsql, jsoncodec, metrics
-from games import bulk, live, statecache
+from config import hotsql, jsoncodec
+from config.metrics import EXPIRIES, EXPIRY_LATENESS, MOVES
+from games.play import bulk, statecache
+from games.realtime import live
 from games.engines.base import Engine, State
 from games.errors import VersionConflict
-from games.kinds import engine_of
+from games.play.kinds import engine_of
 from games.models import Event, Game, Snapshot
 
 # Event types the server itself writes (engines name the rest, one per move).
@@ -129,7 +132,7 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
                   bulk.update_sql(Game, fields, [item.game for item in batch]),
                   bulk.insert_sql(Snapshot, ["game", "version", "state", "created_at"], snapshots))
     for item, group in zip(batch, rows):
-        metrics.events_appended(item.game.kind, group)
+        _count(item.game.kind, group)
     # Tell the games' readers after commit, with the states: one Redis pipeline for a move or a
     # whole sweeper batch, not one per game (a round trip each, about a millisecond per expired game).
     messages = [] if messages is None else messages
@@ -247,3 +250,37 @@ def events_read(game: Game, after: int = 0, limit: int | None = None, upto: int 
         f'{" AND e.seq <= %s" if upto is not None else ""} ORDER BY e.seq{" LIMIT %s" if limit else ""}',
         [game.pk, after, *([upto] if upto is not None else []), *([limit] if limit else [])])
     return [hotsql.load(Event, row) for row in found]
+
+
+# -- counted in the metrics (config.metrics defines them; the game's events are known here) --------
+@functools.cache
+def _moves(kind: str, auto: str):
+    """MOVES's child for these labels: `labels` builds and checks them on every call, and every
+    move counts itself."""
+    return MOVES.labels(kind, auto)
+
+
+def _count(kind: str, rows) -> None:
+    """Count the moves and expiries among appended events, once their transaction commits (a
+    rolled-back move is no move)."""
+    moves: dict[str, int] = {}
+    expiries = []
+    for row in rows:
+        if row.type == TIMER_EXPIRED:
+            deadline = row.data.get("deadline")
+            late = (row.created_at - datetime.fromisoformat(deadline)).total_seconds() if deadline else None
+            expiries.append((row.data.get("timer", "clock"), row.data.get("policy", ""), late))
+        elif row.type not in SERVER_TYPES:
+            auto = "true" if row.data.get("auto") else "false"
+            moves[auto] = moves.get(auto, 0) + 1
+
+    def record():
+        for auto, count in moves.items():
+            _moves(kind, auto).inc(count)
+        for timer, policy, late in expiries:
+            EXPIRIES.labels(kind, timer, policy).inc()
+            if late is not None:
+                EXPIRY_LATENESS.labels(kind).observe(max(late, 0.0))
+
+    if moves or expiries:
+        transaction.on_commit(record)

@@ -1,7 +1,7 @@
-"""Work handed to the Celery worker once the current transaction commits.
+"""Games' work handed to the Celery worker once the current transaction commits: wakes and deliveries.
 
 This sits below the services: services, turns and notify call it; the worker's tasks
-(games.tasks) call the services. Tasks are sent by name through the Celery app, so nothing on the
+(games.tasks) call the services. Tasks are sent by name (config.scheduling), so nothing on the
 write path imports games.tasks and `tasks -> services` stays the only arrow between them.
 
 Timers are not one task per game: a wake is a task that expires *every* game then due, in
@@ -11,7 +11,6 @@ good by the sweeper, a duplicated one finds nothing left to do.
 """
 from __future__ import annotations
 
-import logging
 import math
 import zlib
 from contextlib import contextmanager
@@ -19,12 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
 from typing import Iterable
 
-import redis
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-log = logging.getLogger(__name__)
+from config.scheduling import once, send
 
 SETTLE_DUE = "games.tasks.settle_due"
 DELIVER_EMAIL = "games.tasks.deliver_email"
@@ -32,31 +30,6 @@ DELIVER_WEBHOOK = "games.tasks.deliver_webhook"
 # Deadlines this close share one wake task (it fires at the slice's end, so a timer is at most
 # this much later than it would be with a task of its own).
 WAKE_BUCKET_SECONDS = 0.1
-
-
-def _app():
-    from config.celery import app
-
-    return app
-
-
-def _redis():
-    from games.live import client
-
-    return client()
-
-
-def once(key: str, ttl: float) -> bool:
-    """True the first time `key` is claimed within `ttl`; if Redis is unreachable, True anyway:
-    a duplicate task is harmless (every task is idempotent)."""
-    from games.live import key as live_key
-
-    try:
-        # Under this deployment's prefix: two deployments (or test runs) sharing a Redis must not
-        # take each other's claims, or one's wake would never be sent.
-        return bool(_redis().set(live_key("once", key), 1, nx=True, ex=max(1, int(ttl) + 1)))
-    except redis.RedisError:
-        return True
 
 
 @contextmanager
@@ -74,15 +47,6 @@ def exclusive(name: str):
         if held:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
-
-
-def send(name: str, args: list, eta: datetime | None = None) -> bool:
-    try:
-        _app().send_task(name, args=args, eta=eta)
-        return True
-    except Exception:  # broker down: the sweeper finds the work all the same
-        log.warning("could not send task %s%s", name, args, exc_info=True)
-        return False
 
 
 # ---------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from config.failopen import came_back, went_down
+from config.keys import deployment_key
 
 log = logging.getLogger(__name__)
 MAX_WAIT_SECONDS = 30
@@ -57,12 +58,6 @@ def client() -> redis.Redis:
         _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5,
                                        socket_timeout=MAX_WAIT_SECONDS + 5)
     return _client
-
-
-def deployment_key(*parts) -> str:
-    """A Redis name under the cache's key prefix: test runs (and deployments sharing a Redis) keep
-    to their own channels and keys."""
-    return ":".join([settings.CACHES["default"].get("KEY_PREFIX", "darkroom"), *map(str, parts)])
 
 
 def _prefix() -> str:
@@ -105,7 +100,7 @@ def _publish(messages: list[tuple[str, str]]) -> None:
 
 def news_messages(news: Iterable[tuple[Any, int, Iterable[int]]]) -> list[tuple[str, str]]:
     """The (channel, payload) messages announcing these games' new versions, to publish after
-    commit (games.statecache sends them with the write's states, in the same pipeline)."""
+    commit (games.play.statecache sends them with the write's states, in the same pipeline)."""
     return [message for game_id, version, users in news for message in
             [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]]
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from django.db.models import Q
 
 from config import hotsql
-from games.errors import Forbidden, NotAPlayer, NotFound
+from games.errors import Forbidden, GamesInProgress, NotAPlayer, NotFound
 from games.models import Game, Seat
 
 
@@ -114,3 +114,13 @@ def require_player(game: Game, user) -> int:
 def require_creator(game: Game, user) -> None:
     if game.creator_id != user.pk:
         raise Forbidden("only the game's creator may do this")
+
+
+def require_no_games_in_progress(user) -> None:
+    """An account leaves only once it holds no seat in an open or active game (registered with
+    accounts.personal_data.keep_while by GamesConfig.ready)."""
+    playing = [str(pk) for pk in Game.objects.filter(
+        seat_set__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).values_list("pk", flat=True)[:20]]
+    if playing:
+        raise GamesInProgress("leave or resign your open and active games first: " + ", ".join(playing),
+                              games=playing)

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from games.errors import Invalid
+from config.errors import Invalid
 
 # Each blocking step (connect, one read) at most this long, within the delivery's deadline.
 TIMEOUT_SECONDS = 5
