@@ -160,7 +160,9 @@ def result_schema(breakdown: dict[str, Any] | None = None) -> dict[str, Any]:
             "places": {"type": "array", "items": {"type": "integer", "minimum": 1},
                        "description": "competition ranking: equal keys share a place"},
             "winners": SEATS_SCHEMA,
-            "breakdown": nullable({"type": "array", "items": breakdown or {"type": "object"}}),
+            "breakdown": nullable({"type": "array", "items": breakdown or {
+                "type": "object", "additionalProperties": True,
+                "description": "the kind's own figures for the seat"}}),
             "tie_break": nullable({"type": "string"}),
             "forfeited": {**SEATS_SCHEMA, "description": "seats out by forfeit, ranked last"},
             "rating_changes": {"type": "array", "description": "a rated game: each rated seat's "
@@ -246,7 +248,8 @@ class Engine:
         """JSON Schema of `view` (what a seat or spectator sees), for the OpenAPI document.
 
         The default promises only an object; every product game gives a precise one."""
-        return {"type": "object", "description": f"the {self.kind} game as the caller may see it"}
+        return {"type": "object", "additionalProperties": True,
+                "description": f"the {self.kind} game as the caller may see it"}
 
     def event_schema(self) -> dict[str, Any]:
         """JSON Schema of one `describe`d log entry, for the OpenAPI document."""
