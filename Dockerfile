@@ -19,6 +19,6 @@ EXPOSE 8000
 # Liveness by IP over plain HTTP: /healthz is answered before host checks and HTTPS redirects.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
-# ASGI (gunicorn managing uvicorn workers): streams and long-polls wait on the event loop (games/live.py).
+# ASGI (gunicorn managing uvicorn workers): streams and long-polls wait on the event loop (games/realtime/live.py).
 # Worker processes come from WEB_CONCURRENCY (gunicorn.conf.py, 2 unless set).
 CMD ["gunicorn", "config.asgi:application", "--bind", "0.0.0.0:8000", "--worker-class", "uvicorn_worker.UvicornWorker", "--timeout", "60", "--graceful-timeout", "10"]

@@ -8,7 +8,7 @@ PORT   ?= 8000
 # the settings' own defaults are production's (debug off, a secret required).
 DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
-.PHONY: install chromium node valgrind services migrate run test fuzz bench mutate mutate-before check clean
+.PHONY: install chromium node valgrind services migrate run test test-fast fuzz bench mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,9 +51,19 @@ migrate: services
 run: migrate
 	$(DEV) PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: many tests
+# wait on a worker, a server or a browser more than they compute.
+TEST_WORKERS ?= 4
+FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not slow
+
 test: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
+
+# Everyday work: the suite without the browser, fault, image-build and benchmark-smoke tests.
+test-fast: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile -m "$(FAST_SKIP)"
 
 # schemathesis against a live server, every check, FUZZ_EXAMPLES per operation (`make test` runs 5).
 fuzz: install
@@ -69,7 +79,7 @@ bench: install valgrind
 	$(VENV)/bin/pytest -m bench --benchmark-enable -p no:randomly -o addopts="" tests
 
 # Mutation testing of the core, file by file against each file's own tests (not part of `make test`;
-# docs/mutation.md). MUTATE_FILES=games/store.py limits it; `make mutate-before` leaves out the
+# docs/mutation.md). MUTATE_FILES=games/play/store.py limits it; `make mutate-before` leaves out the
 # tests written for issue 16. Niced: it shares the machine.
 MUTATE_DB ?= postgres://postgres@127.0.0.1:5432/darkroom_mutation
 mutate mutate-before: install

@@ -10,15 +10,20 @@ from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
-from games.api.serializers import ErrorOut, kind_typed
+from games.api.serializers import ErrorOut, StrictInput, kind_typed
 
 
-DEVICE_HELP = ("a name for this device or client (listed in /accounts/tokens/); logging in again "
-               "with the same name replaces its token. Default: the User-Agent")
+DEVICE_HELP = ("a stable id of this device or client install (listed in /accounts/tokens/): logging "
+               "in again with the same id replaces its token. Without one every login is a new token, "
+               "listed under the User-Agent")
 
 
-def device_of(request, data) -> str:
-    return data.get("device") or request.headers.get("User-Agent", "")[:100]
+def device_of(request, data) -> tuple[str, bool]:
+    """(what the token is listed as, whether it names a device whose older token it replaces).
+    Only an explicit id is a device: two laptops with the same browser send the same User-Agent."""
+    if data.get("device"):
+        return data["device"], True
+    return request.headers.get("User-Agent", "")[:100], False
 
 
 class LoginAccountThrottle(SimpleRateThrottle):
@@ -38,7 +43,7 @@ class LoginAccountThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
-class RegisterIn(serializers.Serializer):
+class RegisterIn(StrictInput):
     username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
     password = serializers.CharField(max_length=128, write_only=True, style={"input_type": "password"})
     # No default in the document: '' is not an email, and a validator rejects the schema for it.
@@ -52,7 +57,7 @@ class RegisterOut(serializers.Serializer):
     token = serializers.CharField()
 
 
-class TokenIn(serializers.Serializer):
+class TokenIn(StrictInput):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, style={"input_type": "password"})
     device = serializers.CharField(required=False, max_length=100, help_text=DEVICE_HELP)
@@ -80,8 +85,8 @@ class RegisterView(APIView):
     def post(self, request):
         data = RegisterIn(data=request.data)
         data.is_valid(raise_exception=True)
-        user, token = services.register(**{**data.validated_data,
-                                           "device": device_of(request, data.validated_data)})
+        device, replaces = device_of(request, data.validated_data)
+        user, token = services.register(**{**data.validated_data, "device": device, "replaces": replaces})
         return Response({"id": user.pk, "username": user.username, "token": token},
                         status=status.HTTP_201_CREATED)
 
@@ -97,7 +102,7 @@ class TokenView(APIView):
         data = TokenIn(data=request.data)
         data.is_valid(raise_exception=True)
         token, key = services.obtain_token(data.validated_data["username"], data.validated_data["password"],
-                                           device_of(request, data.validated_data))
+                                           *device_of(request, data.validated_data))
         return Response({"token": key, "id": token.pk, "expires_at": token.expires_at})
 
 
@@ -110,7 +115,7 @@ class MeView(APIView):
 # ---------------------------------------------------------------------------------------------
 # Notification preferences, webhooks, vacations
 # ---------------------------------------------------------------------------------------------
-class PreferencesIO(serializers.Serializer):
+class PreferencesIO(StrictInput):
     channels = kind_typed("Channels")(required=False, help_text='{"your_turn": ["inbox", "email"], ...}')
     email_digest_minutes = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 60)
 
@@ -134,7 +139,7 @@ class PreferencesView(APIView):
         return Response(preferences_out(services.update_preferences(request.user, **data.validated_data)))
 
 
-class WebhookIn(serializers.Serializer):
+class WebhookIn(StrictInput):
     url = serializers.URLField(max_length=500)
 
 
@@ -200,7 +205,7 @@ class WebhookDeliveriesView(APIView):
         return Response(DeliveryOut(deliveries, many=True).data)
 
 
-class VacationIn(serializers.Serializer):
+class VacationIn(StrictInput):
     days = serializers.FloatField(min_value=0.01, max_value=366)
 
 

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.models import AuthToken
-from games.api.serializers import ErrorOut
+from games.api.serializers import ErrorOut, StrictInput
 
 
 def parse(serializer_class, data):
@@ -59,7 +59,7 @@ class LogoutView(APIView):
 # ---------------------------------------------------------------------------------------------
 # Passwords
 # ---------------------------------------------------------------------------------------------
-class PasswordChangeIn(serializers.Serializer):
+class PasswordChangeIn(StrictInput):
     old_password = serializers.CharField(max_length=128, style={"input_type": "password"})
     new_password = serializers.CharField(max_length=128, style={"input_type": "password"})
 
@@ -76,7 +76,7 @@ class PasswordView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class ResetRequestIn(serializers.Serializer):
+class ResetRequestIn(StrictInput):
     email = serializers.EmailField()
 
 
@@ -103,7 +103,7 @@ class PasswordResetView(AnonymousAuthView):
                         status=status.HTTP_202_ACCEPTED)
 
 
-class ResetConfirmIn(serializers.Serializer):
+class ResetConfirmIn(StrictInput):
     uid = serializers.CharField(max_length=64)
     token = serializers.CharField(max_length=128)
     new_password = serializers.CharField(max_length=128, style={"input_type": "password"})
@@ -144,7 +144,7 @@ class ExportView(APIView):
         return Response(services.export_data(request.user))
 
 
-class DeleteAccountIn(serializers.Serializer):
+class DeleteAccountIn(StrictInput):
     password = serializers.CharField(max_length=128, style={"input_type": "password"})
 
 

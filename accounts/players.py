@@ -12,15 +12,17 @@ from accounts.models import Rating, RatingChange, User
 from games.api.params import Pagination, page_parameters
 from games.api.serializers import ErrorOut
 from games.errors import NotFound
-from games.kinds import all_kinds
+from games.play.kinds import all_kinds
 
 HISTORY = 100  # the latest rated games shown per kind
 
 
-def profile(username: str) -> dict[str, Any]:
+def profile(username: str, viewer) -> dict[str, Any]:
     """Four queries: the user, their finished seats (the winners only, not the whole results),
-    their ratings, their latest rating changes."""
+    their ratings, their latest rating changes. The history names only games the viewer may see:
+    a private game is not there for anyone but its players and invitees (docs/social.md)."""
     from games.models import Game, Seat
+    from games.community.social import visible_to
 
     # PostgreSQL text cannot hold NUL: such a name (from a %00 in the path) is nobody.
     user = None if "\x00" in username else User.objects.filter(username__iexact=username, is_active=True).first()
@@ -42,7 +44,8 @@ def profile(username: str) -> dict[str, Any]:
     for rating in Rating.objects.filter(user=user):
         of(rating.kind)["rating"] = {"rating": rating.rating, "mu": rating.mu, "sigma": rating.sigma,
                                      "games": rating.games}
-    changes = RatingChange.objects.filter(user=user).order_by("-at", "-pk")[:HISTORY * len(all_kinds())]
+    changes = (RatingChange.objects.filter(user=user, game__in=visible_to(Game.objects.all(), viewer))
+               .order_by("-at", "-pk")[:HISTORY * len(all_kinds())])
     for change in changes:
         history = of(change.kind)["history"]
         if len(history) < HISTORY:
@@ -89,7 +92,7 @@ class PlayerView(APIView):
     @extend_schema(responses={200: ProfileOut, 404: OpenApiResponse(ErrorOut, description="not_found")},
                    summary="A player's record: games played and won, rating and its history, per kind")
     def get(self, request, username):
-        return Response(profile(username))
+        return Response(profile(username, request.user))
 
 
 class LeaderOut(serializers.Serializer):

@@ -15,12 +15,13 @@ from django.core.mail import send_mail
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
-from accounts import personal_data, tokens
-from accounts.models import AuthToken, NotificationPreference, User, Vacation, Webhook
-from games import scheduling
+from accounts import names, personal_data, tokens
+from accounts.models import (AuthToken, NotificationPreference, RetiredUsername, User, Vacation,
+                             Webhook)
+from games.play import scheduling
 from games.errors import DomainError, Invalid, NotFound
-from games.turns import refresh_deadlines_for_user
-from games.webhooks import check_url
+from games.play.turns import refresh_deadlines_for_user
+from games.notifications.webhooks import check_url
 
 
 # Deleted accounts are renamed "deleted-<id>": nobody may register such a name before them.
@@ -35,10 +36,19 @@ class BadCredentials(DomainError):
     status, code = 400, "bad_credentials"
 
 
+def _name_free(username: str) -> None:
+    """A name is taken when an account's, or a name retired from a deleted account within
+    USERNAME_RETIRED_DAYS, compares equal to it (accounts.names: case, NFKC, confusables)."""
+    wanted = names.key(username)
+    if (wanted.startswith(names.key(DELETED_PREFIX)) or User.objects.filter(username_key=wanted).exists()
+            or RetiredUsername.objects.filter(key=wanted, until__gt=timezone.now()).exists()):
+        raise UsernameTaken(f"the username '{username}' is taken, or too like a name that is")
+
+
 @transaction.atomic
-def register(username: str, password: str, email: str = "", device: str = "") -> tuple[User, str]:
-    if username.lower().startswith(DELETED_PREFIX) or User.objects.filter(username__iexact=username).exists():
-        raise UsernameTaken(f"the username '{username}' is taken")
+def register(username: str, password: str, email: str = "", device: str = "",
+             replaces: bool = False) -> tuple[User, str]:
+    _name_free(username)
     candidate = User(username=username, email=email)
     try:
         password_validation.validate_password(password, user=candidate)
@@ -50,15 +60,16 @@ def register(username: str, password: str, email: str = "", device: str = "") ->
             candidate.save()
     except IntegrityError:
         raise UsernameTaken(f"the username '{username}' is taken") from None
-    return candidate, tokens.issue(candidate, device)[1]
+    return candidate, tokens.issue(candidate, device, replaces)[1]
 
 
-def obtain_token(username: str, password: str, device: str = "") -> tuple[AuthToken, str]:
-    """A new token for the device (the key is in the answer only)."""
+def obtain_token(username: str, password: str, device: str = "", replaces: bool = False) -> tuple[AuthToken, str]:
+    """A new token (the key is in the answer only); with `replaces`, `device` is an explicit
+    device id and the device's older token goes."""
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
         raise BadCredentials("unknown username or wrong password")
-    return tokens.issue(user, device)
+    return tokens.issue(user, device, replaces)
 
 
 def revoke_token(user, token_id: int) -> None:
@@ -248,8 +259,11 @@ def delete_account(user, password: str) -> None:
                               + ", ".join(str(pk) for pk in playing), games=[str(pk) for pk in playing])
     for holder in personal_data.holders():
         holder.erase(user)
+    # The old name rests: nobody may take it (or a look-alike) for USERNAME_RETIRED_DAYS.
+    RetiredUsername.objects.update_or_create(key=names.key(user.username), defaults={
+        "until": timezone.now() + timedelta(days=settings.USERNAME_RETIRED_DAYS)})
     user.username = f"{DELETED_PREFIX}{user.pk}"
-    if User.objects.filter(username__iexact=user.username).exclude(pk=user.pk).exists():
+    if User.objects.filter(username_key=names.key(user.username)).exclude(pk=user.pk).exists():
         user.username += "-" + secrets.token_hex(4)  # an account older than the reserved prefix
     user.email = user.first_name = user.last_name = ""
     user.is_active = user.is_staff = user.is_superuser = False

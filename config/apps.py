@@ -9,8 +9,7 @@ class OperationsConfig(AppConfig):
     label = "operations"
 
     def ready(self):
-        from config import logs, metrics, strict_input
+        from config import logs, metrics
 
         metrics.connect()
         logs.connect_celery()
-        strict_input.apply()

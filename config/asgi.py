@@ -3,7 +3,7 @@
 Django gives every request a thread of its own for sync code ("thread-sensitive context") and
 keeps it until the response ends. For a stream or a long-poll that is one idle thread per waiting
 client, so those paths go without: their views are async and run their database reads on the few
-threads of games.live.run_sync. Middleware hooks run inline (config/middleware.py,
+threads of games.realtime.live.run_sync. Middleware hooks run inline (config/middleware.py,
 config/builtin_middleware.py): none goes to a thread, but for a session save.
 """
 import asyncio
@@ -221,7 +221,7 @@ class Handler(InlineBuiltins, ASGIHandler):
         """At start, subscribe to live updates: streams find the hub ready, and REST requests may
         trust remembered tokens since revocations are heard (games.api.streams.TokenAuthentication).
         Redis down at start delays it two seconds at most; the hub keeps trying on its own."""
-        from games import live
+        from games.realtime import live
 
         while True:
             message = await receive()

@@ -50,8 +50,8 @@ DELIVERIES = Counter("darkroom_notification_deliveries_total",
 # -- recording ------------------------------------------------------------------------------
 @functools.cache
 def _event_types() -> tuple[frozenset, str]:
-    # Imported here: games.store imports this module.
-    from games.store import SERVER_TYPES, TIMER_EXPIRED
+    # Imported here: games.play.store imports this module.
+    from games.play.store import SERVER_TYPES, TIMER_EXPIRED
 
     return frozenset(SERVER_TYPES), TIMER_EXPIRED
 

@@ -95,7 +95,7 @@ DATABASES["default"]["ENGINE"] = "config.dbbackend"
 
 # --- Live updates (issue 9): bounded connections, Redis failing open, streams -----------------
 # Each process borrows PostgreSQL connections from a psycopg pool of at most DATABASE_POOL_MAX,
-# however many clients wait on it (waiters hold none, see games/live.py). A pool needs
+# however many clients wait on it (waiters hold none, see games/realtime/live.py). A pool needs
 # CONN_MAX_AGE = 0: a request hands its connection back when it ends. DATABASE_POOL=off restores
 # one connection per thread (CONN_MAX_AGE applies then), e.g. behind PgBouncer.
 if env_bool("DATABASE_POOL", True):
@@ -131,10 +131,10 @@ LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
 # is unreachable (the degraded mode; live delivery resumes by itself when Redis is back).
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", 15))
 LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", 5))
-# How long a process stays subscribed to a channel after its last waiter left (games.live): a
+# How long a process stays subscribed to a channel after its last waiter left (games.realtime.live): a
 # client that long-polls again, or reconnects its stream, finds it subscribed and its version known.
 LIVE_LINGER_SECONDS = float(os.environ.get("LIVE_LINGER_SECONDS", 60))
-# How long a process trusts a token it looked up for a stream or long-poll (games.live: deleted
+# How long a process trusts a token it looked up for a stream or long-poll (games.realtime.live: deleted
 # tokens and changed users are forgotten at once through Redis; this bounds it when Redis is away).
 LIVE_AUTH_CACHE_SECONDS = float(os.environ.get("LIVE_AUTH_CACHE_SECONDS", 30))
 # How long a stream ticket (for EventSource, which cannot send headers) stays valid.
@@ -271,7 +271,7 @@ EXTRA_ENGINES = env_list("DARKROOM_EXTRA_ENGINES")
 
 # How many events between snapshots of a game's state.
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", 20))
-# Engine states each process keeps in memory in front of the Redis cache (games/statecache.py):
+# Engine states each process keeps in memory in front of the Redis cache (games/play/statecache.py):
 # a few kB each; 0 turns that layer off.
 STATE_MEMORY_ENTRIES = int(os.environ.get("STATE_MEMORY_ENTRIES", 1024))
 
@@ -295,6 +295,8 @@ VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 # {uid} and {token} filled in (the client posts them to /api/v1/accounts/password-reset/confirm/).
 TOKEN_TTL_DAYS = int(os.environ.get("TOKEN_TTL_DAYS", 30))
 TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
+# A deleted account's name (and its look-alikes) cannot be registered for this many days.
+USERNAME_RETIRED_DAYS = int(os.environ.get("USERNAME_RETIRED_DAYS", 365))
 # Logins per account, whatever addresses they come from (the "auth" rate above is per address).
 THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/hour")
 PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")

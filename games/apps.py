@@ -7,7 +7,8 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from accounts import personal_data
-        from games import chat, live
+        from games.community import chat
+        from games.realtime import live
 
         live.connect()  # cached tokens of streams and long-polls forget revoked ones
         # Chat authorship is personal data: exported with the account, anonymised on deletion.

@@ -1,6 +1,6 @@
 """Celery tasks: just another interface to the services, run after commit.
 
-Timers: each commit schedules a wake (games.scheduling) at the game's next deadline or reminder if
+Timers: each commit schedules a wake (games.play.scheduling) at the game's next deadline or reminder if
 that is within settings.TIMER_MAX_ETA_SECONDS (well under the broker's visibility timeout, past
 which Redis would deliver the task again and again). A wake settles *every* game then due, in
 batches (services.settle_due_games), so deadlines that fall together cost a few tasks, not one
@@ -20,28 +20,33 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import scheduling, services, webhooks
+from games.notifications import webhooks
+from games.play import scheduling, services
 from games.models import Delivery, DeliveryAttempt, Game
 
 log = logging.getLogger(__name__)
+
+# Every task's name is explicit ("games.tasks.<function>"): queued tasks, beat's schedule
+# (settings.CELERY_BEAT_SCHEDULE) and games.play.scheduling name them, so moving this module
+# must not rename them.
 
 
 # ---------------------------------------------------------------------------------------------
 # Timers
 # ---------------------------------------------------------------------------------------------
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.settle_due", ignore_result=True)
 def settle_due() -> dict[str, int]:
     return services.settle_due_games()
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.wake_game", ignore_result=True)
 def wake_game(game_id: str, version: int) -> None:
     """One game's wake (tasks queued before wakes were shared; kept so they still run)."""
     services.expire_due(game_id, version)
     services.send_due_reminders(game_id)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep() -> dict[str, int]:
     """Settle every due game, schedule wakes for what falls due soon, resend stuck deliveries."""
     now = timezone.now()
@@ -79,7 +84,7 @@ def _failed(delivery: Delivery, error: str, now) -> None:
     delivery.save()
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.deliver_webhook", ignore_result=True)
 def deliver_webhook(delivery_id: int) -> None:
     with transaction.atomic():
         delivery = (Delivery.objects.select_for_update(skip_locked=True, of=("self",))
@@ -103,7 +108,7 @@ def deliver_webhook(delivery_id: int) -> None:
             _failed(delivery, outcome.error, now)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.deliver_email", ignore_result=True)
 def deliver_email(user_id: int) -> None:
     """One email for every pending notice of the user that is due: a digest, or a single notice."""
     from accounts.models import User

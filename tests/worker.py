@@ -28,7 +28,7 @@ class Worker:
         url = f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
         return {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": url,
                 "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
-                "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+                "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"], "DARKROOM_TEST_NAMES": "given",
                 "SWEEP_INTERVAL_SECONDS": str(self.sweep_seconds),
                 "DATABASE_CONN_MAX_AGE": "0",
                 # A pool opened before the fork would be shared by the children: workers connect plainly.

@@ -13,10 +13,10 @@ import re
 from typing import Any
 
 from accounts.models import NotificationPreference
-from games import store
+from games.play import store
 from games.engines.base import SEAT_SCHEMA, Engine, nullable, result_schema
-from games.kinds import all_kinds, get_engine
-from games.options import schema_for
+from games.play.kinds import all_kinds, get_engine
+from games.play.options import schema_for
 
 MARKER = "x-darkroom"
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}

@@ -32,7 +32,7 @@ from django.db import connections
 from accounts import tokens
 
 from accounts.models import User
-from games import services
+from games.play import services
 from tests.bench import stream_load
 from tests.live_server import Server, web_connections
 from tests.worker import ROOT

@@ -3,7 +3,7 @@ import pytest
 
 from accounts import tokens
 from accounts.models import AuthToken
-from games import access, store
+from games.play import access, store
 from games.models import Event, Game
 from tests.conftest import start_game
 
@@ -82,7 +82,7 @@ def test_the_hot_statements_are_prepared_and_planned_once_for_every_execution(ma
     # at each execution, its custom plans looking cheaper than the generic one.
     from django.db import connection
 
-    from games import notify
+    from games.notifications import notify
 
     alice, bob = make_player(), make_player()
     game_id = start_game(alice, [bob])

@@ -33,7 +33,7 @@ def test_requests_are_timed_by_route_not_by_path(client, alice, duel):
     for _ in range(3):
         alice.get(f"/api/v1/games/{duel}/")
     after = scrape(client)
-    route = "api/v1/games/<str:game_id>/"
+    route = "api/v1/games/<text:game_id>/"
     assert value(after, "darkroom_http_request_duration_seconds_count", route=route, method="GET", status="200") \
         - value(before, "darkroom_http_request_duration_seconds_count", route=route, method="GET", status="200") == 3
     assert not any(duel in str(labels) for _, labels in after)
@@ -54,7 +54,7 @@ def test_expiries_and_their_lateness_are_measured(client, alice, bob, django_cap
 
     from django.utils import timezone
 
-    from games import services
+    from games.play import services
     from games.models import Game
     from tests.conftest import start_game
 

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.test import override_settings
 
-from games import webhooks
+from games.notifications import webhooks
 from games.errors import Invalid
 from tests.games.test_webhook_guard import fake_dns
 from tests.games.test_webhooks import Receiver

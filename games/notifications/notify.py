@@ -1,7 +1,7 @@
 """Notifications: decided in the transaction of the events that cause them (an outbox).
 
 Each notification lands in the user's inbox and, per their preferences, gets a Delivery row per
-other channel (email, each webhook). Deliveries go out after commit (games.scheduling); the
+other channel (email, each webhook). Deliveries go out after commit (games.play.scheduling); the
 sweeper retries any left pending, so a crash after commit loses nothing, and a rolled-back move,
 whose rows vanish with it, notifies nobody. Unread turn notices for one game collapse into one,
 and email is batched into digests, so a busy game does not mean dozens of pushes a day.
@@ -23,7 +23,8 @@ from typing import Any
 from django.utils import timezone
 
 from config import hotsql, jsoncodec
-from games import bulk, live, scheduling, store
+from games.play import bulk, scheduling, store
+from games.realtime import live
 from games.models import Delivery, Game, Notification, Seat
 
 NOTIFICATION_COLUMNS = ["user", "game", "type", "title", "data", "seq", "created_at", "updated_at",
@@ -55,7 +56,7 @@ def seats_with_names(game: Game) -> dict[int, tuple[int, str]]:
 
 
 def _title(game: Game) -> str:
-    from games.kinds import get_engine
+    from games.play.kinds import get_engine
 
     return get_engine(game.kind).title
 
@@ -81,7 +82,7 @@ class Outbox:
     def __init__(self, announce: Callable[[Iterable[int]], None] | None = None) -> None:
         self.notices: list[_Notice] = []
         # How the notified users' own streams are woken after commit: by default a publish of its
-        # own; a move hands its write's pipeline instead (games.turns.commit_many).
+        # own; a move hands its write's pipeline instead (games.play.turns.commit_many).
         self.announce = announce or live.announce_users
 
     def add(self, user_ids: Iterable[int], game: Game | None, kind: str, data: dict[str, Any],

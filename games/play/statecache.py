@@ -8,7 +8,7 @@ States are kept as their JSON text (UTF-8 bytes, as config.jsoncodec writes them
 them back), so every reader parses its own copy to change.
 
 Only committed states enter either layer: writers call `put_after_commit`, which also carries the
-write's live announcements (games.live), so a move pays one Redis round trip after commit, not
+write's live announcements (games.realtime.live), so a move pays one Redis round trip after commit, not
 one for its state and one for its news. Redis is a helper here as everywhere: while it is away a
 read is a miss (the state is loaded from the database) and a write goes to memory only.
 """
@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import transaction
 
 from config.failopen import came_back, went_down
-from games import live
+from games.realtime import live
 
 TTL_SECONDS = 3600
 WHAT = "state cache"

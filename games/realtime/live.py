@@ -105,7 +105,7 @@ def _publish(messages: list[tuple[str, str]]) -> None:
 
 def news_messages(news: Iterable[tuple[Any, int, Iterable[int]]]) -> list[tuple[str, str]]:
     """The (channel, payload) messages announcing these games' new versions, to publish after
-    commit (games.statecache sends them with the write's states, in the same pipeline)."""
+    commit (games.play.statecache sends them with the write's states, in the same pipeline)."""
     return [message for game_id, version, users in news for message in
             [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]]
 

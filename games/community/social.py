@@ -2,7 +2,7 @@
 silent seat in a game without a clock. And the public lists around games: open seeks and games
 to spectate. Each public function is one use case in one transaction (docs/social.md).
 
-Every write here is a Turn (games.turns), or a plain append for the abort, so clocks, the
+Every write here is a Turn (games.play.turns), or a plain append for the abort, so clocks, the
 projection, the live channel and the notifications follow as they do for a move.
 """
 from __future__ import annotations
@@ -16,12 +16,13 @@ from django.db import transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from games import access, clocks, notify, store
+from games.notifications import notify
+from games.play import access, clocks, store
 from games.errors import Forbidden, GameNotActive, Invalid, NotYet
-from games.kinds import all_kinds, engine_of
+from games.play.kinds import all_kinds, engine_of
 from games.models import AbortVote, Event, Game, Invitation, Seat
-from games.store import NewEvent
-from games.turns import Turn
+from games.play.store import NewEvent
+from games.play.turns import Turn
 
 
 def _active(game: Game) -> None:
@@ -64,13 +65,22 @@ class AbortState:
     aborted: bool
     votes: list[int]
     needed: list[int]
-    alone: bool  # true while a seat has not moved yet: any seat may abort on its own
+    alone: bool  # true in the opening, while a seat has not moved: any seat may abort on its own
 
 
-def seats_that_moved(game: Game) -> set[int]:
-    """Seats that made a move of their own (the server's auto-moves for them do not count)."""
-    return set(Event.objects.filter(game=game, actor__isnull=False).exclude(type__in=store.SERVER_TYPES)
-               .exclude(data__has_key="auto").values_list("actor", flat=True).distinct())
+def own_moves(game: Game) -> dict[int, int]:
+    """seat -> moves it made itself (the server's auto-moves for it do not count)."""
+    return dict(Event.objects.filter(game=game, actor__isnull=False).exclude(type__in=store.SERVER_TYPES)
+                .exclude(data__has_key="auto").values("actor").annotate(n=Count("pk"))
+                .values_list("actor", "n"))
+
+
+def alone_allowed(players: int, moves: dict[int, int]) -> bool:
+    """One seat may abort on its own while some seat has not made a move of its own, and only in
+    the opening: fewer moves of their own than there are seats. A seat the server only ever
+    auto-moves (one that never has to act) would otherwise keep the first condition true for the
+    whole game, and a losing seat could walk out of a rated game late (docs/social.md#abort)."""
+    return not set(range(players)) <= set(moves) and sum(moves.values()) < players
 
 
 def _abort_state(game: Game, voter: int | None = None) -> tuple[Any, set[int], bool, set[int]]:
@@ -79,7 +89,7 @@ def _abort_state(game: Game, voter: int | None = None) -> tuple[Any, set[int], b
     still_in = _still_in(engine, state)
     if voter is not None and voter not in still_in:
         raise Forbidden("you are out of this game; only the seats still in decide an abort")
-    alone = not set(range(state["players"])) <= seats_that_moved(game)
+    alone = alone_allowed(state["players"], own_moves(game))
     votes = set(AbortVote.objects.filter(game=game).values_list("seat", flat=True)) & still_in
     return state, still_in, alone, votes
 

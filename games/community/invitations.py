@@ -1,7 +1,7 @@
 """Private games, invitations, join links and rematches (docs/social.md#invitations).
 
 A private game is an ordinary game with `private` set: it is hidden from every list and is a
-404 to anyone who neither sits in it nor holds an invitation (games.access.require_visible).
+404 to anyone who neither sits in it nor holds an invitation (games.play.access.require_visible).
 Invitations are rows, not events; accepting one is joining the game (services.join_game), so
 the log records the seat as for any join. A pending invitation expires INVITATION_DAYS after it
 was sent (read as `expired`; nothing needs to run for it).
@@ -19,11 +19,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, notify, services, store
+from games.notifications import notify
+from games.play import access, services, store
 from games.errors import (AlreadyExists, Forbidden, GameNotFinished, GameNotOpen, Invalid,
                           InvitationClosed, NotFound)
 from games.models import Game, Invitation, Seat
-from games.store import NewEvent
+from games.play.store import NewEvent
 
 MAX_INVITEES = 10
 
@@ -155,7 +156,7 @@ def decline(invitation_id, user) -> Invitation:
         Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).update(
             status=Invitation.Status.CANCELLED, responded_at=now)
         store.append(game, game.version, [NewEvent(store.GAME_CANCELLED, {
-            "reason": f"{user.username} declined the rematch"}, user_id=user.pk)], now,
+            "reason": "a player declined the rematch"}, user_id=user.pk)], now,
             status=Game.Status.CANCELLED)
         invitation.game = game
     return invitation

@@ -39,7 +39,7 @@ def _app():
 
 
 def _redis():
-    from games.live import client
+    from games.realtime.live import client
 
     return client()
 
@@ -47,7 +47,7 @@ def _redis():
 def once(key: str, ttl: float) -> bool:
     """True the first time `key` is claimed within `ttl`; if Redis is unreachable, True anyway:
     a duplicate task is harmless (every task is idempotent)."""
-    from games.live import key as live_key
+    from games.realtime.live import key as live_key
 
     try:
         # Under this deployment's prefix: two deployments (or test runs) sharing a Redis must not

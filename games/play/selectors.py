@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from config import hotsql
-from games import access, store
+from games.play import access, store
 from games.errors import GameNotActive, Invalid
-from games.kinds import engine_of
+from games.play.kinds import engine_of
 from games.models import Event, Game
 
 # What a server-written event shows; the seed in GameCreated stays secret until GameFinished.
@@ -96,14 +96,44 @@ def last_write_at(game: Game):
     return Event.objects.filter(game=game).order_by("-seq").values_list("created_at", flat=True).first()
 
 
-def describe(game: Game, event: Event, seat: int | None, last_at: Any = None) -> dict[str, Any]:
+def users_named(event: Event) -> set[int]:
+    """The users a server event names (PlayerJoined, PlayerLeft: `user`; GameStarted: `players`)."""
+    data = event.data if event.type in store.SERVER_TYPES else {}
+    named = {data["user"]} if isinstance(data.get("user"), int) else set()
+    return named | {p["user"] for p in data.get("players") or () if isinstance(p, dict) and "user" in p}
+
+
+def names_of(user_ids) -> dict[int, str]:
+    """Usernames as they are now: an event names a user by id, and the name shown is read from
+    the account (a deleted one reads deleted-N, old events included; docs/accounts.md)."""
+    from accounts.models import User
+
+    ids = set(user_ids)
+    return dict(User.objects.filter(pk__in=ids).values_list("pk", "username")) if ids else {}
+
+
+def _named(data: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    if isinstance(data.get("user"), int):
+        data["username"] = names.get(data["user"], f"deleted-{data['user']}")
+    if isinstance(data.get("players"), list):
+        data["players"] = [{**p, "username": names.get(p["user"], f"deleted-{p['user']}")}
+                           if isinstance(p, dict) and "user" in p else p for p in data["players"]]
+    return data
+
+
+def describe(game: Game, event: Event, seat: int | None, last_at: Any = None,
+             names: dict[int, str] | None = None) -> dict[str, Any]:
     """One log entry for `seat`. The events of the game's latest write (one append, one
     timestamp: `last_at`, looked up if not given) are `fresh` to the engine: nothing has happened
-    since, so what the table shows only for a moment may still be shown."""
+    since, so what the table shows only for a moment may still be shown. The users it names are
+    named from `names` (looked up if not given)."""
     base = {"seq": event.seq, "type": event.type, "actor": event.actor, "created_at": event.created_at}
     if event.type in store.SERVER_TYPES:
         fields = PUBLIC_FIELDS.get(event.type)
         data = {k: event.data[k] for k in fields if k in event.data} if fields else dict(event.data)
+        named = users_named(event)
+        if named:
+            data = _named(data, names if names is not None else names_of(named))
         return {**base, "data": data}
     engine = engine_of(game)
     last_at = last_write_at(game) if last_at is None else last_at
@@ -117,5 +147,6 @@ def log(game: Game, user, after: int = 0, limit: int = 200) -> dict[str, Any]:
     # Nothing is after the game's version: a caller who is up to date (a long-poll) reads no rows.
     rows = store.events_read(game, after, limit) if game.version > after else []
     last_at = rows[-1].created_at if rows and rows[-1].seq == game.version else last_write_at(game) if rows else None
+    names = names_of(set().union(*(users_named(e) for e in rows))) if rows else {}
     return {"version": game.version, "your_seat": seat,
-            "events": [describe(game, e, seat, last_at) for e in rows]}
+            "events": [describe(game, e, seat, last_at, names) for e in rows]}

@@ -19,7 +19,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, live, notify
+from games.notifications import notify
+from games.play import access
+from games.realtime import live
 from games.errors import AlreadyExists, Forbidden, Invalid, NotFound, Throttled
 from games.models import ChatMessage, ChatReport, Game, Seat
 

@@ -18,10 +18,11 @@ from django.db import IntegrityError
 from django.db.models import Q
 
 from config import hotsql, jsoncodec, metrics
-from games import bulk, live, statecache
+from games.play import bulk, statecache
+from games.realtime import live
 from games.engines.base import Engine, State
 from games.errors import VersionConflict
-from games.kinds import engine_of
+from games.play.kinds import engine_of
 from games.models import Event, Game, Snapshot
 
 # Event types the server itself writes (engines name the rest, one per move).

@@ -18,15 +18,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, clocks, notify, options as game_options, scheduling, store, turns
+from games.notifications import notify
+from games.play import access, clocks, options as game_options, scheduling, store, turns
 from games.engines import base
 from games.errors import (AlreadyJoined, Forbidden, GameFull, GameNotActive, GameNotOpen,
                           IdempotencyMismatch, IllegalMove, Invalid, NotFound, NotYourTurn,
                           TooManyDisputes, UnavailableMove, VersionConflict, WrongPlayerCount)
-from games.kinds import engine_of, get_engine
+from games.play.kinds import engine_of, get_engine
 from games.models import Dispute, Event, Game, Seat
-from games.store import NewEvent
-from games.turns import Turn
+from games.play.store import NewEvent
+from games.play.turns import Turn
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +50,24 @@ class MoveResult:
 # Lobby
 # ---------------------------------------------------------------------------------------------
 def _player(user, seat: int) -> dict[str, Any]:
-    return {"seat": seat, "user": user.pk, "username": user.username}
+    # An event names its user by id only: the name is read from the account when the event is
+    # shown (games.play.selectors.describe), so a deleted account's name goes from old logs too.
+    return {"seat": seat, "user": user.pk}
+
+
+def _seatable(user) -> None:
+    """Taking a seat holds the account's row (FOR NO KEY UPDATE) to the commit: an account
+    deletion, which holds it FOR UPDATE while it checks for open games, then either waits for the
+    seat and sees it (409 games_in_progress), or goes first and the seat is refused here."""
+    from accounts.models import User
+
+    if User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True).first() is None:
+        raise Forbidden("this account is closed")
 
 
 @transaction.atomic
 def create_game(user, kind: Any, options: Any, seats: Any, rated: Any = None) -> Game:
+    _seatable(user)
     if not isinstance(kind, str):
         raise Invalid("kind must be a string")
     engine = get_engine(kind)
@@ -86,6 +100,7 @@ def join_game(game_id, user) -> Game:
     game = access.get_game(game_id, lock=True)
     if game.status != Game.Status.OPEN:
         raise GameNotOpen(f"the game is {game.status}; seats are taken only while it is open")
+    _seatable(user)
     taken = list(Seat.objects.filter(game=game).values_list("number", "user_id"))
     if any(uid == user.pk for _, uid in taken):
         raise AlreadyJoined("you already have a seat in this game")
@@ -106,6 +121,13 @@ def leave_game(game_id, user) -> Game:
     if game.status != Game.Status.OPEN:
         raise GameNotOpen(f"the game is {game.status}; seats can be given up only while it is open")
     Seat.objects.filter(game=game, user=user).delete()
+    if game.private:
+        # Leaving a private table gives back what let you sit at it: the invitation, or the one
+        # the join link made, is cancelled; coming back takes the link or a new invitation.
+        from games.models import Invitation
+
+        Invitation.objects.filter(game=game, invitee=user).update(
+            status=Invitation.Status.CANCELLED, responded_at=timezone.now())
     events = [NewEvent(store.PLAYER_LEFT, _player(user, seat), actor=seat, user_id=user.pk)]
     fields: dict[str, Any] = {}
     if game.creator_id == user.pk:

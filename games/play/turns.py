@@ -13,10 +13,12 @@ from typing import Any
 from django.db.models import Q
 
 from config import hotsql
-from games import clocks, live, notify, scheduling, store
+from games.notifications import notify
+from games.play import clocks, scheduling, store
+from games.realtime import live
 from games.engines import base
 from games.models import Event, Game, Seat
-from games.store import NewEvent
+from games.play.store import NewEvent
 
 # An engine always ends, but a game whose every seat is out of time could chain expiries: bound it.
 MAX_SETTLE_STEPS = 500
@@ -109,7 +111,7 @@ class Turn:
 
     def forfeit(self, seat: int, reason: str | None = None, *, actor: int | None = None,
                 user_id=None) -> None:
-        """The seat is out: by its clock (no reason), or `resigned` / `vanished` (games.social)."""
+        """The seat is out: by its clock (no reason), or `resigned` / `vanished` (games.community.social)."""
         data = {"seat": seat, **({"reason": reason} if reason else {})}
         self.events.append(NewEvent(store.SEAT_FORFEITED, data, actor=actor, user_id=user_id))
         self._moved(self.engine.forfeit(self.state, seat), set())
@@ -220,7 +222,7 @@ def wake_times(game: Game, engine: base.Engine, state, game_clocks, vacations, o
 
 def refresh_deadlines_for_user(user) -> None:
     """A user's vacation changed: recompute the wake times of every active game they sit in."""
-    from games.kinds import engine_of
+    from games.play.kinds import engine_of
 
     games = Game.objects.select_for_update().filter(
         Q(seat_set__user=user), status=Game.Status.ACTIVE).exclude(clocks={})

@@ -1,4 +1,4 @@
-"""The tables of what happens around a game (games.social, games.chat, games.invitations).
+"""The tables of what happens around a game (games.community.social, games.community.chat, games.community.invitations).
 
 None of them is an event: chat, votes and invitations never enter the immutable log of moves.
 Imported by games.models, so Django sees them as the games app's models.

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import selectors, store
-from games.kinds import engine_of
+from games.play import selectors, store
+from games.play.kinds import engine_of
 from games.models import Event, Game
 
 
