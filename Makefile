@@ -96,4 +96,4 @@ check: install
 	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .benchmarks mutants .mutation .mutmut-*
+	rm -rf $(VENV) staticfiles .pytest_cache .benchmarks mutants .mutation .mutmut-* tests/api/ts/node_modules tests/api/ts/dist
