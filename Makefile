@@ -8,7 +8,7 @@ PORT   ?= 8000
 # the settings' own defaults are production's (debug off, a secret required).
 DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
-.PHONY: install chromium node valgrind services migrate run test test-fast fuzz bench mutate mutate-before check clean
+.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,14 +56,31 @@ run: migrate
 TEST_WORKERS ?= 4
 FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not slow
 
+# The layers first (import-linter's contracts in pyproject.toml): seconds, and a broken one fails
+# before the suite's minutes.
 test: install
+	$(VENV)/bin/lint-imports
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Everyday work: the suite without the browser, fault, image-build and benchmark-smoke tests.
 test-fast: install
+	$(VENV)/bin/lint-imports
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile -m "$(FAST_SKIP)"
+
+# The fault scenarios, bigger (CHAOS_SCALE times the games and outages), printing their figures
+# (timer lateness, catch-up after an outage). Not part of `make test`; niced: it shares the machine.
+CHAOS_SCALE ?= 3
+chaos: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	@rm -f .chaos-report.txt
+	-CHAOS_SCALE=$(CHAOS_SCALE) CHAOS_SAME_SECOND=200 CHAOS_REPORT=$(CURDIR)/.chaos-report.txt nice -n 5 $(VENV)/bin/pytest -m fault \
+	    -p no:randomly -o addopts="" -q tests/faults
+	@echo; echo "chaos figures (CHAOS_SCALE=$(CHAOS_SCALE)):"; cat .chaos-report.txt
+
+lint-imports: install
+	$(VENV)/bin/lint-imports
 
 # schemathesis against a live server, every check, FUZZ_EXAMPLES per operation (`make test` runs 5).
 fuzz: install

@@ -56,7 +56,7 @@ PLAN: list[tuple[str, list[str]]] = [
                         G + "test_turns_behaviour.py"]),
     ("games/play/clocks.py", [G + "test_clocks.py", G + "test_clocks_behaviour.py"]),
     ("games/play/access.py", [G + "test_judgement_order.py", G + "test_access_behaviour.py"]),
-    ("games/notifications/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py",
+    ("accounts/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py",
                            G + "test_webhooks_behaviour.py"]),
     ("games/notifications/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py",
                          G + "test_notify_behaviour.py", G + "test_notify_outbox_behaviour.py"]),

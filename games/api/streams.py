@@ -113,7 +113,7 @@ def asynchronous(view_class: type[APIView]):
     return view
 
 
-_seats: dict[tuple, int | None] = {}  # (game, user) -> seat, in games past their lobby
+_seats = live.Memory(100_000)  # (game, user) -> seat, in games past their lobby
 
 
 def known_game(request, game_id) -> Game | None:
@@ -138,8 +138,6 @@ def known_game(request, game_id) -> Game | None:
 
 def remember_seat(game: Game, user, seat: int | None) -> None:
     if game.status != Game.Status.OPEN and user.is_authenticated:
-        if len(_seats) > 100_000:
-            _seats.clear()
         _seats[game.pk, user.pk] = seat
 
 
@@ -415,7 +413,7 @@ class Tails:
     wait for its answer on the loop, holding no thread."""
 
     def __init__(self):
-        self.latest: dict[Any, Tail] = {}
+        self.latest: live.Memory = live.Memory(5000)
         self.reading: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict] = weakref.WeakKeyDictionary()
 
     def _fits(self, tail: Tail | None, after: int, announced: int) -> bool:
@@ -425,8 +423,9 @@ class Tails:
         """The game's events after `after`: with `announced` (a version heard of since the
         caller's last read) a shared tail at least that new will do; without, the database now."""
         if announced is not None:
-            if self._fits(self.latest.get(game_id), after, announced):
-                return self.latest[game_id]
+            latest = self.latest.get(game_id)
+            if self._fits(latest, after, announced):
+                return latest
             pending = self.reading.setdefault(asyncio.get_running_loop(), {}).get(game_id)
             if pending is not None:
                 tail = await asyncio.shield(pending)
@@ -455,8 +454,6 @@ class Tails:
                 del reading[game_id]
         newest = self.latest.get(game_id)
         if tail.complete and (newest is None or tail.game.version >= newest.game.version):
-            if len(self.latest) > 5000:
-                self.latest.clear()
             self.latest[game_id] = tail
         return tail
 

@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import connection, transaction
 from django.utils import timezone
 
-from config import hotsql, jsoncodec
+from config import jsoncodec
+from config.metrics import DELIVERIES
 from games.play import bulk, scheduling, store
 from games.realtime import live
 from games.models import Delivery, Game, Notification, Seat
@@ -50,9 +52,8 @@ def _seats(game: Game) -> dict[int, int]:
 
 def seats_with_names(game: Game) -> dict[int, tuple[int, str]]:
     """seat -> (user id, username): what after_turn needs, in one query."""
-    return {number: (user_id, name) for number, user_id, name in hotsql.fetch(
-        'SELECT s.number, s.user_id, u.username FROM "games_seat" s JOIN "accounts_user" u ON u.id = s.user_id '
-        "WHERE s.game_id = %s", [game.pk])}
+    return {number: (user_id, name) for number, user_id, name in
+            Seat.objects.filter(game_id=game.pk).values_list("number", "user_id", "user__username")}
 
 
 def _title(game: Game) -> str:
@@ -139,10 +140,9 @@ class Outbox:
                     continue
             title = TITLES[notice.kind].format(title=titles[notice.game.kind] if notice.game else "",
                                                **notice.title_args)
-            note = hotsql.new(Notification, {"game": notice.game} if notice.game else None, user_id=user_id,
-                              game_id=notice.game.pk if notice.game else None, type=notice.kind, title=title,
-                              data=payload, seq=notice.seq, created_at=now, updated_at=now,
-                              read_at=None if "inbox" in chosen else now)
+            note = Notification(user_id=user_id, game=notice.game, type=notice.kind, title=title,
+                                data=payload, seq=notice.seq, created_at=now, updated_at=now,
+                                read_at=None if "inbox" in chosen else now)
             fresh.append((note, chosen))
             if notice.kind in COLLAPSING and note.read_at is None:
                 unread[(user_id, notice.game.pk if notice.game else None, notice.kind)] = note
@@ -195,8 +195,11 @@ def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: 
           LEFT JOIN accounts_notificationpreference p ON p.user_id = u.id"""
     games = sorted(str(g) for g in game_ids)
     out: dict[int, _Recipient] = {}
-    for user_id, channels, muted, hooks, unread in hotsql.fetch(sql, [
-            list(COLLAPSING), sorted(str(g) for g in turn_games), sorted(turn_users), games, sorted(user_ids)]):
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(COLLAPSING), sorted(str(g) for g in turn_games), sorted(turn_users), games,
+                             sorted(user_ids)])
+        rows = cursor.fetchall()
+    for user_id, channels, muted, hooks, unread in rows:
         # A user's first unread notice per game and type is the one kept fresh (the rest stay
         # as they are).
         first: dict[Any, tuple] = {}
@@ -244,7 +247,9 @@ def _insert_notifications(notes: list[Notification], deliveries: list[tuple],
         SELECT (SELECT array_agg(id ORDER BY id) FROM notes),
                (SELECT json_agg(json_build_array(id, notification_id, channel, next_attempt_at) ORDER BY id)
                   FROM sent)"""
-    ((ids, sent),) = hotsql.fetch(sql, [*slot_params, document, Delivery.Status.PENDING, now, wanted])
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*slot_params, document, Delivery.Status.PENDING, now, wanted])
+        ((ids, sent),) = cursor.fetchall()
     ids = list(ids)
     user_of = {pk: note.user_id for note, pk in zip(notes, ids)}
     outgoing = [scheduling.Outgoing(pk, channel, user_of[note_id], 0, datetime.fromisoformat(at))
@@ -329,12 +334,21 @@ def dispute_changed(game: Game, dispute, opened: bool = False) -> None:
 
 def mark_turn_notices_read(game: Game, user) -> None:
     """Acting in a game reads its turn notice: the user has evidently seen it."""
-    hotsql.execute(*turn_notices_read(game, user))
+    with connection.cursor() as cursor:
+        cursor.execute(*turn_notices_read(game, user))
 
 
 def turn_notices_read(game: Game, user) -> bulk.Part:
     """`mark_turn_notices_read` as a write to make with others (a move's, in one statement)."""
-    # Every move runs this: SQL written once (config.hotsql), not compiled per call.
     sql = ('UPDATE "games_notification" SET read_at = %s WHERE user_id = %s AND game_id = %s '
            "AND type = 'your_turn' AND read_at IS NULL")
     return sql, [timezone.now(), user.pk, game.pk]
+
+
+def attempt_saved(sender, instance, created, **kwargs) -> None:
+    """A delivery attempt counts in the metrics once its transaction commits (connected by
+    GamesConfig.ready to DeliveryAttempt's post_save)."""
+    if created:
+        channel = instance.delivery.channel
+        outcome = "ok" if instance.ok else "error"
+        transaction.on_commit(lambda: DELIVERIES.labels(channel, outcome).inc())

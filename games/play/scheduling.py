@@ -1,7 +1,7 @@
-"""Work handed to the Celery worker once the current transaction commits.
+"""Games' work handed to the Celery worker once the current transaction commits: wakes and deliveries.
 
 This sits below the services: services, turns and notify call it; the worker's tasks
-(games.tasks) call the services. Tasks are sent by name through the Celery app, so nothing on the
+(games.tasks) call the services. Tasks are sent by name (config.scheduling), so nothing on the
 write path imports games.tasks and `tasks -> services` stays the only arrow between them.
 
 Timers are not one task per game: a wake is a task that expires *every* game then due, in
@@ -11,18 +11,18 @@ good by the sweeper, a duplicated one finds nothing left to do.
 """
 from __future__ import annotations
 
-import logging
 import math
+import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
 from typing import Iterable
 
-import redis
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-log = logging.getLogger(__name__)
+from config.scheduling import once, send
 
 SETTLE_DUE = "games.tasks.settle_due"
 DELIVER_EMAIL = "games.tasks.deliver_email"
@@ -32,38 +32,21 @@ DELIVER_WEBHOOK = "games.tasks.deliver_webhook"
 WAKE_BUCKET_SECONDS = 0.1
 
 
-def _app():
-    from config.celery import app
-
-    return app
-
-
-def _redis():
-    from games.realtime.live import client
-
-    return client()
-
-
-def once(key: str, ttl: float) -> bool:
-    """True the first time `key` is claimed within `ttl`; if Redis is unreachable, True anyway:
-    a duplicate task is harmless (every task is idempotent)."""
-    from games.realtime.live import key as live_key
-
+@contextmanager
+def exclusive(name: str):
+    """Yields whether this process holds the deployment's lock called `name` (a PostgreSQL
+    advisory lock, so it is this database's: it needs no Redis, and dies with a killed holder's
+    connection). Never waits: a holder elsewhere means False."""
+    key = zlib.crc32(f"darkroom:{name}".encode())
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        held = cursor.fetchone()[0]
     try:
-        # Under this deployment's prefix: two deployments (or test runs) sharing a Redis must not
-        # take each other's claims, or one's wake would never be sent.
-        return bool(_redis().set(live_key("once", key), 1, nx=True, ex=max(1, int(ttl) + 1)))
-    except redis.RedisError:
-        return True
-
-
-def send(name: str, args: list, eta: datetime | None = None) -> bool:
-    try:
-        _app().send_task(name, args=args, eta=eta)
-        return True
-    except Exception:  # broker down: the sweeper finds the work all the same
-        log.warning("could not send task %s%s", name, args, exc_info=True)
-        return False
+        yield held
+    finally:
+        if held:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ version, and replays only the tail. `replay_from_scratch` ignores both; tests ho
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -14,10 +15,11 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from config import hotsql, jsoncodec, metrics
+from config import jsoncodec
+from config.metrics import EXPIRIES, EXPIRY_LATENESS, MOVES
 from games.play import bulk, statecache
 from games.realtime import live
 from games.engines.base import Engine, State
@@ -94,9 +96,9 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
     for item in batch:
         if item.game.version != item.expected_version:
             raise VersionConflict(item.game.version)
-    rows = [[hotsql.new(Event, {"game": item.game}, game_id=item.game.pk, seq=item.expected_version + i,
-                        type=e.type, actor=e.actor, data=e.data, created_at=item.at,
-                        idempotency_key=e.idempotency_key, request_hash=e.request_hash, user_id=e.user_id)
+    rows = [[Event(game=item.game, seq=item.expected_version + i, type=e.type, actor=e.actor, data=e.data,
+                   created_at=item.at, idempotency_key=e.idempotency_key, request_hash=e.request_hash,
+                   user_id=e.user_id)
              for i, e in enumerate(item.events, start=1)] for item in batch]
     version = batch[0].game.version  # what a clash reports
     events = bulk.insert_sql(Event, EVENT_COLUMNS, [[getattr(row, name) for name in EVENT_ATTNAMES]
@@ -125,12 +127,12 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
                 cached[_cache_key(game.pk, game.version)] = jsoncodec.dumps(state)
         elif item.state is not None:
             cached[_cache_key(game.pk, game.version)] = jsoncodec.dumps(item.state)
-    # One game or many, one statement: Model.save compiles its UPDATE on every call (config.hotsql).
+    # One game or many, one statement (bulk.write).
     _write_events(version, events, *[part for item in batch for part in item.also],
                   bulk.update_sql(Game, fields, [item.game for item in batch]),
                   bulk.insert_sql(Snapshot, ["game", "version", "state", "created_at"], snapshots))
     for item, group in zip(batch, rows):
-        metrics.events_appended(item.game.kind, group)
+        _count(item.game.kind, group)
     # Tell the games' readers after commit, with the states: one Redis pipeline for a move or a
     # whole sweeper batch, not one per game (a round trip each, about a millisecond per expired game).
     messages = [] if messages is None else messages
@@ -241,10 +243,44 @@ def events(game: Game, after: int = 0, limit: int | None = None):
 
 
 def events_read(game: Game, after: int = 0, limit: int | None = None, upto: int | None = None) -> list[Event]:
-    """`events`, at most up to event `upto`, as a list read with SQL written once: what every
-    long-poll answer and every stream's shared read runs (config.hotsql)."""
-    found = hotsql.fetch(
-        f'SELECT {hotsql.columns(Event, "e")} FROM "games_event" e WHERE e.game_id = %s AND e.seq > %s'
-        f'{" AND e.seq <= %s" if upto is not None else ""} ORDER BY e.seq{" LIMIT %s" if limit else ""}',
-        [game.pk, after, *([upto] if upto is not None else []), *([limit] if limit else [])])
-    return [hotsql.load(Event, row) for row in found]
+    """`events`, at most up to event `upto`, as a list: what every long-poll answer and every
+    stream's shared read runs."""
+    found = Event.objects.filter(game_id=game.pk, seq__gt=after)
+    if upto is not None:
+        found = found.filter(seq__lte=upto)
+    found = found.order_by("seq")
+    return list(found[:limit] if limit else found)
+
+
+# -- counted in the metrics (config.metrics defines them; the game's events are known here) --------
+@functools.cache
+def _moves(kind: str, auto: str):
+    """MOVES's child for these labels: `labels` builds and checks them on every call, and every
+    move counts itself."""
+    return MOVES.labels(kind, auto)
+
+
+def _count(kind: str, rows) -> None:
+    """Count the moves and expiries among appended events, once their transaction commits (a
+    rolled-back move is no move)."""
+    moves: dict[str, int] = {}
+    expiries = []
+    for row in rows:
+        if row.type == TIMER_EXPIRED:
+            deadline = row.data.get("deadline")
+            late = (row.created_at - datetime.fromisoformat(deadline)).total_seconds() if deadline else None
+            expiries.append((row.data.get("timer", "clock"), row.data.get("policy", ""), late))
+        elif row.type not in SERVER_TYPES:
+            auto = "true" if row.data.get("auto") else "false"
+            moves[auto] = moves.get(auto, 0) + 1
+
+    def record():
+        for auto, count in moves.items():
+            _moves(kind, auto).inc(count)
+        for timer, policy, late in expiries:
+            EXPIRIES.labels(kind, timer, policy).inc()
+            if late is not None:
+                EXPIRY_LATENESS.labels(kind).observe(max(late, 0.0))
+
+    if moves or expiries:
+        transaction.on_commit(record)

@@ -11,7 +11,7 @@ from django.conf import settings
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
-from accounts.api import LoginAccountThrottle
+from games.api.accounts import LoginAccountThrottle
 from config.throttling import AnonWindowThrottle, UserWindowThrottle
 
 RATE = 3

@@ -15,6 +15,7 @@ from django.utils import timezone
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from config import scheduling as config_scheduling
 from games.play import scheduling
 from games.realtime import live
 from games.models import Game
@@ -29,7 +30,7 @@ def redis_down(monkeypatch):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     # Nothing listens there: refused at once (no retries, so the test does not wait out backoffs).
-    monkeypatch.setattr(live, "_client", redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5,
+    monkeypatch.setattr(config_scheduling, "_client", redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5,
                                                      retry=Retry(NoBackoff(), 0)))
 
 
@@ -70,7 +71,7 @@ def test_a_task_is_sent_by_name_with_its_arguments_and_time(queue):
 
 
 def test_a_task_that_cannot_be_sent_is_logged_and_reported(queue, caplog):
-    with caplog.at_level(logging.WARNING, logger="games.play.scheduling"):
+    with caplog.at_level(logging.WARNING, logger="config.scheduling"):
         assert scheduling.send(WEBHOOK, [object()]) is False  # cannot be encoded: never sent
     assert queue() == []
     (record,) = caplog.records

@@ -1,3 +1,4 @@
+"""The accounts' endpoints: registration, tokens, your profile, preferences, webhooks, vacations."""
 import hashlib
 
 from django.conf import settings
@@ -11,6 +12,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from games.api.serializers import ErrorOut, StrictInput, kind_typed
+from games.play import vacations
 
 
 DEVICE_HELP = ("a stable id of this device or client install (listed in /accounts/tokens/): logging "
@@ -242,10 +244,10 @@ class VacationView(APIView):
     def post(self, request):
         data = VacationIn(data=request.data)
         data.is_valid(raise_exception=True)
-        vacation = services.start_vacation(request.user, data.validated_data["days"])
+        vacation = vacations.start_vacation(request.user, data.validated_data["days"])
         return Response({"start": vacation.start, "end": vacation.end}, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={204: None, 404: ErrorOut}, summary="End your vacation now")
     def delete(self, request):
-        services.end_vacation(request.user)
+        vacations.end_vacation(request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -7,6 +7,13 @@ registered and again at every delivery, since DNS can change) so the server cann
 against its own network; settings.WEBHOOKS_ALLOW_PRIVATE lifts that for development and tests.
 A delivery resolves the host once, checks every address, and connects to a checked address
 (TLS still verifies the URL's host name), so no second lookup can slip another address in.
+
+A receiver cannot hold a delivery past settings.WEBHOOK_DEADLINE_SECONDS, however it answers:
+the deadline covers the whole attempt (connect, TLS handshake, sending, the status line and the
+headers) and a watchdog cuts the connection when it is up, since a per-read timeout alone lets a
+receiver trickle one byte every few seconds for ever. Only the status line and headers are read
+(http.client refuses a header line over 64 KiB or more than 100 headers); the body never is, so a
+10 MB answer costs nothing. Redirects are not followed.
 """
 from __future__ import annotations
 
@@ -17,14 +24,16 @@ import ipaddress
 import json
 import socket
 import ssl
+import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from games.errors import Invalid
+from config.errors import Invalid
 
+# Each blocking step (connect, one read) at most this long, within the delivery's deadline.
 TIMEOUT_SECONDS = 5
 
 
@@ -117,12 +126,57 @@ def check_url(url: str) -> None:
     resolve(url)
 
 
-def _connect(address: str, port: int, timeout: float) -> socket.socket:
+class Deadline:
+    """The whole of one delivery: `watch` the socket in use and, once `seconds` have passed, it is
+    shut down under whatever read or write is blocked on it (which then fails at once)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+        self.expired = False
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def remaining(self) -> float:
+        left = self.at - time.monotonic()
+        if left <= 0 or self.expired:
+            raise TimeoutError(f"no answer within the {self.seconds:g} s deadline")
+        return min(left, TIMEOUT_SECONDS)
+
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sock = sock
+            if self.expired:
+                self._cut()
+
+    def _cut(self) -> None:
+        try:
+            # socket.socket's own shutdown, also for a TLS socket: the TCP connection ends under
+            # the blocked TLS read, without touching the TLS object another thread is using.
+            socket.socket.shutdown(self._sock, socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            if self._sock is not None:
+                self._cut()
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def _connect(address: str, port: int, deadline: Deadline) -> socket.socket:
     """A TCP connection to an address literal, with no name lookup of any kind."""
     family = socket.AF_INET6 if ":" in address else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        sock.settimeout(timeout)
+        deadline.watch(sock)
+        sock.settimeout(deadline.remaining())
         sock.connect((address, port))
     except OSError:
         sock.close()
@@ -133,38 +187,47 @@ def _connect(address: str, port: int, timeout: float) -> socket.socket:
 class _PinnedHTTP(http.client.HTTPConnection):
     """Connects to a checked address; the Host header still names the URL's host."""
 
-    def __init__(self, host: str, port: int, address: str, timeout: float):
-        super().__init__(host, port, timeout=timeout)
-        self.address = address
+    def __init__(self, host: str, port: int, address: str, deadline: Deadline):
+        super().__init__(host, port, timeout=TIMEOUT_SECONDS)
+        self.address, self.deadline = address, deadline
 
     def connect(self):
-        self.sock = _connect(self.address, self.port, self.timeout)
+        self.sock = _connect(self.address, self.port, self.deadline)
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
-    """As _PinnedHTTP, over TLS with SNI and certificate checks for the URL's host name."""
+    """As _PinnedHTTP, over TLS with SNI and certificate checks for the URL's host name; the
+    handshake is watched by the deadline too."""
 
-    def __init__(self, host: str, port: int, address: str, timeout: float):
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
-        self.address = address
+    def __init__(self, host: str, port: int, address: str, deadline: Deadline):
+        super().__init__(host, port, timeout=TIMEOUT_SECONDS, context=ssl.create_default_context())
+        self.address, self.deadline = address, deadline
 
     def connect(self):
-        sock = _connect(self.address, self.port, self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        sock = _connect(self.address, self.port, self.deadline)
+        tls = self._context.wrap_socket(sock, server_hostname=self.host, do_handshake_on_connect=False)
+        self.deadline.watch(tls)
+        tls.settimeout(self.deadline.remaining())
+        tls.do_handshake()
+        self.sock = tls
 
 
-def _send(target: Target, body: bytes, headers: dict[str, str]) -> int:
-    """POST to the first checked address that accepts a connection; the HTTP status."""
+def _send(target: Target, body: bytes, headers: dict[str, str], deadline: Deadline) -> int:
+    """POST to the first checked address that accepts a connection; the HTTP status (the status
+    line and headers read, the body never)."""
     kind = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
     last: OSError | None = None
     for address in target.addresses:
-        connection = kind(target.host, target.port, address, TIMEOUT_SECONDS)
+        connection = kind(target.host, target.port, address, deadline)
         try:
             try:
                 connection.connect()
             except OSError as exc:  # nothing was sent: the next address may answer
+                if deadline.expired:
+                    raise
                 last = exc
                 continue
+            connection.sock.settimeout(deadline.remaining())
             connection.request("POST", target.path, body=body, headers=headers)
             return connection.getresponse().status
         finally:
@@ -180,8 +243,9 @@ class Outcome:
     duration_ms: int
 
 
-def post(url: str, secret: str, delivery_id: int, payload: dict) -> Outcome:
-    """One delivery attempt. Redirects are not followed (http.client never does): a redirect
+def post(url: str, secret: str, delivery_id: int, payload: dict, deadline_seconds: float | None = None) -> Outcome:
+    """One delivery attempt, over within `deadline_seconds` (settings.WEBHOOK_DEADLINE_SECONDS)
+    whatever the receiver does. Redirects are not followed (http.client never does): a redirect
     could lead to an address the check never saw, so a 3xx is a failed attempt."""
     body = json.dumps(payload, sort_keys=True, default=str).encode()
     timestamp = str(int(time.time()))
@@ -193,11 +257,16 @@ def post(url: str, secret: str, delivery_id: int, payload: dict) -> Outcome:
         "X-Darkroom-Signature": sign(secret, timestamp, body),
     }
     started = time.monotonic()
+    deadline = Deadline(deadline_seconds or settings.WEBHOOK_DEADLINE_SECONDS)
     try:
-        code = _send(resolve(url), body, headers)
+        code = _send(resolve(url), body, headers, deadline)
         ok, error = 200 <= code < 300, "" if 200 <= code < 300 else f"HTTP {code}"
     except Invalid as exc:
         code, ok, error = None, False, exc.detail
     except (OSError, http.client.HTTPException) as exc:
-        code, ok, error = None, False, str(exc) or type(exc).__name__
+        code, ok = None, False
+        error = (f"no answer within the {deadline.seconds:g} s deadline" if deadline.expired
+                 else str(exc) or type(exc).__name__)
+    finally:
+        deadline.cancel()
     return Outcome(ok, code, error[:500], int((time.monotonic() - started) * 1000))
