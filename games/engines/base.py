@@ -173,7 +173,9 @@ def result_schema(breakdown: dict[str, Any] | None = None) -> dict[str, Any]:
                                       "equal results share a place (1, 1, 3)"},
             "winners": {**SEATS_SCHEMA, "description": "the seats placed first; none in a "
                         "cooperative game its team lost"},
-            "breakdown": nullable({"type": "array", "items": breakdown or {"type": "object"}}),
+            "breakdown": nullable({"type": "array", "items": breakdown or {
+                "type": "object", "additionalProperties": True,
+                "description": "the kind's own figures for the seat"}}),
             "tie_break": nullable({"type": "string"}),
             "forfeited": {**SEATS_SCHEMA, "description": "seats out by forfeit, ranked last"},
             "rating_changes": {"type": "array", "description": "a rated game: each rated seat's "
@@ -259,7 +261,8 @@ class Engine:
         """JSON Schema of `view` (what a seat or spectator sees), for the OpenAPI document.
 
         The default promises only an object; every product game gives a precise one."""
-        return {"type": "object", "description": f"the {self.kind} game as the caller may see it"}
+        return {"type": "object", "additionalProperties": True,
+                "description": f"the {self.kind} game as the caller may see it"}
 
     def event_schema(self) -> dict[str, Any]:
         """JSON Schema of one `describe`d log entry, for the OpenAPI document."""
