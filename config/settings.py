@@ -281,6 +281,9 @@ VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 # {uid} and {token} filled in (the client posts them to /api/v1/accounts/password-reset/confirm/).
 TOKEN_TTL_DAYS = int(os.environ.get("TOKEN_TTL_DAYS", 30))
 TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
+# A turn notice read (by a move) this recently is opened again, not written anew, when the turn
+# comes back: in a real-time game (Photoshoot) that is once per game and sitting, not per turn.
+TURN_NOTICE_REOPEN_SECONDS = int(os.environ.get("TURN_NOTICE_REOPEN_SECONDS", 600))
 # A deleted account's name (and its look-alikes) cannot be registered for this many days.
 USERNAME_RETIRED_DAYS = int(os.environ.get("USERNAME_RETIRED_DAYS", 365))
 # Wrong logins per account and address (the lock an owner meets for their own mistakes), and per
