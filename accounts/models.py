@@ -56,7 +56,7 @@ class NotificationPreference(models.Model):
     email_digest_minutes = models.PositiveIntegerField(
         default=60, help_text="0: each email at once; otherwise one digest per this many minutes")
     # When the open digest goes out: kept here, so a notice joins it without searching the
-    # deliveries (games.notify sets it in one upsert for every user a write notifies).
+    # deliveries (games.notifications.notify sets it in one upsert for every user a write notifies).
     email_digest_at = models.DateTimeField(null=True, blank=True)
 
     def channels_for(self, kind: str) -> list[str]:

@@ -18,10 +18,9 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from accounts import names, personal_data, tokens
 from accounts.models import (AuthToken, NotificationPreference, RetiredUsername, User, Vacation,
                              Webhook)
-from games import scheduling
-from games.errors import DomainError, Invalid, NotFound
-from games.turns import refresh_deadlines_for_user
-from games.webhooks import check_url
+from accounts.webhooks import check_url
+from config import scheduling
+from config.errors import DomainError, Invalid, NotFound
 
 
 # Deleted accounts are renamed "deleted-<id>": nobody may register such a name before them.
@@ -116,8 +115,8 @@ def request_password_reset(email: str) -> None:
     """Have the worker mail the reset link (`mail_password_reset`). The request itself reads
     nothing and sends nothing, so a known address and an unknown one cost it the same: looking the
     accounts up and talking to the mail server here made a known address answer measurably
-    slower, a way to find accounts; and a slow mail server held one of the few request slots of
-    its process (config.asgi.Slots). With the broker away the mail goes now, as it did before.
+    slower, a way to find accounts; and a slow mail server would hold the request's worker. With
+    the broker away the mail goes now, as it did before.
 
     An address gets one reset mail per PASSWORD_RESET_MAIL_INTERVAL_SECONDS, however many callers
     (and addresses they call from) ask: the throttle counts callers, and nobody's mailbox should
@@ -207,36 +206,9 @@ def vacation_days_used(user, year: int) -> float:
     return used
 
 
-@transaction.atomic
-def start_vacation(user, days: float):
-    """Stop the user's clocks in every game for `days`, from now, within the yearly allowance."""
-    User.objects.select_for_update().get(pk=user.pk)  # one vacation change at a time per user
-    now = timezone.now()
-    if Vacation.objects.filter(user=user, start__lte=now, end__gt=now).exists():
-        raise Invalid("you are on vacation already; end it before starting another")
-    left = settings.VACATION_DAYS_PER_YEAR - vacation_days_used(user, now.year)
-    if not 0 < days <= left:
-        raise Invalid(f"you have {left:.2f} vacation days left this year; ask for more than 0 and at most that")
-    vacation = Vacation.objects.create(user=user, start=now, end=now + timedelta(days=days))
-    refresh_deadlines_for_user(user)
-    return vacation
-
-
-@transaction.atomic
-def end_vacation(user) -> None:
-    now = timezone.now()
-    if not Vacation.objects.filter(user=user, start__lte=now, end__gt=now).update(end=now):
-        raise NotFound("you are not on vacation")
-    refresh_deadlines_for_user(user)
-
-
 # ---------------------------------------------------------------------------------------------
 # Leaving: export my data, delete my account
 # ---------------------------------------------------------------------------------------------
-class GamesInProgress(DomainError):
-    status, code = 409, "games_in_progress"
-
-
 def export_data(user) -> dict:
     """Everything the apps hold about the user, one entry per registered holder."""
     return {"exported_at": timezone.now(), "data": {h.name: h.export(user) for h in personal_data.holders()}}
@@ -250,13 +222,7 @@ def delete_account(user, password: str) -> None:
     user = User.objects.select_for_update().get(pk=user.pk)
     if not user.check_password(password):
         raise BadCredentials("the password is wrong")
-    from games.models import Game
-
-    playing = list(Game.objects.filter(seat_set__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-                   .values_list("pk", flat=True)[:20])
-    if playing:
-        raise GamesInProgress("leave or resign your open and active games first: "
-                              + ", ".join(str(pk) for pk in playing), games=[str(pk) for pk in playing])
+    personal_data.check_erasable(user)  # games: no seat in an open or active game (games_in_progress)
     for holder in personal_data.holders():
         holder.erase(user)
     # The old name rests: nobody may take it (or a look-alike) for USERNAME_RETIRED_DAYS.

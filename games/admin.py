@@ -15,7 +15,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from games import chat, review, services, store
+from games.community import chat
+from games.play import review, services, store
 from games.errors import DomainError
 from games.models import ChatMessage, Delivery, Dispute, Event, Game, Notification
 

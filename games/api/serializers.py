@@ -228,7 +228,7 @@ class ErrorOut(serializers.Serializer):
     detail = serializers.CharField(help_text="for people")
     fields = kind_typed("FieldErrors")(required=False, allow_null=True,
                                        help_text="invalid: the problems per request field")
-    retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait")
+    retry_after = serializers.IntegerField(required=False, help_text="throttled, unavailable: seconds to wait")
 
 
 class MutedOut(serializers.Serializer):

@@ -1,6 +1,6 @@
 """HTTP for what happens around a game: resign, abort, silent seats, chat, invitations, join
-links, rematches, open seeks and games to spectate (services: games.social, games.chat,
-games.invitations)."""
+links, rematches, open seeks and games to spectate (services: games.community.social, games.community.chat,
+games.community.invitations)."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -9,7 +9,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import access, chat, invitations, selectors, social
+from games.community import chat, invitations, social
+from games.play import access, selectors
 from games.api import serializers as s
 from games.api.params import Pagination, page_parameters, single
 from games.api.params import whole as int_param

@@ -1,4 +1,4 @@
-"""Server-Sent Events and the long-poll: the async views that wait (see games.live).
+"""Server-Sent Events and the long-poll: the async views that wait (see games.realtime.live).
 
 Each view's sync part (authentication, throttling, access checks, parsing) is an ordinary DRF
 view, run off the event loop by `asynchronous`; what it returns may be a stream, whose async
@@ -34,7 +34,9 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from accounts.tokens import HashedTokenAuthentication
-from games import access, chat, live, selectors, store
+from games.community import chat
+from games.play import access, selectors, store
+from games.realtime import live
 from games.api.auth import CachedTokenAuthentication
 from games.api.notifications import NotificationOut
 from games.api.renderers import json_bytes
@@ -111,7 +113,7 @@ def asynchronous(view_class: type[APIView]):
     return view
 
 
-_seats: dict[tuple, int | None] = {}  # (game, user) -> seat, in games past their lobby
+_seats = live.Memory(100_000)  # (game, user) -> seat, in games past their lobby
 
 
 def known_game(request, game_id) -> Game | None:
@@ -136,8 +138,6 @@ def known_game(request, game_id) -> Game | None:
 
 def remember_seat(game: Game, user, seat: int | None) -> None:
     if game.status != Game.Status.OPEN and user.is_authenticated:
-        if len(_seats) > 100_000:
-            _seats.clear()
         _seats[game.pk, user.pk] = seat
 
 
@@ -281,7 +281,7 @@ def _plain_error(status_code: int, code: str, detail: str):
 
 async def _ended(reader, delivering: bool = False) -> str | None:
     """The `end` message if the stream's guard no longer holds. Asked at most once a heartbeat
-    (a token's revocation also reaches the process's token cache at once: games.live); on a
+    (a token's revocation also reaches the process's token cache at once: games.realtime.live); on a
     private game's stream before every delivery too, so news never reaches someone who has just
     declined, left or been uninvited."""
     guard = reader.guard
@@ -413,7 +413,7 @@ class Tails:
     wait for its answer on the loop, holding no thread."""
 
     def __init__(self):
-        self.latest: dict[Any, Tail] = {}
+        self.latest: live.Memory = live.Memory(5000)
         self.reading: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict] = weakref.WeakKeyDictionary()
 
     def _fits(self, tail: Tail | None, after: int, announced: int) -> bool:
@@ -423,8 +423,9 @@ class Tails:
         """The game's events after `after`: with `announced` (a version heard of since the
         caller's last read) a shared tail at least that new will do; without, the database now."""
         if announced is not None:
-            if self._fits(self.latest.get(game_id), after, announced):
-                return self.latest[game_id]
+            latest = self.latest.get(game_id)
+            if self._fits(latest, after, announced):
+                return latest
             pending = self.reading.setdefault(asyncio.get_running_loop(), {}).get(game_id)
             if pending is not None:
                 tail = await asyncio.shield(pending)
@@ -453,8 +454,6 @@ class Tails:
                 del reading[game_id]
         newest = self.latest.get(game_id)
         if tail.complete and (newest is None or tail.game.version >= newest.game.version):
-            if len(self.latest) > 5000:
-                self.latest.clear()
             self.latest[game_id] = tail
         return tail
 

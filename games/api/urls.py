@@ -1,7 +1,7 @@
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from accounts import players
+from games.api import players
 from games.api import notifications, social, streams, views
 
 class TextConverter:
@@ -20,7 +20,7 @@ class TextConverter:
 register_converter(TextConverter, "text")
 
 urlpatterns = [
-    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("games.api.account_urls")),
     path("kinds/", views.KindsView.as_view(), name="kinds"),
     path("kinds/<text:kind>/", views.KindView.as_view(), name="kind"),
     path("kinds/<text:kind>/cards/", views.CardsView.as_view(), name="kind-cards"),

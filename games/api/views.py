@@ -11,15 +11,17 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import access, invitations, live, selectors, services, social
+from games.community import invitations, social
+from games.play import access, selectors, services
+from games.realtime import live
 from games.api import serializers as s
 from games.api import streams
 from games.api.params import Pagination, flag, page_parameters, single
 from games.api.params import whole as int_param
 from games.errors import Invalid, NotFound
-from games.kinds import all_kinds, get_engine
+from games.play.kinds import all_kinds, get_engine
 from games.models import Game
-from games.options import schema_for
+from games.play.options import schema_for
 
 ERRORS = {code: OpenApiResponse(s.ErrorOut, description=text) for code, text in {
     400: "invalid / illegal_move / unavailable_move / malformed", 401: "not_authenticated",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from games import services
+from games.play import services
 from games.models import Game
 from tests.conftest import start_game
 from tests.games.test_social_leaving import first_move, url

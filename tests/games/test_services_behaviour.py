@@ -7,10 +7,10 @@ from types import SimpleNamespace
 import pytest
 from django.utils import timezone
 
-from games import services, store, turns
+from games.play import services, store, turns
 from games.engines import base
 from games.errors import GameNotActive, IdempotencyMismatch, IllegalMove
-from games.kinds import get_engine
+from games.play.kinds import get_engine
 from games.models import Dispute, Event, Game, Notification
 from tests.conftest import start_game
 from tests.duel import Duel
@@ -203,7 +203,7 @@ def test_when_a_batch_fails_each_game_is_expired_alone_and_counted(make_player, 
 
 
 def errors(caplog):
-    return [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and r.name == "games.services"]
+    return [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and r.name == "games.play.services"]
 
 
 def test_due_games_without_trouble_are_expired_in_batches_with_no_fallback(make_player, caplog):
