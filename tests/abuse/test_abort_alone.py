@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_seat_only_ever_auto_moved_does_not_let_the_other_abort_alone_late(alice, bob, monkeypatch):
-    game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600,
+    game_id = start_game(alice, [bob], options={"hand_size": 6, "time_control": "per_move", "move_seconds": 3600,
                                                  "timeout_policy": "auto_move"})
     assert alice.game(game_id)["rated"] is True
     own, auto = 0, 0
