@@ -1,10 +1,11 @@
 """Trace a move's path through the project's modules (issue 31, "a move runs downhill").
 
-A real move is played over HTTP (the test client, against the test database): a Pick Pic game is
-created, joined and started through the API, then seat 0's first legal move is POSTed to
-``/api/v1/games/<id>/moves/`` with an Idempotency-Key, then the same request again (a client's
-retry, answered from the event log). While those two POSTs run, ``sys.setprofile`` records every call into
-a project module (``games.*``, ``accounts.*``, ``config.*``, ``web.*``).
+A real move is played over HTTP (the test client, against the test database): a Pick Pic game
+with a clock (600 s a move) is created, joined and started through the API, then the first legal
+move of a player whose turn it is is POSTed to ``/api/v1/games/<id>/moves/`` with an
+Idempotency-Key, then the same request again (a client's retry, answered from the event log).
+While those two POSTs run, ``sys.setprofile`` records every call into a project module
+(``games.*``, ``accounts.*``, ``config.*``, ``web.*``).
 
 What is counted
 - **Recorded calls.** Only the move's path: from the first frame of ``games.api`` the request
@@ -39,6 +40,7 @@ from pathlib import Path
 
 PROJECT = ("games", "accounts", "config", "web")
 STORE = "games.play.store"
+CLOCK = {"time_control": "per_move", "move_seconds": 600}  # so clocks and the wake-ups run too
 PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 
 
@@ -184,7 +186,7 @@ def trace_move(client_factory) -> Trace:
     authenticated test client as `.client`), then trace a first legal move and its retry."""
     players = [client_factory() for _ in range(3)]
     creator = players[0].client
-    created = creator.post("/api/v1/games/", {"kind": "pickpic", "options": {}}, format="json")
+    created = creator.post("/api/v1/games/", {"kind": "pickpic", "options": CLOCK}, format="json")
     assert created.status_code == 201, created.content
     game_id = created.json()["id"]
     for other in players[1:]:
