@@ -30,14 +30,15 @@ def ttl() -> timedelta:
     return timedelta(days=settings.TOKEN_TTL_DAYS)
 
 
-def issue(user, device: str = "") -> tuple[AuthToken, str]:
-    """A new token for `device`; the key is returned once and never stored. Logging in again on
-    the same device replaces its token; the least recently used go beyond TOKENS_PER_USER."""
+def issue(user, device: str = "", replaces: bool = True) -> tuple[AuthToken, str]:
+    """A new token listed as `device`; the key is returned once and never stored. With
+    `replaces` (an explicit device id), the device's older token goes; without, every login is a
+    token of its own. The least recently used go beyond TOKENS_PER_USER."""
     key = secrets.token_hex(32)
     now = timezone.now()
     device = (device or "").strip()[:100]
     with transaction.atomic():
-        if device:
+        if device and replaces:
             AuthToken.objects.filter(user=user, device=device).delete()
         token = AuthToken.objects.create(user=user, digest=digest(key), prefix=key[:8], device=device,
                                          created_at=now, last_used_at=now, expires_at=now + ttl())

@@ -3,7 +3,7 @@ handler, with the ASGI lifespan protocol answered around it.
 
 REST views are sync: Django runs them on the request's thread. Streams and long-polls are async
 views (games/api/streams.py) that wait on the event loop and read the database on a few threads of
-their own (games.live.run_sync), so a waiting client holds no database connection.
+their own (games.realtime.live.run_sync), so a waiting client holds no database connection.
 """
 import os
 
@@ -25,7 +25,7 @@ async def application(scope, receive, send):
     it two seconds at most; the hub keeps trying on its own."""
     if scope["type"] != "lifespan":
         return await django_application(scope, receive, send)
-    from games import live
+    from games.realtime import live
 
     while True:
         message = await receive()

@@ -1,11 +1,18 @@
 """The test suite's settings: the real ones, plus the tiny test game and relaxed limits."""
 import os
 
+# Development's settings, asked for as `make run` asks (production's defaults are debug off and
+# HTTPS only); the test runner still runs every test with DEBUG off.
+os.environ.setdefault("DJANGO_DEBUG", "true")
 os.environ.setdefault("DARKROOM_EXTRA_ENGINES", "duel=tests.duel:ENGINE")
 os.environ.setdefault("WEBHOOKS_ALLOW_PRIVATE", "true")
-os.environ.setdefault("CACHE_PREFIX", f"darkroom-test-{os.getpid()}")
-# A queue of this run's own, so tasks left by one run never reach another run's worker.
-os.environ.setdefault("CELERY_QUEUE", f"darkroom-test-{os.getpid()}")
+# Cache keys and a Celery queue of this test process's own, so tasks left by one run never reach
+# another run's worker. pytest-xdist's workers inherit their controller's environment, so each
+# process names its own; a worker or server that a test starts is handed the names it must share
+# (tests/worker.py marks them "given").
+if os.environ.get("DARKROOM_TEST_NAMES") != "given":
+    os.environ["CACHE_PREFIX"] = f"darkroom-test-{os.getpid()}"
+    os.environ["CELERY_QUEUE"] = f"darkroom-test-{os.getpid()}"
 os.environ.setdefault("WEBHOOK_RETRY_BASE_SECONDS", "0.3")
 os.environ.setdefault("WEBHOOK_MAX_ATTEMPTS", "3")
 

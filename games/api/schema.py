@@ -13,10 +13,10 @@ import re
 from typing import Any
 
 from accounts.models import NotificationPreference
-from games import store
+from games.play import store
 from games.engines.base import SEAT_SCHEMA, Engine, nullable, result_schema
-from games.kinds import all_kinds, get_engine
-from games.options import schema_for
+from games.play.kinds import all_kinds, get_engine
+from games.play.options import schema_for
 
 MARKER = "x-darkroom"
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
@@ -35,6 +35,7 @@ ERROR_CODES = {
     415: "unsupported_media_type (send application/json)",
     422: "idempotency_mismatch (the Idempotency-Key was used for another request)",
     429: "throttled (see Retry-After)",
+    503: "unavailable (the database is unreachable for now; see Retry-After)",
 }
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
                                "schema": {"type": "integer", "minimum": 1}}}
@@ -189,14 +190,14 @@ def _error_response(status: int, existing: dict[str, Any] | None) -> dict[str, A
            "content": {"application/json": {"schema": ERROR_REF}}}
     if existing and existing.get("description"):
         out["description"] = existing["description"]
-    if status == 429:
+    if status in (429, 503):
         out["headers"] = RETRY_AFTER
     return out
 
 
 def _add_errors(path: str, method: str, operation: dict[str, Any]) -> None:
     responses = operation.setdefault("responses", {})
-    statuses = {401, 406, 429}
+    statuses = {401, 406, 429, 503}
     if method in WITH_BODY:
         statuses |= {400, 413, 415}
     if any(p.get("in") == "query" for p in operation.get("parameters", [])):

@@ -1,6 +1,6 @@
 """HTTP for what happens around a game: resign, abort, silent seats, chat, invitations, join
-links, rematches, open seeks and games to spectate (services: games.social, games.chat,
-games.invitations)."""
+links, rematches, open seeks and games to spectate (services: games.community.social, games.community.chat,
+games.community.invitations)."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -9,7 +9,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import access, chat, invitations, selectors, social
+from games.community import chat, invitations, social
+from games.play import access, selectors
 from games.api import serializers as s
 from games.api.params import Pagination, page_parameters, single
 from games.api.params import whole as int_param
@@ -20,7 +21,7 @@ from games.models import ChatMessage
 # ---------------------------------------------------------------------------------------------
 # Shapes
 # ---------------------------------------------------------------------------------------------
-class ClaimIn(serializers.Serializer):
+class ClaimIn(s.StrictInput):
     seat = serializers.IntegerField(min_value=0, help_text="the silent seat to declare out")
 
 
@@ -34,7 +35,7 @@ class AbortOut(serializers.Serializer):
     version = serializers.IntegerField()
 
 
-class ChatIn(serializers.Serializer):
+class ChatIn(s.StrictInput):
     channel = serializers.ChoiceField(choices=ChatMessage.Channel.values)
     text = serializers.CharField(max_length=settings.CHAT_MAX_LENGTH, trim_whitespace=False,
                                  help_text="plain text, at most CHAT_MAX_LENGTH characters (500); "
@@ -51,7 +52,7 @@ class ChatOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class ReportIn(serializers.Serializer):
+class ReportIn(s.StrictInput):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
@@ -62,7 +63,7 @@ class ReportOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class InviteIn(serializers.Serializer):
+class InviteIn(s.StrictInput):
     invite = serializers.ListField(child=serializers.CharField(max_length=150), max_length=10,
                                    help_text="usernames")
 

@@ -329,7 +329,7 @@ class Engine:
 
     # -- forfeits (concrete): the same for every game -------------------------------------------
     # A forfeited seat stays in the game so the others can play on (the server plays its turns
-    # for it: see games.clocks); it ranks below every seat still in. When one seat is left, the
+    # for it: see games.play.clocks); it ranks below every seat still in. When one seat is left, the
     # game ends and that seat wins whatever the score.
     def forfeited(self, state: State) -> list[int]:
         return list(state.get("_forfeited", []))

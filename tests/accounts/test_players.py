@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from accounts import ratings
-from games import services
+from games.play import services
 from tests.accounts.test_ratings import play_out
 from tests.conftest import start_game
 

@@ -15,7 +15,7 @@ import pytest
 
 from games import engines
 from games.api.schema import kind_name
-from games.kinds import get_engine
+from games.play.kinds import get_engine
 
 # Every built-in kind (not the suite's test game), with the fewest seats it allows; Photoshoot with
 # two teams (4 seats) and a 5 s hourglass, which the first move after it ends (no worker here):

@@ -291,7 +291,7 @@ move loop paid for and GET /kinds/ did not:
 - Each web process's live hub was pattern-subscribed to every channel, so each process parsed
   every move's news whether or not anyone in it waited (3.6% of a process's samples, times the
   number of processes). It now subscribes to the channels its streams and long-polls follow
-  (`games.live.Hub`), lets a channel go a linger after its last waiter, and trusts what it heard
+  (`games.realtime.live.Hub`), lets a channel go a linger after its last waiter, and trusts what it heard
   per channel (`Hub.since`).
 - psycopg built a cursor's adapters, and a loader per column of every result, for each hot
   statement (a new cursor per call), and Django's timestamptz loader is Python, re-labelling the
@@ -448,7 +448,7 @@ process (plain sampling, one thread: not distorted by other threads), and change
   processes, from /proc, in a 6 s run at 16 clients).
 - The loop read the same state from Redis three times (GET game, legal-moves, the move), each a
   GET, Django's key checks and an unpickling. States now sit in each process's memory first
-  (`games/statecache.py`, 1,024 by default): a committed version's state never changes, so
+  (`games/play/statecache.py`, 1,024 by default): a committed version's state never changes, so
   nothing is invalidated. They are stored in Redis as their JSON text under the deployment's
   prefix, written after commit in the same pipeline as the move's live announcements (one round
   trip after a move instead of two).

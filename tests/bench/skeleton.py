@@ -30,11 +30,11 @@ from rest_framework.views import APIView
 
 from config import jsoncodec
 from config import urls as config_urls
-from games import access, selectors
-from games import options as game_options
+from games.play import access, selectors
+from games.play import options as game_options
 from games.api.views import ETaggedResponse, parse_move
 from games.errors import VersionConflict
-from games.kinds import get_engine
+from games.play.kinds import get_engine
 
 PREFIX = "bench-skeleton/"
 MOVED = "BenchSkeletonMoved"

@@ -83,7 +83,7 @@ def test_the_application_answers_the_lifespan_protocol_and_starts_hearing_revoca
     """At start the web process subscribes to live updates (games.live), so REST requests may trust
     remembered tokens: Django's handler takes HTTP only, the lifespan is answered around it."""
     from config.asgi import application
-    from games import live
+    from games.realtime import live
 
     async def scenario():
         incoming = asyncio.Queue()

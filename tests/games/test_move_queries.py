@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games.play import services
 from games.models import Game
 from tests.conftest import start_game
 
@@ -138,7 +138,8 @@ def test_a_move_reads_the_mover_s_turn_notice_in_its_own_write(make_player, warm
 
 @pytest.mark.django_db(transaction=True)
 def test_a_notifying_move_wakes_its_readers_and_the_notified_in_one_redis_round_trip(make_player, monkeypatch):
-    from games import live, statecache
+    from games.play import statecache
+    from games.realtime import live
 
     game_id, by_user = pickpic(make_player, 3)
     for seat in range(2):

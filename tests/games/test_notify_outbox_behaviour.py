@@ -7,7 +7,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from accounts.models import NotificationPreference, Webhook
-from games import live, notify
+from games.notifications import notify
+from games.realtime import live
 from games.models import Delivery, Game, Mute, Notification
 from tests.conftest import start_game
 from tests.queued import queued

@@ -136,7 +136,7 @@ def test_a_ticket_opens_one_stream_once(server, alice, bob, duel):
 
 
 def test_a_ticket_lives_in_redis_with_its_time_to_live(server, bob, settings):
-    from games import live
+    from games.realtime import live
 
     with server.client(bob.token) as http:
         ticket = http.post("/stream-tickets/").json()["ticket"]

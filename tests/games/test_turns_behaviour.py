@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, store, turns
+from games.play import services, store, turns
 from games.models import Event, Game, Notification
-from games.turns import Turn
+from games.play.turns import Turn
 from tests.conftest import start_game
 from tests.duel import Duel
 from tests.games.timetravel import rewind
