@@ -321,10 +321,16 @@ VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 # {uid} and {token} filled in (the client posts them to /api/v1/accounts/password-reset/confirm/).
 TOKEN_TTL_DAYS = int(os.environ.get("TOKEN_TTL_DAYS", 30))
 TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
+# A turn notice read (by a move) this recently is opened again, not written anew, when the turn
+# comes back: in a real-time game (Photoshoot) that is once per game and sitting, not per turn.
+TURN_NOTICE_REOPEN_SECONDS = int(os.environ.get("TURN_NOTICE_REOPEN_SECONDS", 600))
 # A deleted account's name (and its look-alikes) cannot be registered for this many days.
 USERNAME_RETIRED_DAYS = int(os.environ.get("USERNAME_RETIRED_DAYS", 365))
-# Logins per account, whatever addresses they come from (the "auth" rate above is per address).
-THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/hour")
+# Wrong logins per account and address (the lock an owner meets for their own mistakes), and per
+# account whatever the addresses (a ceiling against guessing spread over many addresses). A good
+# login gives its count back. The "auth" rate above is per address, over every auth endpoint.
+THROTTLE_LOGIN_ACCOUNT_ADDRESS = os.environ.get("THROTTLE_LOGIN_ACCOUNT_ADDRESS", "10/hour")
+THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "100/hour")
 PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")
 # One reset mail per address within this many seconds, however many callers ask (0: no limit).
 PASSWORD_RESET_MAIL_INTERVAL_SECONDS = int(os.environ.get("PASSWORD_RESET_MAIL_INTERVAL_SECONDS", "60"))

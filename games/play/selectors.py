@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.play import access, store
+from games.play import access
+from games.play import store
 from games.errors import GameNotActive, Invalid
 from games.play.kinds import engine_of
 from games.models import Event, Game, Seat

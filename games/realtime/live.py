@@ -43,8 +43,8 @@ from django.conf import settings
 from django.db import connections, transaction
 from django.utils import timezone
 
-from config.outages import came_back, went_down
 from config.keys import deployment_key
+from config.outages import came_back, went_down
 
 log = logging.getLogger(__name__)
 MAX_WAIT_SECONDS = 30

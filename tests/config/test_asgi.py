@@ -80,7 +80,7 @@ def on_own_loop(coroutine):
 
 
 def test_the_application_answers_the_lifespan_protocol_and_starts_hearing_revocations():
-    """At start the web process subscribes to live updates (games.live), so REST requests may trust
+    """At start the web process subscribes to live updates (games.realtime.live), so REST requests may trust
     remembered tokens: Django's handler takes HTTP only, the lifespan is answered around it."""
     from config.asgi import application
     from games.realtime import live
