@@ -1,7 +1,7 @@
 // The Darkroom web client: hash routes, log in, lobby, my games, inbox, the game page (tables,
 // clocks, result, seed), spectating and the replay viewer. Everything comes from /api/v1/.
-import { auth, get, post, follow, ApiError } from "./api.js";
-import { h, choiceButton, fill } from "./svg.js";
+import { auth, get, post, follow, userStream, deviceName, ApiError } from "./api.js";
+import { h, choiceButton, fill, icon } from "./svg.js";
 import { chatPanel, gameActions, invitationsSection, privacyFields, readPrivacy } from "./social.js";
 
 const main = document.getElementById("main");
@@ -9,6 +9,10 @@ const nav = document.getElementById("nav");
 const flash = document.getElementById("flash");
 let me = null;           // GET /accounts/me/
 let leave = () => {};    // cleanup of the current screen (streams, timers)
+let news = null;         // the current screen's listener for the user stream's `game` messages
+let stopUserStream = () => {};
+const turns = new Map(); // game id -> title, for each of my games where it is my turn
+const BACK_KEY = "darkroom.back";
 
 export function say(message, kind = "error") {
   fill(flash, h("p", { class: `flash ${kind}` }, message));
@@ -31,20 +35,33 @@ const routes = [
   [/^#?\/?$/, lobbyPage],
 ];
 
+// To the log-in page, remembering where we were so the log-in brings us back there.
+function toLogin() {
+  const hash = location.hash || "#/";
+  if (hash !== "#/login") sessionStorage.setItem(BACK_KEY, hash);
+  me = null;
+  stopUserStream(); stopUserStream = () => {};
+  location.hash = "#/login";
+}
+let loginNote = null;    // why the log-in page was shown (a session that ended), said once there
+
 async function route() {
-  leave(); leave = () => {};
+  leave(); leave = () => {}; news = null;
   fill(flash);
   const hash = location.hash || "#/";
-  if (!auth.token && hash !== "#/login") { location.hash = "#/login"; return; }
+  if (!auth.token && hash !== "#/login") { toLogin(); return; }
   if (auth.token && !me) {
-    try { me = await get("/accounts/me/"); } catch (error) { auth.token = null; location.hash = "#/login"; return; }
+    try { me = await get("/accounts/me/"); } catch (error) { auth.token = null; toLogin(); return; }
+    startUserStream();
   }
   drawNav();
+  showTurns();
   for (const [pattern, page] of routes) {
     const match = hash.match(pattern);
     if (match) {
       fill(main, h("p", { class: "loading" }, "Loading…"));
       try { await page(...match.slice(1)); } catch (error) { showError(error); }
+      showTurns();
       main.focus({ preventScroll: true });
       return;
     }
@@ -54,18 +71,74 @@ async function route() {
 
 function drawNav() {
   if (!me) { fill(nav); return; }
-  const unread = h("span", { id: "unread", class: "badge" });
-  fill(nav, link("#/", "Lobby"), link("#/mine", "My games"), link("#/inbox", "Inbox ", unread),
-    h("span", { class: "who" }, me.username),
+  const unread = h("span", { id: "unread", class: "badge", "aria-label": "unread" });
+  fill(nav, link("#/", "Lobby"), link("#/mine", "My games"), h("a", { href: "#/inbox" }, "Inbox", unread),
+    link("#/settings", "Settings"), link(`#/players/${encodeURIComponent(me.username)}`, me.username, { class: "who" }),
     h("button", { type: "button", onclick: logout }, "Log out"));
-  get("/notifications/unread-count/").then((r) => { unread.textContent = r.unread ? String(r.unread) : ""; })
-    .catch(() => {});
+  updateUnread();
+}
+
+function updateUnread() {
+  get("/notifications/unread-count/").then((r) => {
+    const badge = document.getElementById("unread");
+    if (badge) { badge.textContent = r.unread ? String(r.unread) : ""; badge.setAttribute("aria-label", `${r.unread} unread`); }
+  }).catch(() => {});
 }
 
 // Logging out revokes this device's token on the server too, not only in this browser.
 async function logout() {
   try { await post("/accounts/logout/"); } catch (error) { /* already revoked or expired */ }
-  auth.token = null; me = null; location.hash = "#/login";
+  auth.token = null; me = null; sessionStorage.removeItem(BACK_KEY);
+  stopUserStream(); stopUserStream = () => {}; turns.clear(); showTurns();
+  location.hash = "#/login";
+}
+
+// ---------------------------------------------------------------- signals ----------------------
+// The user stream: my games' status and turn, my notifications. It keeps the tab title ("(2) Your
+// turn"), the unread badge and the lobby / my games lists up to date, and, when the player allowed
+// it and looks elsewhere, raises a browser notification when a turn becomes theirs.
+const kindTitles = {};
+export const kindTitle = (kind) => kindTitles[kind] || kind;
+
+function startUserStream() {
+  stopUserStream();
+  get("/kinds/").then((kinds) => (kinds.results || kinds).forEach((k) => { kindTitles[k.kind] = k.title; })).catch(() => {});
+  stopUserStream = userStream({
+    onGame: (game) => {
+      const id = game.game ?? game.id;
+      const was = turns.has(id);
+      if (game.your_turn && game.status === "active") turns.set(id, kindTitle(game.kind) || "a game");
+      else turns.delete(id);
+      showTurns();
+      if (!was && turns.has(id)) notifyTurn(id, turns.get(id));
+      if (news) news(game);
+    },
+    onNotification: () => updateUnread(),
+    onOpen: () => updateUnread(),
+  });
+}
+
+function showTurns() {
+  const base = document.querySelector("main h1")?.textContent || "";
+  const count = turns.size;
+  document.title = `${count ? `(${count}) Your turn · ` : ""}${base && base !== "Darkroom" ? `${base} · ` : ""}Darkroom`;
+}
+
+export function notifyTurn(id, title) {
+  if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
+  const note = new Notification("Your turn", { body: `${title}: it is your move.`, tag: `turn-${id}` });
+  note.onclick = () => { window.focus(); location.hash = `#/games/${id}`; note.close(); };
+}
+
+/** A button to allow turn notifications, while the browser has not been asked yet. */
+function notificationOffer() {
+  if (!("Notification" in window) || Notification.permission !== "default") return null;
+  const button = h("button", { type: "button", class: "notify-offer" }, icon("bell"), "Tell me when it's my turn");
+  button.addEventListener("click", async () => {
+    const answer = await Notification.requestPermission();
+    button.replaceWith(h("span", { class: "help" }, answer === "granted" ? "Turn notifications are on." : "Turn notifications are off."));
+  });
+  return button;
 }
 
 // ---------------------------------------------------------------- log in / register ------------
@@ -79,16 +152,19 @@ async function loginPage() {
       extra, h("button", { type: "submit" }, title));
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
-      const data = Object.fromEntries(new FormData(f));
+      const data = { ...Object.fromEntries(new FormData(f)), device: deviceName() };
       if (!data.email) delete data.email;
       try {
         const answer = await post(path, data);
         auth.token = answer.token; me = null;
-        location.hash = "#/";
+        const back = sessionStorage.getItem(BACK_KEY);
+        sessionStorage.removeItem(BACK_KEY);
+        location.hash = back && back !== "#/login" ? back : "#/";
       } catch (error) { showError(error); }
     });
     return f;
   };
+  if (loginNote) { say(loginNote, "info"); loginNote = null; }
   fill(main, h("div", { class: "auth" },
     form("Log in", "/accounts/token/"),
     form("Register", "/accounts/register/", h("label", {}, "Email (optional) ", h("input", { name: "email", type: "email" })))));
@@ -150,31 +226,52 @@ function gameRow(game, actions = []) {
 }
 
 async function lobbyPage() {
-  const [kinds, open, active] = await Promise.all([get("/kinds/"), get("/games/?status=open&limit=50"),
-                                                   get("/games/?status=active&limit=50")]);
+  const kinds = await get("/kinds/");
   const list = (kinds.results || kinds);
-  const join = (game) => game.your_seat === null && game.players.length < game.seats
-    ? choiceButton("Join", async () => {
-      try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
-    }) : null;
-  const invited = await invitationsSection(showError);
+  const lists = h("div", { class: "lobby-lists" });
+  const invitedRoot = h("div", {});
+  // The lists (not the create forms, which may be half filled) follow the user stream's news and
+  // look again every 15 s for other people's new games.
+  async function refreshLists() {
+    const [open, active, invited] = await Promise.all([get("/games/?status=open&limit=50"), get("/games/?status=active&limit=50"),
+                                                       invitationsSection(showError)]);
+    const join = (game) => game.your_seat === null && game.players.length < game.seats
+      ? choiceButton("Join", async () => {
+        try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
+      }) : null;
+    const keep = document.activeElement && lists.contains(document.activeElement) ? document.activeElement.closest("[data-game]")?.dataset.game : null;
+    fill(invitedRoot, invited);
+    fill(lists,
+      h("section", { "aria-label": "Open games" }, h("h2", {}, "Open games"),
+        open.results.length ? h("ul", { class: "games" }, open.results.map((g) => gameRow(g, join(g)))) : h("p", {}, "None yet.")),
+      h("section", { "aria-label": "Games being played" }, h("h2", {}, "Games being played (spectate)"),
+        active.results.length ? h("ul", { class: "games" }, active.results.map((g) => gameRow(g))) : h("p", {}, "None.")));
+    if (keep) lists.querySelector(`[data-game="${keep}"] a`)?.focus();
+  }
+  await refreshLists();
   fill(main,
     h("h1", {}, "Lobby"),
-    invited,
+    invitedRoot,
     h("section", { "aria-label": "New game" }, h("h2", {}, "New game"), h("div", { class: "kinds" }, list.map(createForm))),
-    h("section", { "aria-label": "Open games" }, h("h2", {}, "Open games"),
-      open.results.length ? h("ul", { class: "games" }, open.results.map((g) => gameRow(g, join(g)))) : h("p", {}, "None yet.")),
-    h("section", { "aria-label": "Games being played" }, h("h2", {}, "Games being played (spectate)"),
-      active.results.length ? h("ul", { class: "games" }, active.results.map((g) => gameRow(g))) : h("p", {}, "None.")));
+    lists);
+  news = () => refreshLists().catch(() => {});
+  const timer = setInterval(() => refreshLists().catch(() => {}), 15000);
+  const previous = leave;
+  leave = () => { clearInterval(timer); previous(); };
 }
 
 // ---------------------------------------------------------------- my games and inbox -----------
 async function myGamesPage() {
-  const page = await get("/games/?mine=true&limit=100");
-  const order = { active: 1, open: 2, finished: 3, aborted: 4, cancelled: 5 };
-  const games = [...page.results].sort((a, b) => (b.your_turn - a.your_turn) || (order[a.status] - order[b.status]));
-  fill(main, h("h1", {}, "My games"),
-    games.length ? h("ul", { class: "games" }, games.map((g) => gameRow(g))) : h("p", {}, "No game yet: ", link("#/", "the lobby"), "."));
+  const root = h("div", { class: "my-games" });
+  async function draw() {
+    const page = await get("/games/?mine=true&limit=100");
+    const order = { active: 1, open: 2, finished: 3, aborted: 4, cancelled: 5 };
+    const games = [...page.results].sort((a, b) => (b.your_turn - a.your_turn) || (order[a.status] - order[b.status]));
+    fill(root, games.length ? h("ul", { class: "games" }, games.map((g) => gameRow(g))) : h("p", {}, "No game yet: ", link("#/", "the lobby"), "."));
+  }
+  await draw();
+  fill(main, h("h1", {}, "My games"), root);
+  news = () => draw().catch(() => {});   // the user stream: a turn, a start, an end
 }
 
 async function inboxPage() {
@@ -219,7 +316,7 @@ function clocksBox(game) {
     const due = clockDeadline(clock);
     const tick = () => {
       const left = due ? (due - Date.now()) / 1000 : clock.left;
-      li.textContent = `${seatName(game, Number(seat))}: ${fmt(left)}${due ? " ⏱" : " (stopped)"}`;
+      fill(li, due ? icon("clock", 18) : null, `${seatName(game, Number(seat))}: ${fmt(left)}${due ? " (running)" : " (stopped)"}`);
     };
     tick();
     return [li, tick];
@@ -256,6 +353,20 @@ function fairnessBox(game) {
     game.seed ? h("p", {}, "Seed (revealed at the end): ", h("code", { class: "seed" }, game.seed)) : null);
 }
 
+// Tables lay out for the width they have: a new width (a phone turned, a window resized) draws
+// the table again for it.
+function onWidthChange(node, redraw) {
+  let width = node.clientWidth, timer = null;
+  const observer = new ResizeObserver(() => {
+    if (node.clientWidth === width || !node.clientWidth) return;
+    width = node.clientWidth;
+    clearTimeout(timer);
+    timer = setTimeout(redraw, 150);
+  });
+  observer.observe(node);
+  return () => { observer.disconnect(); clearTimeout(timer); };
+}
+
 // ---------------------------------------------------------------- the game page ----------------
 async function gamePage(id) {
   let version = -1, running = null, again = false, stopFollow = () => {};
@@ -275,7 +386,20 @@ async function gamePage(id) {
     return running;
   }
 
+  let lost = false;
+  function gone(error) {
+    if (lost) return;
+    lost = true;
+    stopFollow(); clearInterval(lobbyTimer);
+    if (error?.status === 401) return;   // the log-in page takes over
+    fill(head, h("h1", {}, "No such game"),
+      h("p", {}, error?.status === 403 ? "This game is private." : "This game does not exist (or is no longer visible to you)."),
+      h("p", {}, link("#/", "Back to the lobby")));
+    fill(tableRoot); fill(chatRoot);
+  }
+
   async function load() {
+    if (lost) return;
     try {
       const game = await get(`/games/${id}/`);
       const mine = game.your_seat !== null && game.status === "active" && game.your_turn;
@@ -294,7 +418,9 @@ async function gamePage(id) {
       tableRoot.dataset.version = String(game.version);
       tableRoot.dataset.yourTurn = String(Boolean(mine && legal.moves.length));
       await module.renderTable(tableRoot, ctx);
-    } catch (error) { showError(error); }
+    } catch (error) {
+      if (error instanceof ApiError && [401, 403, 404].includes(error.status)) gone(error); else showError(error);
+    }
   }
 
   async function submit(move, expected) {
@@ -340,7 +466,8 @@ async function gamePage(id) {
         game.your_seat === null && game.status !== "open" ? h("strong", { class: "spectating" }, " — you are spectating") : null),
       h("div", { class: "lobby-actions" }, lobby),
       gameActions(game, { onError: showError, onDone: refresh }),
-      turn, clocksBox(game), resultBox(game),
+      turn, game.status === "active" && game.your_seat !== null ? notificationOffer() : null,
+      clocksBox(game), resultBox(game),
       game.status === "finished" ? fairnessBox(game) : null,
       game.status !== "open" ? h("p", {}, link(`#/games/${game.id}/replay`, "Replay this game")) : null);
   }
@@ -353,13 +480,16 @@ async function gamePage(id) {
     await refresh();
   }
 
+  let lobbyTimer = null;
   await refresh();
-  stopFollow = follow(id, (news) => { if (news.version === undefined || news.version !== version) refresh(); },
-                      (message) => chat?.heard(message));
+  if (lost) return;
+  stopFollow = follow(id, (message) => { if (message.version === undefined || message.version !== version) refresh(); },
+                      (message) => chat?.heard(message), gone);
   // The lobby's changes (joins, start) are no events of the game: poll while it is open.
-  const lobbyTimer = setInterval(() => { if (head.querySelector("[data-status=open]")) refresh(); }, 2000);
+  lobbyTimer = setInterval(() => { if (head.querySelector("[data-status=open]")) refresh(); }, 2000);
+  const stopResize = onWidthChange(tableRoot, refresh);
   const previous = leave;
-  leave = () => { stopFollow(); clearInterval(lobbyTimer); previous(); };
+  leave = () => { stopFollow(); clearInterval(lobbyTimer); stopResize(); previous(); };
 }
 
 // ---------------------------------------------------------------- replay -----------------------
@@ -383,16 +513,22 @@ async function replayPage(id) {
     } catch (error) { showError(error); }
   }
   slider.addEventListener("change", () => show(Number(slider.value)));
-  fill(main, h("h1", {}, `Replay: ${game.title || game.kind}`), link(`#/games/${id}`, "Back to the game"),
+  fill(main, h("h1", {}, `Replay: ${game.title || game.kind}`), link(`#/games/${id}`, "Back to the game", { class: "list-link" }),
     h("div", { class: "replay-controls" },
-      h("button", { type: "button", onclick: () => show(1), "aria-label": "First event" }, "⏮"),
-      h("button", { type: "button", onclick: () => show(at - 1), "aria-label": "Previous event", id: "replay-prev" }, "◀"),
+      h("button", { type: "button", onclick: () => show(1), "aria-label": "First event" }, icon("first")),
+      h("button", { type: "button", onclick: () => show(at - 1), "aria-label": "Previous event", id: "replay-prev" }, icon("prev")),
       slider,
-      h("button", { type: "button", onclick: () => show(at + 1), "aria-label": "Next event", id: "replay-next" }, "▶"),
-      h("button", { type: "button", onclick: () => show(last), "aria-label": "Last event" }, "⏭"), label),
+      h("button", { type: "button", onclick: () => show(at + 1), "aria-label": "Next event", id: "replay-next" }, icon("next")),
+      h("button", { type: "button", onclick: () => show(last), "aria-label": "Last event" }, icon("last")), label),
     tableRoot);
   await show(at);
 }
 
 window.addEventListener("hashchange", route);
+window.addEventListener("darkroom:unauthorized", () => {
+  if ((location.hash || "#/") === "#/login") return;
+  leave(); leave = () => {};
+  loginNote = "Your session has ended (logged out on the server, or expired): please log in again.";
+  toLogin();
+});
 route();
