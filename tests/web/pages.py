@@ -50,7 +50,10 @@ def play(game_id: str, seats: list[Seat], moves: int, seed: int = 7, only=None) 
     while made < moves:
         moved = False
         for seat in seats:
-            legal = seat.get(f"/games/{game_id}/legal-moves/")
+            answer = seat.client.get(f"/games/{game_id}/legal-moves/")
+            if answer.status_code != 200:   # the game is over
+                return
+            legal = answer.json()
             options = [m for m in legal["moves"] if only is None or m.get("type") in only]
             if options and made < moves:
                 answer = seat.client.post(f"/games/{game_id}/moves/", json={"move": rng.choice(options),

@@ -21,7 +21,6 @@ def test_the_page_names_its_device_and_a_revoked_session_logs_in_again_back_wher
     assert device, "no device id kept by the install"
     names = [t["device"] for t in tokens_of(web, "ann", "ann-Kodachrome-64")]
     assert any(device in n for n in names), names
-    game_id = game("photograph", [Seat(web, "cat"), bob]) if False else None  # noqa: F841 (kept simple)
     made = bob.post("/games/", {"kind": "photograph", "seats": 2})
     ann.goto(f"#/games/{made['id']}")
     page.locator("[data-status=open]").wait_for()

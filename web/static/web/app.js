@@ -3,6 +3,7 @@
 import { auth, get, post, follow, userStream, deviceName, ApiError } from "./api.js";
 import { h, choiceButton, fill, icon } from "./svg.js";
 import { chatPanel, gameActions, invitationsSection, privacyFields, readPrivacy } from "./social.js";
+import { describeEvent, resultSection } from "./story.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -328,25 +329,6 @@ function clocksBox(game) {
   return box;
 }
 
-function resultBox(game) {
-  const result = game.result;
-  if (!result) return null;
-  const rows = game.players.map((p) => {
-    const b = result.breakdown?.[p.seat];
-    const detail = b ? Object.entries(b).filter(([k]) => k !== "total")
-      .map(([k, v]) => `${k}: ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`).join("; ") : "";
-    return h("tr", { "data-seat": p.seat },
-      h("td", {}, String(result.places?.[p.seat] ?? "")), h("th", { scope: "row" }, p.username),
-      h("td", {}, String(result.scores?.[p.seat] ?? "")), h("td", { class: "breakdown" }, detail));
-  });
-  const winners = (result.winners || []).map((s) => seatName(game, s)).join(", ");
-  return h("section", { class: "result", "aria-label": "Result" },
-    h("h2", {}, `Result: ${winners ? `${winners} won` : "no winner"}`),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Breakdown"))),
-      h("tbody", {}, rows)),
-    result.tie_break ? h("p", {}, `Tie-break: ${result.tie_break}`) : null);
-}
-
 function fairnessBox(game) {
   return h("section", { class: "fairness", "aria-label": "Seed" },
     h("p", {}, "Seed hash (sha256, published at creation): ", h("code", { class: "seed-hash" }, game.seed_hash)),
@@ -374,7 +356,13 @@ async function gamePage(id) {
   const head = h("div", { class: "game-head" });
   let chat = null;
   const chatRoot = h("div", { class: "chat-root" });
-  fill(main, head, tableRoot, chatRoot);
+  // The story so far: the last move (a moment such as a verdict stands out) and the move log.
+  const lastMove = h("div", { class: "last-move", id: "last-move", role: "status", "aria-live": "polite" });
+  const logList = h("ol", { class: "move-log-list", reversed: true, tabindex: 0, "aria-label": "Moves, newest first" });
+  const logRoot = h("section", { class: "move-log", "aria-label": "Moves" }, h("h2", {}, "Moves"), logList);
+  const events = [];
+  let shownSeq = null;
+  fill(main, head, lastMove, tableRoot, logRoot, chatRoot);
 
   // One load at a time; news during a load asks for one more, so the last news is never lost.
   function refresh() {
@@ -405,15 +393,17 @@ async function gamePage(id) {
       const mine = game.your_seat !== null && game.status === "active" && game.your_turn;
       const legal = mine ? await get(`/games/${id}/legal-moves/`).catch(() => ({ moves: [], version: game.version })) : { moves: [] };
       version = game.version;
-      drawHead(game);
+      const module = await tableFor(game.kind);
+      drawHead(game, module);
+      await story(game, module);
       // The stream brings new chat lines; a reload per refresh covers a long-poll (which has none).
       if (!chat && game.status !== "open") { chat = chatPanel(game, showError); fill(chatRoot, chat.node); }
       else if (chat) chat.reload();
       if (game.status === "open" || game.status === "cancelled") { fill(tableRoot); return; }
-      const module = await tableFor(game.kind);
       const ctx = {
         kind: game.kind, game, view: game.state, seat: game.your_seat, legalMoves: legal.moves,
         staff: Boolean(me?.is_staff), submit: (move) => submit(move, legal.version ?? game.version),
+        lastEvent: events[events.length - 1] || null,
       };
       tableRoot.dataset.version = String(game.version);
       tableRoot.dataset.yourTurn = String(Boolean(mine && legal.moves.length));
@@ -447,7 +437,29 @@ async function gamePage(id) {
     } catch (error) { if (error.code !== "version_conflict") showError(error); }
   }
 
-  function drawHead(game) {
+  // New events since the last look (as this viewer may see them), in words.
+  async function story(game, module) {
+    for (;;) {
+      const after = events.length ? events[events.length - 1].seq : 0;
+      if (after >= game.version) break;
+      const page = await get(`/games/${id}/events/?after=${after}&limit=200`);
+      if (!page.events.length) break;
+      events.push(...page.events);
+    }
+    const told = events.map((event) => ({ event, ...describeEvent(event, game, module) }));
+    fill(logList, told.slice(-80).reverse().map(({ event, text, moment }) =>
+      h("li", { "data-seq": event.seq, class: moment ? "moment" : "" }, text)));
+    const latest = [...told].reverse().find(({ event }) => !["GameCreated", "PlayerJoined"].includes(event.type));
+    if (latest && latest.event.seq !== shownSeq) {
+      const fresh = shownSeq !== null;
+      shownSeq = latest.event.seq;
+      fill(lastMove, h("p", { class: `${latest.moment ? "moment" : "last"}${fresh && latest.moment ? " fresh" : ""}`, "data-seq": latest.event.seq },
+        h("strong", {}, "Last move: "), latest.text));
+    }
+    logRoot.hidden = !events.length;
+  }
+
+  function drawHead(game, module) {
     const lobby = [];
     if (game.status === "open") {
       const full = game.players.length >= game.seats;
@@ -467,7 +479,7 @@ async function gamePage(id) {
       h("div", { class: "lobby-actions" }, lobby),
       gameActions(game, { onError: showError, onDone: refresh }),
       turn, game.status === "active" && game.your_seat !== null ? notificationOffer() : null,
-      clocksBox(game), resultBox(game),
+      clocksBox(game), resultSection(game, module),
       game.status === "finished" ? fairnessBox(game) : null,
       game.status !== "open" ? h("p", {}, link(`#/games/${game.id}/replay`, "Replay this game")) : null);
   }
@@ -496,6 +508,13 @@ async function gamePage(id) {
 async function replayPage(id) {
   const game = await get(`/games/${id}/`);
   const module = await tableFor(game.kind);
+  const told = new Map();
+  for (let after = 0; after < game.version;) {
+    const page = await get(`/games/${id}/events/?after=${after}&limit=200`);
+    if (!page.events.length) break;
+    for (const event of page.events) told.set(event.seq, describeEvent(event, game, module).text);
+    after = page.events[page.events.length - 1].seq;
+  }
   const last = game.version;
   let at = last;
   const tableRoot = h("div", { class: "table", id: "table" });
@@ -506,7 +525,7 @@ async function replayPage(id) {
     slider.value = at;
     try {
       const past = await get(`/games/${id}/state/?at=${at}`);
-      label.textContent = `after event ${at} of ${last}`;
+      label.textContent = `Event ${at} of ${last}: ${told.get(at) ?? ""}`;
       tableRoot.dataset.at = String(at);
       await module.renderTable(tableRoot, { kind: game.kind, game, view: past.state, seat: past.your_seat, legalMoves: [],
                                       submit: async () => {}, staff: Boolean(me?.is_staff), replay: true });

@@ -84,7 +84,11 @@ export function renderTable(root, ctx, focus = null) {
         icon(side === "left" ? "arrow-right" : "arrow-left"), h("span", {}, "take"));
     };
     const places = rowCards.map((c, i) => {
-      if (!c) return h("span", { class: "ph-empty", style: `width:${CW}px;height:${CH}px` });
+      if (!c) {
+        // The last move highlighted: the places just taken say so.
+        const taken = ctx.lastEvent?.type === "SubjectChosen" && (ctx.lastEvent.cards || []).some((x) => x.pos?.[0] === r && x.pos?.[1] === i);
+        return h("span", { class: `ph-empty${taken ? " just-taken" : ""}`, style: `width:${CW}px;height:${CH}px` }, taken ? "just taken" : null);
+      }
       const count = order.indexOf(i) + 1;
       const move = pick.side?.[0] === r && takes.find((m) => m.row === r && m.side === pick.side[1] && m.count === count);
       return card(c, CW, CH, { "data-row": r, "data-place": i, class: move ? "selected target" : "" }, move ? {
@@ -148,4 +152,33 @@ export function renderTable(root, ctx, focus = null) {
     h("div", { class: "photograph", role: "group", "aria-label": "Photograph table" }, sections));
   stamp(root);
   if (focus) root.querySelector(focus)?.focus();
+}
+
+// ---- the story: events and the breakdown in words (the shell's move log, replay and result) ---
+export function describeEvent(event, { name }) {
+  const who = event.actor !== null && event.actor !== undefined ? name(event.actor) : "";
+  const late = event.auto ? " (played by the server: time ran out)" : "";
+  if (event.type === "SubjectChosen") {
+    const m = event.move || {};
+    const cards = (event.cards || []).map((c) => (c.number !== undefined ? `${c.colour} ${c.number}` : `a ${c.colour} card (${c.range})`));
+    return `${who} took ${cards.length} card(s) from the ${m.side} of row ${(m.row ?? 0) + 1}${cards.length ? `: ${cards.join(", ")}` : ""}${late}.`;
+  }
+  if (event.type === "FilmWound") {
+    const shots = (event.played || []).map((p) => `${p.colour} ${p.number ?? ""}${p.blurred ? " (blurred)" : ""}`.trim());
+    const goods = (event.played || []).filter((p) => p.good_shot);
+    const sunset = event.check?.sunset ? " The sunset card appears!" : "";
+    const text = `${who} wound the film${shots.length ? ` and shot ${shots.join(", ")}` : ""}${late}.`
+      + goods.map((p) => ` ${name(p.seat)} claims the ${p.colour} good shot card!`).join("") + sunset;
+    return { text, moment: goods.length > 0 || Boolean(sunset) };
+  }
+  return null;
+}
+
+export function describeBreakdown(b) {
+  const lines = Object.entries(b.colours || {}).map(([colour, c]) =>
+    `${COLOURS[colour]?.[1] ?? ""} ${colour}: ${c.shots} shot(s), ${c.blurred} blurred${c.good_shot ? ", good shot card" : ""}${c.missed ? ", missed" : ""} = ${c.points} points`);
+  lines.push(`${b.reels ?? 0} cards in the reels, ${b.blurred ?? 0} blurred`);
+  lines.push(`${b.good_shots ?? 0} good shot card(s), longest reel ${b.longest_reel ?? 0}`);
+  if (b.missed_colour) lines.push(`missed shot: ${b.missed_colour}`);
+  return lines;
 }

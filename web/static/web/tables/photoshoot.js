@@ -113,12 +113,15 @@ function gridPicture(view, ctx, mem, legal, rerender, error) {
     const x = 2 + (cell % 3) * CELL, y = 2 + Math.floor(cell / 3) * CELL;
     const inPlace = objective[cell] === name;
     const picked = (mem.cells || []).includes(cell);
+    // The last move highlighted: the characters the latest action moved have a dashed blue ring.
+    const moved = ((view.last_action || {}).moved || []).includes(name);
     const notes = [GIRLFRIENDS.has(name) && "girlfriend", frame.has(name) && "black frame (an effect applies)", inPlace && "where the objective wants"].filter(Boolean);
-    const label = `cell ${cell}: ${name} the ${species[name] || ""}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+    const label = `cell ${cell}: ${name} the ${species[name] || ""}${moved ? " (just moved)" : ""}${notes.length ? ` (${notes.join(", ")})` : ""}`;
     const g = s("g", { class: "ps-cell", "data-cell": cell, "data-character": name });
     g.appendChild(s("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8,
       fill: GIRLFRIENDS.has(name) ? "#bbdefb" : "#fff3e0", stroke: picked ? "#e65100" : frame.has(name) ? "#000" : "#8d6e63",
       "stroke-width": picked ? 5 : frame.has(name) ? 5 : 1.5, title: label }));
+    if (moved) g.appendChild(s("rect", { class: "just-moved", x: x + 7, y: y + 7, width: CELL - 14, height: CELL - 14, rx: 6, fill: "none", stroke: "#0a58ca", "stroke-width": 2.5, "stroke-dasharray": "5 3" }));
     g.appendChild(s("text", { x: x + CELL / 2, y: y + 40, "font-size": 17, "font-weight": "bold", "text-anchor": "middle", text: name }));
     g.appendChild(s("text", { x: x + CELL / 2, y: y + 58, "font-size": 12, "text-anchor": "middle", fill: "#555", text: species[name] || "" }));
     g.appendChild(s("text", { x: x + 9, y: y + 18, "font-size": 12, fill: "#595959", text: cell }));
@@ -287,9 +290,17 @@ function teamsPanel(view, ctx, seatLabel) {
   return box;
 }
 
+// The previous round in words, never a raw array.
 function lastRoundPanel(last) {
-  const parts = Object.entries(last).filter(([, v]) => typeof v !== "object" || Array.isArray(v))
-    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? JSON.stringify(v) : v}`);
+  const teams = (list) => (list || []).map((v, i) => ((list || []).length > 1 ? `team ${i + 1}: ${v}` : String(v))).join(", ");
+  const parts = [`Round ${last.round}${last.photographers !== undefined ? `, team ${last.photographers + 1} photographing` : ""}`];
+  if (last.validated !== undefined) parts.push(`${last.validated} objective(s) validated`);
+  if (last.photographer_tokens !== undefined) parts.push(`camera tokens: photographers ${last.photographer_tokens}, control ${last.control_tokens ?? 0}`);
+  if (last.points) parts.push(`points this round: ${teams(last.points)}`);
+  if (last.scores) parts.push(`scores: ${teams(last.scores)}`);
+  const drawn = (last.drawn || []).flat().map((d) => (typeof d === "object" && d ? d.character || d.id : d)).filter(Boolean);
+  parts.push(drawn.length ? `effect cards drawn: ${drawn.join(", ")}` : "no effect card drawn");
+  if (last.caught) parts.push("the referee caught an error");
   return h("section", { class: "photoshoot-last-round", "aria-label": "Previous round" }, [h("h3", { text: "Previous round" }), h("p", { text: parts.join(" · ") })]);
 }
 
@@ -300,4 +311,30 @@ function resultPanel(view, seatLabel) {
   if (res.team_scores) box.appendChild(h("p", { text: res.team_scores.map((x, t) => `Team ${t + 1}: ${x}`).join(" · ") }));
   box.appendChild(h("p", { text: (res.scores || []).map((x, seat) => `${seatLabel(seat)}: ${x}${(res.winners || []).includes(seat) ? " (winner)" : ""}`).join(" · ") }));
   return box;
+}
+
+// ---- the story: events and the breakdown in words (the shell's move log, replay and result) ---
+export function describeEvent(event, { name }) {
+  const who = event.actor !== null && event.actor !== undefined ? name(event.actor) : "";
+  const r = event.record || {};
+  const late = event.auto ? " (played by the server: time ran out)" : "";
+  switch (event.type) {
+    case "PlayerReady": return `${who} is ready${r.hourglass ? ": the hourglass starts" : ""}${late}.`;
+    case "CharactersSwapped": return `${who} swapped cells ${(r.cells || []).join(" and ")}${(r.moved || []).length ? ` (${r.moved.join(" and ")})` : ""}${late}.`;
+    case "RowPushed": return `${who}: Jo pushes from cell ${r.cell} ${r.direction}${(r.moved || []).length ? ` (moved ${r.moved.join(", ")})` : ""}${late}.`;
+    case "PhotoCalled": return { text: `${who} called “Photo!”${r.validated ? `: objective #${r.validated} validated` : ""}${late}.`, moment: true };
+    case "ErrorCaught": return { text: `${who}'s action #${r.action} was an error: ${(r.faults || []).join("; ") || "a fault"}.`, moment: true };
+    case "ActionChallenged": return { text: `${name(r.challenger ?? event.actor)} challenged action #${r.action}: `
+      + (r.error ? `upheld, it was an error (${(r.faults || []).join("; ")})` : "rejected, there was no error")
+      + `. The camera token goes to the ${r.token === "photographer" ? "photographers" : r.token === "control" ? "control team" : r.token}.`, moment: true };
+    case "SquareMended": return `${who} mended the square${late}.`;
+    case "WaveJoined": return `${who} joined the Mexican wave${late}.`;
+    case "EdgarAnswered": return `${who} answered Edgar${late}.`;
+    case "HourglassRanOut": return { text: "The hourglass ran out: the round is over.", moment: true };
+    default: return null;
+  }
+}
+
+export function describeBreakdown(b) {
+  return [`team ${Number(b.team) + 1}: ${b.team_score} point(s)`];
 }

@@ -200,3 +200,26 @@ function evaluation(ctx, round, size) {
                                           mark: entry.random ? "R" : null });
         })))));
 }
+
+// ---- the story: events and the breakdown in words (the shell's move log, replay and result) ---
+export function describeEvent(event, { name }) {
+  const who = event.actor !== null && event.actor !== undefined ? name(event.actor) : "";
+  const late = event.auto ? " (played by the server: time ran out)" : "";
+  if (event.type === "CardsGiven") {
+    const gifts = event.gifts ? Object.entries(event.gifts).map(([to, ids]) => `${ids.length} to ${name(Number(to))}`).join(", ") : "";
+    return `${who} gave ${gifts ? `cards: ${gifts}` : "their cards"}${late}.`;
+  }
+  if (event.type === "CardsRanked") return `${who} ranked their stack${late}.`;
+  if (event.type === "RoundEvaluated") {
+    const ev = event.evaluation || {};
+    const points = (ev.points || []).map((p, seat) => `${name(seat)} +${p}`).join(", ");
+    return { text: `Round ${ev.round ?? event.round} evaluated: ${points}.`, moment: true };
+  }
+  return null;
+}
+
+export function describeBreakdown(b) {
+  return [`${b.as_giver ?? 0} point(s) as a giver (your card first in someone's ranking)`,
+    `${b.as_ranker ?? 0} point(s) as a ranker (the givers you found)`,
+    `${b.top_card ?? 0} point(s) for top cards`, `${b.random_last ?? 0} point(s) for the random card last`];
+}

@@ -247,3 +247,28 @@ function photoPanel(view, seatLabel) {
   box.appendChild(row);
   return box;
 }
+
+// ---- the story: events and the breakdown in words (the shell's move log, replay and result) ---
+export function describeEvent(event, { name }) {
+  const who = event.actor !== null && event.actor !== undefined ? name(event.actor) : "";
+  const late = event.auto ? " (played by the server: time ran out)" : "";
+  if (event.type === "CardChosen") return `${who} has chosen a scene card${late}.`;
+  if (event.type === "WalkChosen") return `${who} has chosen a walk${late}.`;
+  if (event.type === "ScenesPlaced") {
+    const placed = (event.placements || []).map((p, seat) => `${name(seat)} placed ${p.card} at (${p.x}, ${p.y})${p.under ? " tucked under" : ""}`);
+    return `Round ${event.round}: ${placed.join("; ")}.`;
+  }
+  if (event.type === "WalksRevealed") {
+    const walks = (event.walks || []).map((w, seat) => `${name(seat)}: photographer to (${w.photographer}), drone to (${w.drone})`);
+    const photos = (event.photos || []).map((p) => `Photo ${p.card} completed by ${(p.seats || []).map(name).join(" and ")}: ${p.points} points each!`);
+    return { text: `Walks revealed. ${walks.join("; ")}.${photos.length ? ` ${photos.join(" ")}` : ""}`, moment: photos.length > 0 };
+  }
+  return null;
+}
+
+export function describeBreakdown(b) {
+  const goals = Object.entries(b.goal_detail || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ");
+  return [`lavender ${b.lavender ?? 0} (penalty ${b.lavender_penalty ?? 0})`, `wheat ${b.wheat ?? 0}`,
+    `sunflowers ${b.sunflowers ?? 0} (penalty ${b.sunflower_penalty ?? 0})`, `towns ${b.towns ?? 0}`,
+    `photos ${b.photos ?? 0}`, `goals ${b.goals ?? 0}${goals ? ` (${goals})` : ""}`, `${b.markers_placed ?? 0} marker(s) placed`];
+}
