@@ -117,3 +117,12 @@ def measure(page) -> dict:
     found["fonts"].sort()
     found["targets"].sort()
     return found
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's violations on the page as it is now (axe.min.js as the axe-playwright-python
+    package bundles it), one line each: rule, impact, the first elements."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']}: {[n['target'] for n in v['nodes'][:4]]}" for v in found]

@@ -1,8 +1,8 @@
-"""Legible at every size: on every game page (each kind, mid-game, as a seat with moves to make),
+"""Legible and accessible at every size: axe-core finds no violation; on every game page (each kind, mid-game, as a seat with moves to make),
 the lobby and the log-in page, at 1280x800 and at 390x844, no text is rendered below 12 CSS px,
 no page scrolls sideways, and on the phone every control is at least 44x44 px. Photoshoot's
 objective and moves sit beside its square on a desktop, in view with it."""
-from tests.web.pages import SIZES, Seat, game, measure, open_page, play
+from tests.web.pages import SIZES, Seat, axe_violations, game, measure, open_page, play
 
 MIN_TEXT, MIN_TARGET = 12, 44
 
@@ -47,6 +47,7 @@ def test_every_page_is_legible_on_a_desktop_and_on_a_phone(web, browser):
                     problems.append(f"{size_name} {name}: {found['scroll']} px wide on a {found['width']} px screen")
                 if size_name == "phone" and target[0] < MIN_TARGET:
                     problems.append(f"{size_name} {name}: controls under 44 px: {[t for t in found['targets'] if t[0] < MIN_TARGET][:6]}")
+                problems += [f"{size_name} {name}: axe: {v}" for v in axe_violations(page)]
                 if name == "photoshoot" and size_name == "desktop":
                     problems += beside_the_square(page)
             finally:

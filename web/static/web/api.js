@@ -66,8 +66,10 @@ const gone = (error) => error instanceof ApiError && [401, 403, 404].includes(er
 // the last seen id; the long-poll when tickets are refused. onChat (optional) hears the stream's
 // `event: chat`. A game that is gone (404, 403) or a log-in that is gone (401) stops the
 // following for good and calls onGone: nothing is retried for ever.
-export function follow(gameId, onChange, onChat = null, onGone = () => {}) {
-  let last = null, source = null, stopped = false, timer = null, failures = 0;
+// With `from` (an event number), the stream first replays every event after it, each given to
+// onEvent(event) as the viewer may see it: the page's move log needs no request of its own.
+export function follow(gameId, onChange, onChat = null, onGone = () => {}, { from = null, onEvent = null } = {}) {
+  let last = from, source = null, stopped = false, timer = null, failures = 0;
   const qs = () => (last === null ? "" : `&after=${last}`);
   const stop = (error) => { stopped = true; clearTimeout(timer); if (source) source.close(); onGone(error); };
   // After a failure: is the game still there for us? Then try again, waiting longer each time.
@@ -87,7 +89,12 @@ export function follow(gameId, onChange, onChat = null, onGone = () => {}) {
         const data = JSON.parse(e.data);
         if (last === null && data.after != null) last = data.after;
       });
-      source.onmessage = (e) => { last = e.lastEventId || last; onChange(JSON.parse(e.data)); };
+      source.onmessage = (e) => {
+        last = e.lastEventId || last;
+        const message = JSON.parse(e.data);
+        if (onEvent && message.event) onEvent(message.event);
+        onChange(message);
+      };
       if (onChat) source.addEventListener("chat", (e) => onChat(JSON.parse(e.data)));
       // The token was revoked or expired: one request finds it out and sends the player to log in.
       source.addEventListener("end", () => { source.close(); stop(new ApiError(401, { detail: "logged out" })); get("/accounts/me/").catch(() => {}); });
@@ -105,6 +112,7 @@ export function follow(gameId, onChange, onChat = null, onGone = () => {}) {
         failures = 0;
         if (page.events.length) {
           last = page.events[page.events.length - 1].seq;
+          if (onEvent) page.events.forEach(onEvent);
           onChange({ version: page.version });
         }
       } catch (error) {

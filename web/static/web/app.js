@@ -2,7 +2,9 @@
 // clocks, result, seed), spectating and the replay viewer. Everything comes from /api/v1/.
 import { auth, get, post, follow, userStream, deviceName, ApiError } from "./api.js";
 import { h, choiceButton, fill, icon } from "./svg.js";
-import { chatPanel, gameActions, invitationsSection, privacyFields, readPrivacy } from "./social.js";
+import { chatPanel, gameActions, invitationsSection } from "./social.js";
+import { createForm } from "./create.js";
+import { settingsPage, profilePage, leaderboardPage, rulesPage, joinPage, seeksSection, joinLinkBox, disputeForm } from "./community.js";
 import { describeEvent, resultSection } from "./story.js";
 
 const main = document.getElementById("main");
@@ -31,6 +33,12 @@ const routes = [
   [/^#\/login$/, loginPage],
   [/^#\/mine$/, myGamesPage],
   [/^#\/inbox$/, inboxPage],
+  [/^#\/settings$/, () => settingsPage(main, { say, showError, me })],
+  [/^#\/players\/([^/]+)$/, (name) => profilePage(main, decodeURIComponent(name))],
+  [/^#\/leaderboard\/([a-z0-9_-]+)$/, (kind) => leaderboardPage(main, kind)],
+  [/^#\/leaderboard$/, () => leaderboardPage(main, "photograph")],
+  [/^#\/rules\/([a-z0-9_-]+)$/, (kind) => rulesPage(main, kind)],
+  [/^#\/join\/([A-Za-z0-9_-]+)$/, (code) => joinPage(main, code, { showError })],
   [/^#\/games\/([0-9a-f-]+)\/replay$/, replayPage],
   [/^#\/games\/([0-9a-f-]+)$/, gamePage],
   [/^#?\/?$/, lobbyPage],
@@ -74,7 +82,7 @@ function drawNav() {
   if (!me) { fill(nav); return; }
   const unread = h("span", { id: "unread", class: "badge", "aria-label": "unread" });
   fill(nav, link("#/", "Lobby"), link("#/mine", "My games"), h("a", { href: "#/inbox" }, "Inbox", unread),
-    link("#/settings", "Settings"), link(`#/players/${encodeURIComponent(me.username)}`, me.username, { class: "who" }),
+    link("#/leaderboard", "Leaderboards"), link("#/settings", "Settings"), link(`#/players/${encodeURIComponent(me.username)}`, me.username, { class: "who" }),
     h("button", { type: "button", onclick: logout }, "Log out"));
   updateUnread();
 }
@@ -172,51 +180,6 @@ async function loginPage() {
 }
 
 // ---------------------------------------------------------------- lobby ------------------------
-function optionInput(name, schema) {
-  const attrs = { name: `option:${name}`, "data-type": schema.type };
-  let input;
-  if (schema.type === "boolean") input = h("input", { ...attrs, type: "checkbox", checked: schema.default === true });
-  else if (schema.enum) input = h("select", attrs, schema.enum.map((v) => h("option", { value: v, selected: v === schema.default }, v)));
-  else if (schema.type === "integer" || schema.type === "number") {
-    input = h("input", { ...attrs, type: "number", min: schema.minimum, max: schema.maximum, value: schema.default,
-                         step: schema.type === "integer" ? 1 : "any" });
-  } else input = h("input", { ...attrs, value: schema.default ?? "" });
-  return h("label", { title: schema.description || "" }, `${name} `, input);
-}
-
-function readOptions(form) {
-  const options = {};
-  for (const input of form.querySelectorAll("[name^='option:']")) {
-    const name = input.name.slice(7), type = input.dataset.type;
-    if (type === "boolean") options[name] = input.checked;
-    else if (input.value === "") continue;
-    else if (type === "integer" || type === "number") options[name] = Number(input.value);
-    else options[name] = input.value;
-  }
-  return options;
-}
-
-function createForm(kind) {
-  const props = kind.options_schema?.properties || {};
-  const seats = h("input", { name: "seats", type: "number", min: kind.min_players, max: kind.max_players,
-                             value: kind.min_players });
-  const form = h("form", { class: "card create", "data-kind": kind.kind, "aria-label": `New ${kind.title}` },
-    h("h3", {}, kind.title),
-    h("label", {}, `Players (${kind.min_players}–${kind.max_players}) `, seats),
-    h("details", {}, h("summary", {}, "Options"), Object.entries(props).map(([n, sch]) => optionInput(n, sch))),
-    privacyFields(),
-    h("button", { type: "submit" }, `Create a ${kind.title} game`));
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    try {
-      const game = await post("/games/", { kind: kind.kind, seats: Number(seats.value), options: readOptions(form),
-                                           ...readPrivacy(form) });
-      location.hash = `#/games/${game.id}`;
-    } catch (error) { showError(error); }
-  });
-  return form;
-}
-
 function gameRow(game, actions = []) {
   const names = game.players.map((p) => p.username).join(", ");
   return h("li", { class: `game-row ${game.your_turn ? "your-turn" : ""}`, "data-game": game.id },
@@ -234,14 +197,17 @@ async function lobbyPage() {
   // The lists (not the create forms, which may be half filled) follow the user stream's news and
   // look again every 15 s for other people's new games.
   async function refreshLists() {
-    const [open, active, invited] = await Promise.all([get("/games/?status=open&limit=50"), get("/games/?status=active&limit=50"),
-                                                       invitationsSection(showError)]);
+    const joinSeek = async (game) => {
+      try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
+    };
+    const [open, active, invited, seeks] = await Promise.all([get("/games/?status=open&limit=50"), get("/games/?status=active&limit=50"),
+                                                              invitationsSection(showError), seeksSection(joinSeek)]);
     const join = (game) => game.your_seat === null && game.players.length < game.seats
       ? choiceButton("Join", async () => {
         try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
       }) : null;
     const keep = document.activeElement && lists.contains(document.activeElement) ? document.activeElement.closest("[data-game]")?.dataset.game : null;
-    fill(invitedRoot, invited);
+    fill(invitedRoot, invited, seeks);
     fill(lists,
       h("section", { "aria-label": "Open games" }, h("h2", {}, "Open games"),
         open.results.length ? h("ul", { class: "games" }, open.results.map((g) => gameRow(g, join(g)))) : h("p", {}, "None yet.")),
@@ -253,7 +219,11 @@ async function lobbyPage() {
   fill(main,
     h("h1", {}, "Lobby"),
     invitedRoot,
-    h("section", { "aria-label": "New game" }, h("h2", {}, "New game"), h("div", { class: "kinds" }, list.map(createForm))),
+    h("section", { "aria-label": "New game" }, h("h2", {}, "New game"), h("div", { class: "kinds" }, list.map((kind) => {
+      const form = createForm(kind, showError);
+      form.querySelector("h3").after(h("p", { class: "rules-link" }, link(`#/rules/${kind.kind}`, `How to play ${kind.title}`)));
+      return form;
+    }))),
     lists);
   news = () => refreshLists().catch(() => {});
   const timer = setInterval(() => refreshLists().catch(() => {}), 15000);
@@ -362,7 +332,8 @@ async function gamePage(id) {
   const logRoot = h("section", { class: "move-log", "aria-label": "Moves" }, h("h2", {}, "Moves"), logList);
   const events = [];
   let shownSeq = null;
-  fill(main, head, lastMove, tableRoot, logRoot, chatRoot);
+  const disputeRoot = h("div", { class: "dispute-root" });   // drawn once: a half-written dispute survives live updates
+  fill(main, head, lastMove, tableRoot, logRoot, disputeRoot, chatRoot);
 
   // One load at a time; news during a load asks for one more, so the last news is never lost.
   function refresh() {
@@ -395,10 +366,11 @@ async function gamePage(id) {
       version = game.version;
       const module = await tableFor(game.kind);
       drawHead(game, module);
-      await story(game, module);
+      story(game, module);
       // The stream brings new chat lines; a reload per refresh covers a long-poll (which has none).
       if (!chat && game.status !== "open") { chat = chatPanel(game, showError); fill(chatRoot, chat.node); }
       else if (chat) chat.reload();
+      if (!disputeRoot.firstChild && game.status !== "open") fill(disputeRoot, disputeForm(game, { say, showError }));
       if (game.status === "open" || game.status === "cancelled") { fill(tableRoot); return; }
       const ctx = {
         kind: game.kind, game, view: game.state, seat: game.your_seat, legalMoves: legal.moves,
@@ -407,7 +379,18 @@ async function gamePage(id) {
       };
       tableRoot.dataset.version = String(game.version);
       tableRoot.dataset.yourTurn = String(Boolean(mine && legal.moves.length));
+      // Focus stays with the table while the player uses it: a redraw (a move sent, a neighbour's
+      // move arriving) puts it on the next step offered, never back on the page's body.
+      const active = document.activeElement;
+      const keep = tableRoot.contains(active) || active === document.body || active === main;
+      const focused = keep && active?.dataset?.choice ? active.dataset.choice : null;
       await module.renderTable(tableRoot, ctx);
+      if (keep && !tableRoot.contains(document.activeElement)) {
+        const same = focused && [...tableRoot.querySelectorAll("[data-choice]")].find((el) => el.dataset.choice === focused);
+        const next = same || tableRoot.querySelector(".primary[data-choice], .target[data-choice]") || tableRoot.querySelector("[data-choice]");
+        if (next) next.focus({ preventScroll: !tableRoot.contains(active) });
+        else if (tableRoot.contains(active)) { tableRoot.tabIndex = -1; tableRoot.focus({ preventScroll: true }); }
+      }
     } catch (error) {
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) gone(error); else showError(error);
     }
@@ -437,21 +420,25 @@ async function gamePage(id) {
     } catch (error) { if (error.code !== "version_conflict") showError(error); }
   }
 
-  // New events since the last look (as this viewer may see them), in words.
-  async function story(game, module) {
-    for (;;) {
-      const after = events.length ? events[events.length - 1].seq : 0;
-      if (after >= game.version) break;
-      const page = await get(`/games/${id}/events/?after=${after}&limit=200`);
-      if (!page.events.length) break;
-      events.push(...page.events);
+  // The events (as this viewer may see them) arrive by the game's stream, replayed from the
+  // start; told in words as the move log and the last move.
+  let told = { game: null, module: null }, scheduled = false;
+  function heard(event) {
+    if (events.length && event.seq <= events[events.length - 1].seq) return;
+    events.push(event);
+    if (told.game && !scheduled) {   // a replayed history is told once, not once per event
+      scheduled = true;
+      setTimeout(() => { scheduled = false; story(told.game, told.module); }, 50);
     }
-    const told = events.map((event) => ({ event, ...describeEvent(event, game, module) }));
-    fill(logList, told.slice(-80).reverse().map(({ event, text, moment }) =>
+  }
+  function story(game, module) {
+    told = { game, module };
+    const lines = events.map((event) => ({ event, ...describeEvent(event, game, module) }));
+    fill(logList, lines.slice(-80).reverse().map(({ event, text, moment }) =>
       h("li", { "data-seq": event.seq, class: moment ? "moment" : "" }, text)));
-    const latest = [...told].reverse().find(({ event }) => !["GameCreated", "PlayerJoined"].includes(event.type));
+    const latest = [...lines].reverse().find(({ event }) => !["GameCreated", "PlayerJoined"].includes(event.type));
     if (latest && latest.event.seq !== shownSeq) {
-      const fresh = shownSeq !== null;
+      const fresh = shownSeq !== null && Date.now() - Date.parse(latest.event.created_at || 0) < 60000;
       shownSeq = latest.event.seq;
       fill(lastMove, h("p", { class: `${latest.moment ? "moment" : "last"}${fresh && latest.moment ? " fresh" : ""}`, "data-seq": latest.event.seq },
         h("strong", {}, "Last move: "), latest.text));
@@ -477,11 +464,13 @@ async function gamePage(id) {
         ` — ${game.players.length}/${game.seats}`,
         game.your_seat === null && game.status !== "open" ? h("strong", { class: "spectating" }, " — you are spectating") : null),
       h("div", { class: "lobby-actions" }, lobby),
+      joinLinkBox(game),
       gameActions(game, { onError: showError, onDone: refresh }),
       turn, game.status === "active" && game.your_seat !== null ? notificationOffer() : null,
       clocksBox(game), resultSection(game, module),
       game.status === "finished" ? fairnessBox(game) : null,
-      game.status !== "open" ? h("p", {}, link(`#/games/${game.id}/replay`, "Replay this game")) : null);
+      h("p", { class: "game-links" }, game.status !== "open" ? link(`#/games/${game.id}/replay`, "Replay this game") : null,
+        game.status !== "open" ? " · " : null, link(`#/rules/${game.kind}`, "Rules")));
   }
 
   async function act(what) {
@@ -496,7 +485,7 @@ async function gamePage(id) {
   await refresh();
   if (lost) return;
   stopFollow = follow(id, (message) => { if (message.version === undefined || message.version !== version) refresh(); },
-                      (message) => chat?.heard(message), gone);
+                      (message) => chat?.heard(message), gone, { from: 0, onEvent: heard });
   // The lobby's changes (joins, start) are no events of the game: poll while it is open.
   lobbyTimer = setInterval(() => { if (head.querySelector("[data-status=open]")) refresh(); }, 2000);
   const stopResize = onWidthChange(tableRoot, refresh);

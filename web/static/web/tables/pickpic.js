@@ -25,7 +25,7 @@ const label = (id) => {
 function sizes(root) {
   const width = root.clientWidth || 1000;
   const cw = Math.max(96, Math.min(150, Math.floor((width - 24) / 3)));
-  return { cw, ch: Math.round(cw * 1.4) };
+  return { cw, ch: Math.round(cw * 270 / 264) };   // the photo area of a card image
 }
 
 /** A card: its picture (with a text alternative) as an SVG of its own, a caption in HTML under it. */
@@ -35,7 +35,10 @@ function card(id, size, { caption, scale = 1, mark, action, actionLabel, choice 
   const g = s("g", { class: `card${selected ? " selected" : ""}`, "data-card": id, ...extra },
     action ? null : s("title", {}, label(id)),
     s("rect", { width: w, height: hh, rx: 8, fill: "#eee", stroke: "#999" }),
-    c ? s("image", { href: c.image_url, width: w, height: hh, preserveAspectRatio: "xMidYMid slice" })
+    // The photograph only (the image's frame and printed words cropped): the title and tags are
+    // page text under it, legible at any card size.
+    c ? s("svg", { width: w, height: hh, viewBox: "18 18 264 270", preserveAspectRatio: "xMidYMid slice" },
+      s("image", { href: c.image_url, width: 300, height: 420 }))
       : s("text", { x: w / 2, y: hh / 2, "text-anchor": "middle", "font-size": 14 }, `#${id}`),
     mark ? s("text", { x: 10, y: 28, class: "mark", "font-size": 22, "font-weight": "bold", fill: "#b00",
                        stroke: "#fff", "stroke-width": 4, "paint-order": "stroke" }, mark) : null,
@@ -43,7 +46,10 @@ function card(id, size, { caption, scale = 1, mark, action, actionLabel, choice 
   if (action) clickable(g, actionLabel, action, { choice });
   const svg = s("svg", { width: w, height: hh, viewBox: `0 0 ${w} ${hh}`, class: "table-svg card-svg",
                          role: action ? "group" : "img", "aria-label": action ? null : label(id) }, g);
-  return h("div", { class: "slot", style: `width:${w}px` }, svg, caption ? h("div", { class: "caption" }, caption) : null);
+  return h("div", { class: "slot", style: `width:${w}px` }, svg,
+    c ? h("div", { class: "pp-title" }, c.title) : null,
+    c && scale === 1 ? h("div", { class: "pp-tags" }, c.tags.map((tag) => `#${tag}`).join(" ")) : null,
+    caption ? h("div", { class: "caption" }, caption) : null);
 }
 
 const row = (...items) => h("div", { class: "cards" }, items);
