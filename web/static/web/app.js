@@ -71,7 +71,8 @@ async function route() {
       fill(main, h("p", { class: "loading" }, "Loading…"));
       try { await page(...match.slice(1)); } catch (error) { showError(error); }
       showTurns();
-      main.focus({ preventScroll: true });
+      // A new screen: focus at its start (unless the screen already put it on a control).
+      if (!main.contains(document.activeElement) || document.activeElement === main) main.focus({ preventScroll: true });
       return;
     }
   }
@@ -174,7 +175,9 @@ async function loginPage() {
     return f;
   };
   if (loginNote) { say(loginNote, "info"); loginNote = null; }
-  fill(main, h("div", { class: "auth" },
+  fill(main, h("h1", {}, "Darkroom: photography board games"),
+    h("p", { class: "help" }, "Log in, or register in a few seconds, to play Photograph, Photoshoot, Walking in Provence and Pick Pic with friends."),
+    h("div", { class: "auth" },
     form("Log in", "/accounts/token/"),
     form("Register", "/accounts/register/", h("label", {}, "Email (optional) ", h("input", { name: "email", type: "email" })))));
 }
@@ -333,7 +336,7 @@ async function gamePage(id) {
   const events = [];
   let shownSeq = null;
   const disputeRoot = h("div", { class: "dispute-root" });   // drawn once: a half-written dispute survives live updates
-  fill(main, head, lastMove, tableRoot, logRoot, disputeRoot, chatRoot);
+  fill(main, head, lastMove, h("h2", { class: "sr-only" }, "The table"), tableRoot, logRoot, disputeRoot, chatRoot);
 
   // One load at a time; news during a load asks for one more, so the last news is never lost.
   function refresh() {
@@ -382,14 +385,15 @@ async function gamePage(id) {
       // Focus stays with the table while the player uses it: a redraw (a move sent, a neighbour's
       // move arriving) puts it on the next step offered, never back on the page's body.
       const active = document.activeElement;
-      const keep = tableRoot.contains(active) || active === document.body || active === main;
+      const inside = tableRoot.contains(active);
+      const keep = inside || active === document.body || active === main;
       const focused = keep && active?.dataset?.choice ? active.dataset.choice : null;
       await module.renderTable(tableRoot, ctx);
       if (keep && !tableRoot.contains(document.activeElement)) {
         const same = focused && [...tableRoot.querySelectorAll("[data-choice]")].find((el) => el.dataset.choice === focused);
         const next = same || tableRoot.querySelector(".primary[data-choice], .target[data-choice]") || tableRoot.querySelector("[data-choice]");
-        if (next) next.focus({ preventScroll: !tableRoot.contains(active) });
-        else if (tableRoot.contains(active)) { tableRoot.tabIndex = -1; tableRoot.focus({ preventScroll: true }); }
+        if (next) next.focus({ preventScroll: !inside });
+        else if (inside) { tableRoot.tabIndex = -1; tableRoot.focus({ preventScroll: true }); }
       }
     } catch (error) {
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) gone(error); else showError(error);

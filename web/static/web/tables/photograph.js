@@ -133,7 +133,8 @@ export function renderTable(root, ctx, focus = null) {
       const [tint, sym] = COLOURS[colour];
       const good = view.good_shots[colour];
       return h("div", { class: "reel", "data-reel": colour },
-        h("div", { class: "reel-name", style: `color:${tint}` }, `${sym} ${colour}${good?.holder === seat ? " · good shot" : ""}`),
+        h("div", { class: "reel-name" }, h("span", { class: "swatch", style: `background:${tint}`, "aria-hidden": "true" }),
+          `${sym} ${colour}${good?.holder === seat ? " · good shot" : ""}`),
         box("reel-cards", (reels[colour] || []).map((c) => card(c, 36, 46))));
     });
     sections.push(h("section", { class: "ph-reels", "aria-label": `${name(ctx, seat)}'s reels` },

@@ -129,7 +129,7 @@ function giving(ctx, controls, key, hand, root, size) {
     for (const seat of others) {
       if (!fits({ ...chosen.assign, [chosen.card]: seat }).length) continue;
       targets.push(choiceButton(`give ${label(chosen.card)} to ${name(ctx, seat)}`,
-        () => { chosen.assign[chosen.card] = seat; chosen.card = null; redraw("[data-card] [data-choice], .controls .primary"); },
+        () => { chosen.assign[chosen.card] = seat; chosen.card = null; redraw("[data-card][data-choice], .controls .primary"); },
         { class: "choice target", "data-seat": seat }));
       targets[targets.length - 1].textContent = `Give it to ${name(ctx, seat)}`;
     }
@@ -139,7 +139,7 @@ function giving(ctx, controls, key, hand, root, size) {
     controls.push(choiceButton("Give these cards", () => { picks.delete(key); ctx.submit(complete[0]); }, { class: "choice primary" }));
   }
   if (Object.keys(chosen.assign).length) {
-    controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card] [data-choice]"); } }, "Start again"));
+    controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card][data-choice]"); } }, "Start again"));
   }
   return h("section", { "aria-label": "Your hand" },
     h("h2", {}, `Your hand: give ${ctx.view.cards_per_gift} card(s) to each other player`),
@@ -159,11 +159,11 @@ function ranking(ctx, controls, key, stack, root, size) {
     const place = order.indexOf(id);
     if (place >= 0) {
       return card(id, size, { mark: `#${place + 1}`, caption: `ranked ${place + 1}`,
-                              action: () => { order.length = place; redraw("[data-card] [data-choice]"); },
+                              action: () => { order.length = place; redraw("[data-card][data-choice]"); },
                               actionLabel: `unrank ${label(id)}`, choice: false });
     }
     if (fits([...order, id]).length) {
-      return card(id, size, { action: () => { order.push(id); redraw("[data-card] [data-choice], .controls .primary"); },
+      return card(id, size, { action: () => { order.push(id); redraw("[data-card][data-choice], .controls .primary"); },
                               actionLabel: `rank ${label(id)} number ${order.length + 1}` });
     }
     return card(id, size);
@@ -172,7 +172,7 @@ function ranking(ctx, controls, key, stack, root, size) {
   if (complete.length) {
     controls.push(choiceButton("Send this ranking", () => { picks.delete(key); ctx.submit(complete[0]); }, { class: "choice primary" }));
   }
-  if (order.length) controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card] [data-choice]"); } }, "Start again"));
+  if (order.length) controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card][data-choice]"); } }, "Start again"));
   return h("section", { "aria-label": "Your stack" },
     h("h2", {}, "Your stack: rank it for your photo"),
     h("p", { class: "help" }, "Choose the best fit first, then the next… Choose a ranked card to undo from there."),
