@@ -204,7 +204,7 @@ async function lobbyPage() {
       try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
     };
     const [open, active, invited, seeks] = await Promise.all([get("/games/?status=open&limit=50"), get("/games/?status=active&limit=50"),
-                                                              invitationsSection(showError), seeksSection(joinSeek)]);
+                                                              invitationsSection(showError, Object.fromEntries(list.map((k) => [k.kind, k.title]))), seeksSection(joinSeek)]);
     const join = (game) => game.your_seat === null && game.players.length < game.seats
       ? choiceButton("Join", async () => {
         try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
