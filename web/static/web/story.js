@@ -63,7 +63,8 @@ export function resultSection(game, module) {
   const places = result.places || [];
   const winners = (result.winners || []).map((s) => seatName(game, s));
   let headline;
-  if (result.cooperative) headline = result.cooperative.won ? `won together (target ${result.cooperative.target})` : `lost together (target ${result.cooperative.target} not reached)`;
+  // One team against the game: it won or it lost together (no seat is named a winner of a loss).
+  if (result.cooperative) headline = result.cooperative.won ? `the team won (target ${result.cooperative.target})` : `the team lost (target ${result.cooperative.target} not reached)`;
   else headline = winners.length ? `${winners.join(" and ")} won` : "no winner";
   const seats = game.players.map((p) => p.seat)
     .sort((a, b) => (places[a] ?? 99) - (places[b] ?? 99) || a - b);
