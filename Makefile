@@ -5,7 +5,7 @@ PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: install chromium valgrind services migrate run test fuzz bench mutate mutate-before check clean
+.PHONY: install chromium valgrind services migrate run test fuzz bench bots-strength mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,11 @@ valgrind:
 bench: install valgrind
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	$(VENV)/bin/pytest -m bench --benchmark-enable -p no:randomly -o addopts="" tests
+
+# Bot strength and the cost of a level-3 move (docs/bots.md): seeded bot-only matches on the
+# engines. GAMES=n games per pairing (the issue's figure: 200), BUDGET=s CPU seconds per move.
+bots-strength: install
+	nice $(PY) scripts/bots_strength.py
 
 # Mutation testing of the core, file by file against each file's own tests (not part of `make test`;
 # docs/mutation.md). MUTATE_FILES=games/store.py limits it; `make mutate-before` leaves out the

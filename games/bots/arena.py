@@ -20,9 +20,11 @@ def bot_inputs(engine, state: dict, events: list[dict], seat: int) -> dict:
 
 
 def play(kind: str, levels: Sequence[int], seed: str, options: dict | None = None,
-         budget: Budget | None = None, max_steps: int = 5000, tick: float = 1.0) -> dict:
+         budget: Budget | None = None, max_steps: int = 5000, tick: float = 1.0,
+         bot=decide) -> dict:
     """One game, seat i played by a bot of levels[i]; returns the engine's outcome. Each move
-    takes `tick` seconds of the game's clock (Photoshoot's hourglass runs on it)."""
+    takes `tick` seconds of the game's clock (Photoshoot's hourglass runs on it). `bot` is the
+    decision function (a meter may wrap `games.bots.decide`)."""
     engine = engines.get(kind)
     options = dict(options or {})
     state = engine.setup(len(levels), options, f"game:{seed}")
@@ -37,7 +39,7 @@ def play(kind: str, levels: Sequence[int], seed: str, options: dict | None = Non
         actor = move = None
         for seat in active:  # a seat may let its chance pass (a challenge without evidence)
             seen = bot_inputs(engine, state, events, seat)
-            move = decide(kind, levels[seat], seat=seat, options=options,
+            move = bot(kind, levels[seat], seat=seat, options=options,
                           rules_version=engine.rules_version, seed=f"bot:{seed}:{seat}",
                           budget=budget, **seen)
             if move is not None:
