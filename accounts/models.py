@@ -6,6 +6,10 @@ class User(AbstractUser):
     """Our own user model from the first migration, as Django advises for new projects."""
 
     email = models.EmailField("email address", blank=True)
+    # A computer player (docs/bots.md): marked in every view of it; the site's own bots also
+    # carry their level (1-3). It moves through the same use cases as a person.
+    is_bot = models.BooleanField(default=False)
+    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
 
 
 class Vacation(models.Model):

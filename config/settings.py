@@ -237,6 +237,16 @@ CELERY_TIMEZONE = "UTC"
 TIMER_MAX_ETA_SECONDS = int(os.environ.get("TIMER_MAX_ETA_SECONDS", 600))
 SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", 5))
 
+# Bots (docs/bots.md): their moves run on a queue of their own, consumed by the Procfile's `bots`
+# worker, so a search never delays a timer or a notice. A correspondence bot waits a human-like
+# delay before it moves; a Photoshoot bot acts at table speed. A level-3 move thinks at most
+# BOT_THINK_SECONDS of CPU. A game with bots is rated only if BOTS_RATED and its creator asks.
+BOTS_QUEUE = os.environ.get("BOTS_QUEUE", CELERY_TASK_DEFAULT_QUEUE + "-bots")
+BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", 3))
+BOT_TABLE_DELAY_SECONDS = float(os.environ.get("BOT_TABLE_DELAY_SECONDS", 1))
+BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", 0.8))
+BOTS_RATED = os.environ.get("BOTS_RATED", "") == "1"
+
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", 25))

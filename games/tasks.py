@@ -132,3 +132,7 @@ def deliver_email(user_id: int) -> None:
         DeliveryAttempt.objects.bulk_create([DeliveryAttempt(delivery=d, at=now, ok=True) for d in due])
         Delivery.objects.filter(pk__in=[d.pk for d in due]).update(
             status=Delivery.Status.SENT, sent_at=now, attempts=1)
+
+
+# The bots' task lives with the bots; imported here so the worker registers it.
+from games.botplay.tasks import play_bot_turn  # noqa: E402,F401

@@ -14,6 +14,7 @@ from django.db.models import Q
 
 from config import hotsql
 from games import clocks, live, notify, scheduling, store
+from games.botplay import trigger as bot_trigger
 from games.engines import base
 from games.models import Event, Game, Seat
 from games.store import NewEvent
@@ -203,6 +204,8 @@ def commit_many(turns: list[Turn], appends: list[store.Append] | None = None) ->
         notify.after_turn(turn.game, rows, turn.active_before, set(turn.active), turn.seats, outbox)
     outbox.flush()
     scheduling.schedule_wakes([turn.game for turn in turns])
+    for turn in turns:  # a bot whose seat is active plays after commit (games/botplay)
+        bot_trigger.after_commit(turn.game, set(turn.active), turn.seats)
     return written
 
 

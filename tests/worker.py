@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class Worker:
-    def __init__(self, sweep_seconds: float = 1.0, **env: str):
+    def __init__(self, sweep_seconds: float = 1.0, queues: list[str] | None = None, **env: str):
         self.sweep_seconds = sweep_seconds
+        self.queues = queues  # None: the run's own queue (CELERY_QUEUE)
         self.extra_env = env
         self.process: subprocess.Popen | None = None
         self.log = tempfile.NamedTemporaryFile(prefix="darkroom-worker-", suffix=".log", delete=False)
@@ -39,7 +40,8 @@ class Worker:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat", "--schedule", str(schedule),
              "--loglevel", "INFO", "--concurrency", "2", "--without-gossip", "--without-mingle",
-             "--hostname", f"test-{os.getpid()}-{time.monotonic_ns()}@%h"],
+             "--hostname", f"test-{os.getpid()}-{time.monotonic_ns()}@%h",
+             *(["-Q", ",".join(self.queues)] if self.queues else [])],
             cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

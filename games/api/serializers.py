@@ -63,6 +63,13 @@ class CreateGameIn(serializers.Serializer):
                                    help_text="usernames to invite (makes the game private)")
     rated = StrictBooleanField(required=False, allow_null=True, default=None,
                                      help_text="whether the result changes ratings; default true")
+    bots = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=3), required=False, default=None,
+        allow_null=True, max_length=5,
+        help_text="computer players to seat after you, one level (1 random, 2 greedy, 3 "
+                  "searching) each; when they fill the seats the game starts at once. A game "
+                  "with bots is unrated unless `rated` is true and the site allows it "
+                  "(docs/bots.md)")
 
 
 class MoveIn(serializers.Serializer):
@@ -91,6 +98,8 @@ class PlayerOut(serializers.Serializer):
     seat = serializers.IntegerField()
     user = serializers.IntegerField()
     username = serializers.CharField()
+    bot = serializers.IntegerField(allow_null=True, help_text="a computer player's level (1-3); "
+                                                              "null: a person (docs/bots.md)")
 
 
 class GameOut(serializers.Serializer):
