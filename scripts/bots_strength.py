@@ -8,7 +8,7 @@ plays every seat equally, and prints win rates with 95% Wilson intervals:
   Photoshoot cooperative (2 players): the share of games a team of level-3 bots, and one of
   level-1 bots, ends with 25 points or more.
 Then the CPU time of each level-3 move (p50, p99, max) and the peak memory the search allocates.
-`GAMES=n` sets the games per pairing (the issue's figure is 200; the default is small enough for
+`ONLY=kind,...` plays only those games. `GAMES=n` sets the games per pairing (the issue's figure is 200; the default is small enough for
 a busy machine), `BUDGET=s` the seconds of CPU a level-3 move may think (default 1.0).
 """
 from __future__ import annotations
@@ -24,6 +24,7 @@ from games import bots
 from games.bots import Budget, arena
 
 GAMES = int(os.environ.get("GAMES", "20"))
+ONLY = set(filter(None, os.environ.get("ONLY", "").split(",")))  # e.g. ONLY=pickpic,photoshoot
 SECONDS = float(os.environ.get("BUDGET", "1.0"))
 BUDGET = Budget(iterations=10_000, seconds=SECONDS * 0.8)
 costs: list[float] = []
@@ -99,10 +100,13 @@ def main() -> None:
     print(f"bots-strength: {GAMES} games per pairing, level 3 thinks up to "
           f"{BUDGET.seconds:.2f} s CPU per move", flush=True)
     for kind in ("photograph", "provence"):
-        duel(kind, 3, 1)
-        duel(kind, 3, 2)
-    pickpic_places()
-    photoshoot_coop()
+        if not ONLY or kind in ONLY:
+            duel(kind, 3, 1)
+            duel(kind, 3, 2)
+    if not ONLY or "pickpic" in ONLY:
+        pickpic_places()
+    if not ONLY or "photoshoot" in ONLY:
+        photoshoot_coop()
     if costs:
         ordered = sorted(costs)
         p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]

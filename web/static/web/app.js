@@ -128,7 +128,8 @@ function createForm(kind) {
     h("label", {}, `Players (${kind.min_players}–${kind.max_players}) `, seats),
     h("details", {}, h("summary", {}, "Options"), Object.entries(props).map(([n, sch]) => optionInput(n, sch))),
     privacyFields(),
-    h("button", { type: "submit" }, `Create a ${kind.title} game`));
+    h("button", { type: "submit" }, `Create a ${kind.title} game`),
+    playComputer(kind, seats, () => readOptions(form)));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
@@ -140,8 +141,25 @@ function createForm(kind) {
   return form;
 }
 
+// "Play the computer": the other seats filled with bots of the chosen level; the game starts at
+// once (docs/bots.md).
+function playComputer(kind, seats, options) {
+  const level = h("select", { name: "bot-level", "aria-label": "Computer level" },
+    [[1, "1 (random)"], [2, "2 (greedy)"], [3, "3 (searching)"]].map(([v, t]) => h("option", { value: v, selected: v === 2 }, t)));
+  const play = async () => {
+    try {
+      const n = Number(seats.value);
+      const game = await post("/games/", { kind: kind.kind, seats: n, options: options(),
+                                           bots: Array(n - 1).fill(Number(level.value)) });
+      location.hash = `#/games/${game.id}`;
+    } catch (error) { showError(error); }
+  };
+  return h("span", { class: "play-computer" }, level, " ",
+    h("button", { type: "button", class: "play-computer", onclick: play }, "Play the computer"));
+}
+
 function gameRow(game, actions = []) {
-  const names = game.players.map((p) => p.username).join(", ");
+  const names = game.players.map((p) => p.bot ? `${p.username} (bot)` : p.username).join(", ");
   return h("li", { class: `game-row ${game.your_turn ? "your-turn" : ""}`, "data-game": game.id },
     link(`#/games/${game.id}`, `${game.title || game.kind}`), " ",
     h("span", { class: "status" }, game.status), " ",
