@@ -60,16 +60,31 @@ def _bot_levels(bots: Any) -> list[int]:
     return list(bots)
 
 
+def _fill(fill: Any) -> dict[str, int] | None:
+    if fill is None:
+        return None
+    if (not isinstance(fill, dict) or set(fill) != {"level", "after_seconds"}
+            or type(fill["level"]) is not int or not 1 <= fill["level"] <= 3
+            or type(fill["after_seconds"]) is not int
+            or not 5 <= fill["after_seconds"] <= settings.TIMER_MAX_ETA_SECONDS):
+        raise Invalid("fill_with_bots is {level: 1-3, after_seconds: 5-"
+                      f"{settings.TIMER_MAX_ETA_SECONDS}}}")
+    return fill
+
+
 @transaction.atomic
 def create_game(user, kind: Any, options: Any, seats: Any, rated: Any = None,
-                bots: Any = None) -> Game:
+                bots: Any = None, fill_with_bots: Any = None) -> Game:
     """A new open game, the creator at seat 0. `bots`: the levels of computer players to seat
     next (docs/bots.md); when they fill the game it starts at once. A game with bots is unrated
-    unless the creator asks for it and the site allows it (settings.BOTS_RATED)."""
+    unless the creator asks for it and the site allows it (settings.BOTS_RATED).
+    `fill_with_bots` {level, after_seconds}: an open seek whose empty seats bots of that level
+    take when the wait is over (the game then starts)."""
     if not isinstance(kind, str):
         raise Invalid("kind must be a string")
     engine = get_engine(kind)
     levels = _bot_levels(bots)
+    fill = _fill(fill_with_bots)
     filled = game_options.validate(engine, options)
     if seats is None:
         seats = engine.max_players if not levels else 1 + len(levels)
@@ -99,7 +114,7 @@ def create_game(user, kind: Any, options: Any, seats: Any, rated: Any = None,
     if levels:
         from games.botplay.service import seat_bots  # the bots' accounts live with the bots
 
-        placed = seat_bots(game, levels, 1)
+        placed = seat_bots(game, levels, list(range(1, 1 + len(levels))))
         game.options = {**filled, "bots": {str(b.pk): b.bot_level for b in placed}}
         Game.objects.filter(pk=game.pk).update(options=game.options)
         store.append(game, game.version, [NewEvent(store.PLAYER_JOINED, _player(b, 1 + i), actor=1 + i,
@@ -107,6 +122,13 @@ def create_game(user, kind: Any, options: Any, seats: Any, rated: Any = None,
         if 1 + len(levels) == seats:
             start_game(game.pk, user)
             game.refresh_from_db()
+    if fill and game.status == Game.Status.OPEN:
+        from games.botplay.service import send_fill
+
+        send_fill(game.pk, fill["level"], fill["after_seconds"])
+        if not (asked_rated and settings.BOTS_RATED):  # it may end up with bots in it
+            game.rated = False
+            Game.objects.filter(pk=game.pk).update(rated=False)
     return game
 
 

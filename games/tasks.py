@@ -135,4 +135,4 @@ def deliver_email(user_id: int) -> None:
 
 
 # The bots' task lives with the bots; imported here so the worker registers it.
-from games.botplay.tasks import play_bot_turn  # noqa: E402,F401
+from games.botplay import tasks as bot_tasks  # noqa: E402,F401

@@ -51,6 +51,12 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class FillWithBotsIn(serializers.Serializer):
+    level = serializers.IntegerField(min_value=1, max_value=3, help_text="the bots' level")
+    after_seconds = serializers.IntegerField(min_value=5, max_value=600,
+                                             help_text="how long people have to join first")
+
+
 class CreateGameIn(serializers.Serializer):
     kind = serializers.CharField(max_length=32)
     options = OptionsField(required=False, default=dict,
@@ -70,6 +76,11 @@ class CreateGameIn(serializers.Serializer):
                   "searching) each; when they fill the seats the game starts at once. A game "
                   "with bots is unrated unless `rated` is true and the site allows it "
                   "(docs/bots.md)")
+    fill_with_bots = FillWithBotsIn(required=False, allow_null=True,
+                                    help_text="an open seek: when the wait is over, bots take "
+                                              "the seats still empty and the game starts; the "
+                                              "game is then unrated unless `rated` is true and "
+                                              "the site allows it")
 
 
 class MoveIn(serializers.Serializer):

@@ -102,6 +102,38 @@ def test_a_bot_game_is_rated_only_when_asked_and_the_site_allows_it(alice, setti
     assert rated() is False
 
 
+def test_two_bots_of_one_level_are_two_accounts_and_a_person_named_like_one_is_not_one(alice, make_player):
+    make_player("computer-random")  # a person took the name first
+    game = create(alice, bots=[1, 1]).json()
+    seated = [p for p in game["players"] if p["bot"]]
+    assert len({p["user"] for p in seated}) == 2
+    assert all(User.objects.get(pk=p["user"]).is_bot for p in seated)
+    assert not User.objects.get(username="computer-random").is_bot
+    assert "computer-random" not in [p["username"] for p in seated]
+
+
 def test_a_game_with_seats_left_for_people_stays_open(alice):
     game = create(alice, bots=[3], seats=3).json()
     assert game["status"] == "open" and [p["bot"] for p in game["players"]] == [None, 3]
+
+
+def test_an_open_seek_is_filled_with_bots_when_its_wait_is_over(alice, bob, bots_worker):
+    response = alice.post("/api/v1/games/", {"kind": "pickpic", "seats": 4,
+                                             "fill_with_bots": {"level": 2, "after_seconds": 5}})
+    assert response.status_code == 201, response.content
+    game = response.json()
+    assert game["status"] == "open" and game["rated"] is False
+    assert bob.post(f"/api/v1/games/{game['id']}/join/").status_code == 200
+    assert wait_for(lambda: Game.objects.get(pk=game["id"]).status == "active", timeout=60), \
+        "\n".join(line for line in bots_worker.output().splitlines() if "celery.beat" not in line)[-3000:]
+    players = alice.game(game["id"])["players"]
+    assert [p["bot"] for p in players] == [None, None, 2, 2]
+    assert [p["username"] for p in players[:2]] == ["alice", "bob"]
+
+
+@pytest.mark.parametrize("fill", [{"level": 4, "after_seconds": 10}, {"level": 1, "after_seconds": 1},
+                                  {"level": 1}, {"level": 1, "after_seconds": 100000}, "soon"])
+def test_a_bad_fill_with_bots_is_refused(alice, fill):
+    response = alice.post("/api/v1/games/", {"kind": "pickpic", "fill_with_bots": fill})
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+    assert not Game.objects.exists()
