@@ -144,13 +144,13 @@ def search(me: Seat, rng: random.Random, budget: Budget) -> dict:
     fresh state, plays the chosen move, lets the game go on with the kit's playout policy for
     the kit's horizon, and scores the end with the kit's evaluation."""
     kit = me.kit
+    started = time.process_time()  # the budget covers the ranking below too
     ranked = scored_moves(me, rng, samples=2, cap=kit.search_cap)
     if not ranked:
         return rng.choice(me.legal)
     arms = [m for _, _, m in ranked[:budget.width]]
     if len(arms) == 1:
         return arms[0]
-    started = time.process_time()
     totals, counts = [0.0] * len(arms), [0] * len(arms)
     scale = 1.0
     for iteration in range(budget.iterations):
