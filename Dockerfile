@@ -5,7 +5,8 @@ COPY pyproject.toml constraints.txt README.md ./
 COPY config ./config
 COPY accounts ./accounts
 COPY games ./games
-COPY manage.py Procfile ./
+COPY web ./web
+COPY manage.py Procfile gunicorn.conf.py ./
 RUN pip install --no-cache-dir -c constraints.txt . \
  && DJANGO_SECRET_KEY=build-only python manage.py collectstatic --no-input
 # Run as an unprivileged user; it owns only the metrics directory (prometheus-client's
@@ -18,5 +19,6 @@ EXPOSE 8000
 # Liveness by IP over plain HTTP: /healthz is answered before host checks and HTTPS redirects.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
-# ASGI (gunicorn managing uvicorn workers): streams and long-polls wait on the event loop (games/live.py).
-CMD ["gunicorn", "config.asgi:application", "--bind", "0.0.0.0:8000", "--worker-class", "uvicorn_worker.UvicornWorker", "--workers", "2", "--timeout", "60", "--graceful-timeout", "10"]
+# ASGI (gunicorn managing uvicorn workers): streams and long-polls wait on the event loop (games/realtime/live.py).
+# Worker processes come from WEB_CONCURRENCY (gunicorn.conf.py, 2 unless set).
+CMD ["gunicorn", "config.asgi:application", "--bind", "0.0.0.0:8000", "--worker-class", "uvicorn_worker.UvicornWorker", "--timeout", "60", "--graceful-timeout", "10"]

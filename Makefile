@@ -4,8 +4,11 @@ VENV   ?= .venv
 PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
+# Development asks for debug (and with it the development secret key) unless told otherwise:
+# the settings' own defaults are production's (debug off, a secret required).
+DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
-.PHONY: install chromium valgrind services migrate run test fuzz bench bots-strength mutate mutate-before check clean
+.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench bots-strength mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -13,7 +16,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
 	@touch $@
 
-install: $(VENV)/.installed chromium
+install: $(VENV)/.installed chromium tests/api/ts/node_modules/.installed
 
 # Tools from Debian's packages, installed when missing and we may: $(call debian,command,package,without it)
 define debian
@@ -29,18 +32,55 @@ endef
 chromium:
 	$(call debian,chromium,chromium,tests/web will be skipped)
 
+# The TypeScript contract test (tests/api/test_typescript_client.py): Debian's node and npm, then the
+# pinned openapi-typescript, openapi-fetch and tsc from tests/api/ts/package-lock.json.
+node:
+	$(call debian,node,nodejs,tests/api/test_typescript_client.py will fail)
+	$(call debian,npm,npm,tests/api/test_typescript_client.py will fail)
+
+tests/api/ts/node_modules/.installed: tests/api/ts/package.json tests/api/ts/package-lock.json | node
+	cd tests/api/ts && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 services: install
-	@$(PY) manage.py check_services --create-db
+	@$(DEV) $(PY) manage.py check_services --create-db
 
 migrate: services
-	$(PY) manage.py migrate --no-input
+	$(DEV) $(PY) manage.py migrate --no-input
 
 run: migrate
-	PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
+	$(DEV) PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: many tests
+# wait on a worker, a server or a browser more than they compute.
+TEST_WORKERS ?= 4
+FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not slow
+
+# The layers first (import-linter's contracts in pyproject.toml): seconds, and a broken one fails
+# before the suite's minutes.
 test: install
+	$(VENV)/bin/lint-imports
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
+
+# Everyday work: the suite without the browser, fault, image-build and benchmark-smoke tests.
+test-fast: install
+	$(VENV)/bin/lint-imports
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile -m "$(FAST_SKIP)"
+
+# The fault scenarios, bigger (CHAOS_SCALE times the games and outages), printing their figures
+# (timer lateness, catch-up after an outage). Not part of `make test`; niced: it shares the machine.
+CHAOS_SCALE ?= 3
+chaos: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	@rm -f .chaos-report.txt
+	-CHAOS_SCALE=$(CHAOS_SCALE) CHAOS_SAME_SECOND=200 CHAOS_REPORT=$(CURDIR)/.chaos-report.txt nice -n 5 $(VENV)/bin/pytest -m fault \
+	    -p no:randomly -o addopts="" -q tests/faults
+	@echo; echo "chaos figures (CHAOS_SCALE=$(CHAOS_SCALE)):"; cat .chaos-report.txt
+
+lint-imports: install
+	$(VENV)/bin/lint-imports
 
 # schemathesis against a live server, every check, FUZZ_EXAMPLES per operation (`make test` runs 5).
 fuzz: install
@@ -61,7 +101,7 @@ bots-strength: install
 	nice $(PY) scripts/bots_strength.py
 
 # Mutation testing of the core, file by file against each file's own tests (not part of `make test`;
-# docs/mutation.md). MUTATE_FILES=games/store.py limits it; `make mutate-before` leaves out the
+# docs/mutation.md). MUTATE_FILES=games/play/store.py limits it; `make mutate-before` leaves out the
 # tests written for issue 16. Niced: it shares the machine.
 MUTATE_DB ?= postgres://postgres@127.0.0.1:5432/darkroom_mutation
 mutate mutate-before: install
@@ -74,8 +114,8 @@ mutate mutate-before: install
 	DATABASE_URL=$${DATABASE_URL:-$(MUTATE_DB)} $(PY) scripts/sql_mutants.py
 
 check: install
-	$(PY) manage.py check
-	$(PY) manage.py makemigrations --check --dry-run
+	$(DEV) $(PY) manage.py check
+	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .benchmarks mutants .mutation .mutmut-*
+	rm -rf $(VENV) staticfiles .pytest_cache .benchmarks mutants .mutation .mutmut-* tests/api/ts/node_modules tests/api/ts/dist

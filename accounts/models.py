@@ -6,10 +6,30 @@ class User(AbstractUser):
     """Our own user model from the first migration, as Django advises for new projects."""
 
     email = models.EmailField("email address", blank=True)
+    # The username as compared (accounts.names.key): unique, so two registrations of look-alike
+    # names cannot both land, whichever order they commit in.
     # A computer player (docs/bots.md): marked in every view of it; the site's own bots also
     # carry their level (1-3). It moves through the same use cases as a person.
     is_bot = models.BooleanField(default=False)
     bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    username_key = models.CharField(max_length=600, unique=True, null=True, editable=False)
+
+    def save(self, *args, **kwargs):
+        from accounts.names import key
+
+        self.username_key = key(self.username)
+        if kwargs.get("update_fields") is not None and "username" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "username_key"}
+        super().save(*args, **kwargs)
+
+
+class RetiredUsername(models.Model):
+    """A deleted account's former name (as its key): nobody may register it, or a look-alike,
+    until `until` (USERNAME_RETIRED_DAYS after the deletion), so a stranger cannot step into the
+    old name while others still remember it."""
+
+    key = models.CharField(max_length=600, unique=True)
+    until = models.DateTimeField()
 
 
 class Vacation(models.Model):
@@ -40,7 +60,7 @@ class NotificationPreference(models.Model):
     email_digest_minutes = models.PositiveIntegerField(
         default=60, help_text="0: each email at once; otherwise one digest per this many minutes")
     # When the open digest goes out: kept here, so a notice joins it without searching the
-    # deliveries (games.notify sets it in one upsert for every user a write notifies).
+    # deliveries (games.notifications.notify sets it in one upsert for every user a write notifies).
     email_digest_at = models.DateTimeField(null=True, blank=True)
 
     def channels_for(self, kind: str) -> list[str]:

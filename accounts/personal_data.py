@@ -2,7 +2,12 @@
 
 Account deletion and "export my data" walk this registry, so an app that stores something about a
 person (chat authorship, ratings, tokens) registers one exporter and one eraser in its AppConfig's
-`ready()` and the account service never needs to know the app exists.
+`ready()` and the account service never needs to know the app exists. An app that needs the
+account to stay for now (games: a seat in an open or active game) registers a keeper, which
+raises the error the person is shown.
+
+This module is where accounts and games meet: games registers here; accounts imports nothing of
+games (the import-linter contracts in pyproject.toml).
 """
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from typing import Any, Callable
 
 Exporter = Callable[[Any], Any]   # user -> JSON-ready data
 Eraser = Callable[[Any], None]    # user -> None, inside the deleting transaction
+Keeper = Callable[[Any], None]    # user -> None, or raises (a config.errors.DomainError) to keep it
 
 
 @dataclass(frozen=True)
@@ -21,6 +27,7 @@ class Holder:
 
 
 _holders: dict[str, Holder] = {}
+_keepers: dict[str, Keeper] = {}
 
 
 def register(name: str, *, export: Exporter, erase: Eraser) -> None:
@@ -30,3 +37,15 @@ def register(name: str, *, export: Exporter, erase: Eraser) -> None:
 
 def holders() -> list[Holder]:
     return [_holders[name] for name in sorted(_holders)]
+
+
+def keep_while(name: str, keeper: Keeper) -> None:
+    """Declare something that must end before an account may be deleted (replaces a same name)."""
+    _keepers[name] = keeper
+
+
+def check_erasable(user) -> None:
+    """Raise the first keeper's error if the account must stay for now; inside the deleting
+    transaction, after the password is checked."""
+    for name in sorted(_keepers):
+        _keepers[name](user)

@@ -1,5 +1,5 @@
 """Ratings per kind: openskill's Plackett-Luce model, updated in the transaction that finishes a
-rated game (games.turns.Turn.prepare calls `rate_finished`).
+rated game (games.play.turns.Turn.prepare calls `rate_finished`).
 
 Who is rated as what (docs/accounts.md, "Ratings"):
 - each seat is a side of its own, ranked by the result's `places` (equal places: a tie);

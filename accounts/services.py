@@ -15,12 +15,12 @@ from django.core.mail import send_mail
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
-from accounts import personal_data, tokens
-from accounts.models import AuthToken, NotificationPreference, User, Vacation, Webhook
-from games import scheduling
-from games.errors import DomainError, Invalid, NotFound
-from games.turns import refresh_deadlines_for_user
-from games.webhooks import check_url
+from accounts import names, personal_data, tokens
+from accounts.models import (AuthToken, NotificationPreference, RetiredUsername, User, Vacation,
+                             Webhook)
+from accounts.webhooks import check_url
+from config import scheduling
+from config.errors import DomainError, Invalid, NotFound
 
 
 # Deleted accounts are renamed "deleted-<id>": nobody may register such a name before them.
@@ -35,10 +35,19 @@ class BadCredentials(DomainError):
     status, code = 400, "bad_credentials"
 
 
+def _name_free(username: str) -> None:
+    """A name is taken when an account's, or a name retired from a deleted account within
+    USERNAME_RETIRED_DAYS, compares equal to it (accounts.names: case, NFKC, confusables)."""
+    wanted = names.key(username)
+    if (wanted.startswith(names.key(DELETED_PREFIX)) or User.objects.filter(username_key=wanted).exists()
+            or RetiredUsername.objects.filter(key=wanted, until__gt=timezone.now()).exists()):
+        raise UsernameTaken(f"the username '{username}' is taken, or too like a name that is")
+
+
 @transaction.atomic
-def register(username: str, password: str, email: str = "", device: str = "") -> tuple[User, str]:
-    if username.lower().startswith(DELETED_PREFIX) or User.objects.filter(username__iexact=username).exists():
-        raise UsernameTaken(f"the username '{username}' is taken")
+def register(username: str, password: str, email: str = "", device: str = "",
+             replaces: bool = False) -> tuple[User, str]:
+    _name_free(username)
     candidate = User(username=username, email=email)
     try:
         password_validation.validate_password(password, user=candidate)
@@ -50,15 +59,16 @@ def register(username: str, password: str, email: str = "", device: str = "") ->
             candidate.save()
     except IntegrityError:
         raise UsernameTaken(f"the username '{username}' is taken") from None
-    return candidate, tokens.issue(candidate, device)[1]
+    return candidate, tokens.issue(candidate, device, replaces)[1]
 
 
-def obtain_token(username: str, password: str, device: str = "") -> tuple[AuthToken, str]:
-    """A new token for the device (the key is in the answer only)."""
+def obtain_token(username: str, password: str, device: str = "", replaces: bool = False) -> tuple[AuthToken, str]:
+    """A new token (the key is in the answer only); with `replaces`, `device` is an explicit
+    device id and the device's older token goes."""
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
         raise BadCredentials("unknown username or wrong password")
-    return tokens.issue(user, device)
+    return tokens.issue(user, device, replaces)
 
 
 def revoke_token(user, token_id: int) -> None:
@@ -105,8 +115,8 @@ def request_password_reset(email: str) -> None:
     """Have the worker mail the reset link (`mail_password_reset`). The request itself reads
     nothing and sends nothing, so a known address and an unknown one cost it the same: looking the
     accounts up and talking to the mail server here made a known address answer measurably
-    slower, a way to find accounts; and a slow mail server held one of the few request slots of
-    its process (config.asgi.Slots). With the broker away the mail goes now, as it did before.
+    slower, a way to find accounts; and a slow mail server would hold the request's worker. With
+    the broker away the mail goes now, as it did before.
 
     An address gets one reset mail per PASSWORD_RESET_MAIL_INTERVAL_SECONDS, however many callers
     (and addresses they call from) ask: the throttle counts callers, and nobody's mailbox should
@@ -196,36 +206,9 @@ def vacation_days_used(user, year: int) -> float:
     return used
 
 
-@transaction.atomic
-def start_vacation(user, days: float):
-    """Stop the user's clocks in every game for `days`, from now, within the yearly allowance."""
-    User.objects.select_for_update().get(pk=user.pk)  # one vacation change at a time per user
-    now = timezone.now()
-    if Vacation.objects.filter(user=user, start__lte=now, end__gt=now).exists():
-        raise Invalid("you are on vacation already; end it before starting another")
-    left = settings.VACATION_DAYS_PER_YEAR - vacation_days_used(user, now.year)
-    if not 0 < days <= left:
-        raise Invalid(f"you have {left:.2f} vacation days left this year; ask for more than 0 and at most that")
-    vacation = Vacation.objects.create(user=user, start=now, end=now + timedelta(days=days))
-    refresh_deadlines_for_user(user)
-    return vacation
-
-
-@transaction.atomic
-def end_vacation(user) -> None:
-    now = timezone.now()
-    if not Vacation.objects.filter(user=user, start__lte=now, end__gt=now).update(end=now):
-        raise NotFound("you are not on vacation")
-    refresh_deadlines_for_user(user)
-
-
 # ---------------------------------------------------------------------------------------------
 # Leaving: export my data, delete my account
 # ---------------------------------------------------------------------------------------------
-class GamesInProgress(DomainError):
-    status, code = 409, "games_in_progress"
-
-
 def export_data(user) -> dict:
     """Everything the apps hold about the user, one entry per registered holder."""
     return {"exported_at": timezone.now(), "data": {h.name: h.export(user) for h in personal_data.holders()}}
@@ -239,17 +222,14 @@ def delete_account(user, password: str) -> None:
     user = User.objects.select_for_update().get(pk=user.pk)
     if not user.check_password(password):
         raise BadCredentials("the password is wrong")
-    from games.models import Game
-
-    playing = list(Game.objects.filter(seat_set__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-                   .values_list("pk", flat=True)[:20])
-    if playing:
-        raise GamesInProgress("leave or resign your open and active games first: "
-                              + ", ".join(str(pk) for pk in playing), games=[str(pk) for pk in playing])
+    personal_data.check_erasable(user)  # games: no seat in an open or active game (games_in_progress)
     for holder in personal_data.holders():
         holder.erase(user)
+    # The old name rests: nobody may take it (or a look-alike) for USERNAME_RETIRED_DAYS.
+    RetiredUsername.objects.update_or_create(key=names.key(user.username), defaults={
+        "until": timezone.now() + timedelta(days=settings.USERNAME_RETIRED_DAYS)})
     user.username = f"{DELETED_PREFIX}{user.pk}"
-    if User.objects.filter(username__iexact=user.username).exclude(pk=user.pk).exists():
+    if User.objects.filter(username_key=names.key(user.username)).exclude(pk=user.pk).exists():
         user.username += "-" + secrets.token_hex(4)  # an account older than the reserved prefix
     user.email = user.first_name = user.last_name = ""
     user.is_active = user.is_staff = user.is_superuser = False

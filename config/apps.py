@@ -2,15 +2,13 @@ from django.apps import AppConfig
 
 
 class OperationsConfig(AppConfig):
-    """Wires the operational hooks (metrics signals, request ids through Celery) in every process
-    that loads Django: web servers, Celery workers and beat."""
+    """Wires the operational hooks (request ids through Celery) in every process that loads Django:
+    web servers, Celery workers and beat. What the games count is wired by GamesConfig."""
 
     name = "config"
     label = "operations"
 
     def ready(self):
-        from config import logs, metrics, strict_input
+        from config import logs
 
-        metrics.connect()
         logs.connect_celery()
-        strict_input.apply()

@@ -4,6 +4,10 @@ Redis answer, and every migration is applied).
 Both are answered by a middleware placed first, before host validation, HTTPS redirects and
 authentication, so a load balancer or Docker's HEALTHCHECK may call them by IP over plain HTTP.
 They touch nothing but the checks: no session, no database write, no log line per probe.
+
+`/readyz` says which check failed, and how, only to a caller on loopback (the container's own
+HEALTHCHECK, a sidecar) that came through no proxy, or one with the metrics token: error text
+names hosts and versions, which are nobody else's business. Anyone else gets the status alone.
 """
 from __future__ import annotations
 
@@ -15,9 +19,11 @@ from django.db import connections
 from django.db.migrations.executor import MigrationExecutor
 from django.http import JsonResponse
 
+from config.metrics import has_token
 from config.middleware import HybridMiddleware
 
 TIMEOUT_SECONDS = 2
+LOOPBACK = {"127.0.0.1", "::1"}
 PATHS = {"/healthz", "/healthz/", "/readyz", "/readyz/"}
 _migrated = False  # once every migration is applied, it stays so for the life of the process
 
@@ -82,9 +88,23 @@ class ProbeMiddleware(HybridMiddleware):
         if request.path in ("/healthz", "/healthz/"):
             return JsonResponse({"status": "ok"})
         ready, results = readiness()
+        if not may_see_detail(request):
+            if not ready:
+                return JsonResponse({"status": "unavailable", "code": "not_ready",
+                                     "detail": "not ready"}, status=503)
+            return JsonResponse({"status": "ok"})
         if not ready:
             return JsonResponse({"status": "unavailable", "code": "not_ready",
                                  "detail": "; ".join(f"{k}: {v['detail']}" for k, v in results.items()
                                                      if not v["ok"]),
                                  "checks": results}, status=503)
         return JsonResponse({"status": "ok", "checks": results})
+
+
+def may_see_detail(request) -> bool:
+    """The metrics token, or a loopback peer with no forwarding header (a proxy on the same host
+    connects from loopback too, but says whom it forwards)."""
+    if has_token(request):
+        return True
+    forwarded = "HTTP_X_FORWARDED_FOR" in request.META or "HTTP_FORWARDED" in request.META
+    return request.META.get("REMOTE_ADDR") in LOOPBACK and not forwarded

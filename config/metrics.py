@@ -8,19 +8,18 @@ process is needed). The directory must be shared by the processes of one host an
 they start (compose's `migrate` service does it). Without the variable (development, tests) the
 process's own registry is served. The Celery queue depth is read from Redis at scrape time.
 
-`METRICS_TOKEN`, when set, is required as `Authorization: Bearer <token>`.
+`METRICS_TOKEN` is required as `Authorization: Bearer <token>`. Without one, `/metrics` answers
+only in debug (METRICS_OPEN): in production the samples (routes, kinds, rates) are not for anyone.
 """
 from __future__ import annotations
 
-import functools
 import hmac
 import os
 import time
-from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
-from django.http import HttpResponse
+from django.core import checks
+from django.http import HttpResponse, JsonResponse
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
                                generate_latest)
 from prometheus_client.core import GaugeMetricFamily
@@ -43,64 +42,6 @@ EXPIRY_LATENESS = Histogram(
     ["kind"], buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600))
 DELIVERIES = Counter("darkroom_notification_deliveries_total",
                      "Notification delivery attempts, by channel and outcome", ["channel", "outcome"])
-
-
-# -- recording ------------------------------------------------------------------------------
-@functools.cache
-def _event_types() -> tuple[frozenset, str]:
-    # Imported here: games.store imports this module.
-    from games.store import SERVER_TYPES, TIMER_EXPIRED
-
-    return frozenset(SERVER_TYPES), TIMER_EXPIRED
-
-
-@functools.cache
-def _moves(kind: str, auto: str):
-    """MOVES's child for these labels: `labels` builds and checks them on every call, and every
-    move counts itself."""
-    return MOVES.labels(kind, auto)
-
-
-def events_appended(kind: str, rows) -> None:
-    """Count the moves and expiries among appended events, once their transaction commits (a
-    rolled-back move is no move)."""
-    SERVER_TYPES, TIMER_EXPIRED = _event_types()
-    moves: dict[str, int] = {}
-    expiries = []
-    for row in rows:
-        if row.type == TIMER_EXPIRED:
-            deadline = row.data.get("deadline")
-            late = (row.created_at - datetime.fromisoformat(deadline)).total_seconds() if deadline else None
-            expiries.append((row.data.get("timer", "clock"), row.data.get("policy", ""), late))
-        elif row.type not in SERVER_TYPES:
-            auto = "true" if row.data.get("auto") else "false"
-            moves[auto] = moves.get(auto, 0) + 1
-
-    def record():
-        for auto, count in moves.items():
-            _moves(kind, auto).inc(count)
-        for timer, policy, late in expiries:
-            EXPIRIES.labels(kind, timer, policy).inc()
-            if late is not None:
-                EXPIRY_LATENESS.labels(kind).observe(max(late, 0.0))
-
-    if moves or expiries:
-        transaction.on_commit(record)
-
-
-def _attempt_saved(sender, instance, created, **kwargs):
-    if created:
-        channel = instance.delivery.channel
-        outcome = "ok" if instance.ok else "error"
-        transaction.on_commit(lambda: DELIVERIES.labels(channel, outcome).inc())
-
-
-def connect() -> None:
-    from django.db.models.signals import post_save
-
-    from games.models import DeliveryAttempt
-
-    post_save.connect(_attempt_saved, sender=DeliveryAttempt, dispatch_uid="darkroom-metrics-delivery")
 
 
 # -- the Celery queue, read at scrape time ------------------------------------------------------
@@ -161,6 +102,15 @@ class _Default:
         return REGISTRY.collect()
 
 
+@checks.register(checks.Tags.security, deploy=True)
+def metrics_token_is_set(app_configs, **kwargs):
+    if settings.METRICS_TOKEN:
+        return []
+    return [checks.Warning("METRICS_TOKEN is not set: /metrics refuses every scrape outside debug",
+                           hint="set METRICS_TOKEN and give it to the scraper as a bearer token "
+                                "(docs/operations.md)", id="darkroom.W001")]
+
+
 # -- HTTP ---------------------------------------------------------------------------------------
 class MetricsMiddleware(HybridMiddleware):
     """Times every request by its route pattern (never the raw path: ids would make a series per
@@ -183,10 +133,17 @@ class MetricsMiddleware(HybridMiddleware):
         return response
 
     def scrape(self, request):
-        token = settings.METRICS_TOKEN
-        if token:
-            given = request.headers.get("Authorization", "")
-            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
-                return HttpResponse("metrics need the bearer token\n", status=401,
-                                    content_type="text/plain", headers={"WWW-Authenticate": "Bearer"})
+        if not settings.METRICS_TOKEN and not settings.METRICS_OPEN:
+            return JsonResponse({"code": "metrics_off",
+                                 "detail": "set METRICS_TOKEN to scrape /metrics"}, status=403)
+        if settings.METRICS_TOKEN and not has_token(request):
+            return HttpResponse("metrics need the bearer token\n", status=401,
+                                content_type="text/plain", headers={"WWW-Authenticate": "Bearer"})
         return HttpResponse(generate_latest(registry()), content_type=CONTENT_TYPE_LATEST)
+
+
+def has_token(request) -> bool:
+    """The request carries `Authorization: Bearer <METRICS_TOKEN>` (never true without a token)."""
+    token = settings.METRICS_TOKEN
+    given = request.headers.get("Authorization", "")
+    return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())

@@ -1,6 +1,7 @@
 """Settings, 12-factor style: everything that differs between machines comes from the environment.
 
-Defaults run a development server against PostgreSQL and Redis on localhost.
+Defaults are production's: debug off, a secret key required, no proxy trusted. Development asks
+for debug explicitly (`make run` sets DJANGO_DEBUG=true), against PostgreSQL and Redis on localhost.
 """
 import os
 from pathlib import Path
@@ -18,7 +19,9 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for: a deployment that forgets the variable must not run in debug mode.
+DEBUG = env_bool("DJANGO_DEBUG", False)
+# The development key only in debug; without debug, no key is no start.
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me" if DEBUG else "")
 if not SECRET_KEY:
     raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
@@ -92,7 +95,7 @@ DATABASES["default"]["ENGINE"] = "config.dbbackend"
 
 # --- Live updates (issue 9): bounded connections, Redis failing open, streams -----------------
 # Each process borrows PostgreSQL connections from a psycopg pool of at most DATABASE_POOL_MAX,
-# however many clients wait on it (waiters hold none, see games/live.py). A pool needs
+# however many clients wait on it (waiters hold none, see games/realtime/live.py). A pool needs
 # CONN_MAX_AGE = 0: a request hands its connection back when it ends. DATABASE_POOL=off restores
 # one connection per thread (CONN_MAX_AGE applies then), e.g. behind PgBouncer.
 if env_bool("DATABASE_POOL", True):
@@ -103,24 +106,6 @@ if env_bool("DATABASE_POOL", True):
         # A request that finds the pool empty waits this long, then fails with a clear error.
         "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", 10)),
     }
-# The hot statements (config.hotsql: the token, the game, a move's writes) are prepared once per
-# connection: planning them was most of PostgreSQL's time on a move (pgbench: a game read runs 5x
-# as often prepared). Every other query keeps Django's client-side binding, never prepared.
-# DATABASE_PREPARE=off for a pooler that cannot keep prepared statements (PgBouncer in
-# transaction mode before 1.21).
-DATABASE_PREPARE = env_bool("DATABASE_PREPARE", True)
-DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5 if DATABASE_PREPARE else None
-# ... and planned once: each looks rows up by key or writes the rows it is given, which one
-# generic plan serves. Left to choose, PostgreSQL planned the outbox's recipients read afresh on
-# every notifying move (190 us of its CPU at bind, 40 us with the generic plan). Only prepared
-# statements have a plan to keep, so no other query is touched.
-if DATABASE_PREPARE:
-    _options = DATABASES["default"]["OPTIONS"]
-    _options["options"] = f'{_options.get("options", "")} -c plan_cache_mode=force_generic_plan'.strip()
-# Requests per web process whose sync part (middleware, view, rendering) runs at once; the rest
-# wait on the event loop (config/asgi.py, Slots: fewer threads taking turns at the interpreter
-# cost less CPU per request). 0: unbounded.
-WEB_REQUEST_CONCURRENCY = int(os.environ.get("WEB_REQUEST_CONCURRENCY", 3))
 # Threads per process that run the streams' database reads (each holds a pooled connection only
 # while it reads). Keep it below DATABASE_POOL_MAX so requests always find a connection.
 LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
@@ -128,10 +113,10 @@ LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
 # is unreachable (the degraded mode; live delivery resumes by itself when Redis is back).
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", 15))
 LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", 5))
-# How long a process stays subscribed to a channel after its last waiter left (games.live): a
+# How long a process stays subscribed to a channel after its last waiter left (games.realtime.live): a
 # client that long-polls again, or reconnects its stream, finds it subscribed and its version known.
 LIVE_LINGER_SECONDS = float(os.environ.get("LIVE_LINGER_SECONDS", 60))
-# How long a process trusts a token it looked up for a stream or long-poll (games.live: deleted
+# How long a process trusts a token it looked up for a stream or long-poll (games.realtime.live: deleted
 # tokens and changed users are forgotten at once through Redis; this bounds it when Redis is away).
 LIVE_AUTH_CACHE_SECONDS = float(os.environ.get("LIVE_AUTH_CACHE_SECONDS", 30))
 # How long a stream ticket (for EventSource, which cannot send headers) stays valid.
@@ -143,12 +128,13 @@ AUTH_USER_MODEL = "accounts.User"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CACHES = {
     "default": {
-        # Live updates (issue 9): a cache miss, not a 500, while Redis is down (config/failopen.py);
-        # throttling keeps its history here, so it fails open too.
-        "BACKEND": "config.failopen.FailOpenRedisCache",
+        # django-redis. Live updates (issue 9): a cache miss, not a 500, while Redis is down
+        # (IGNORE_EXCEPTIONS); throttling keeps its history in the same Redis and fails open too
+        # (config/throttling.py).
+        "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
         "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "darkroom"),
-        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 1.0, "IGNORE_EXCEPTIONS": True},
     }
 }
 
@@ -175,6 +161,15 @@ WHITENOISE_USE_FINDERS = True
 # Request bodies larger than this are refused (413) before any view parses them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", 64 * 1024))
 
+# --- Proxies (ops): how many reverse proxies you run in front of the web server, each appending
+# the address it saw to X-Forwarded-For. 0 (the default): none is trusted, the header is ignored
+# and a client that sends one is counted by its own address. N: the Nth address from the right is
+# the client's (what your own proxies wrote; anything further left the client may have made up).
+TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", 0))
+if TRUSTED_PROXIES < 0:
+    raise RuntimeError("DJANGO_TRUSTED_PROXIES is a count of proxies: 0 or more")
+# --- end proxies
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "games.api.auth.TokenAuthentication",
@@ -190,6 +185,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # The client address every throttle counts by (DRF's get_ident, config/throttling.py too).
+    "NUM_PROXIES": TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_CLASSES": [
         "config.throttling.AnonWindowThrottle",
         "config.throttling.UserWindowThrottle",
@@ -203,7 +200,7 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Darkroom API",
-    "DESCRIPTION": "Play Photograph, Walking in Provence and Pick Pic by the web.",
+    "DESCRIPTION": "Play Photograph, Photoshoot, Walking in Provence and Pick Pic by the web.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -231,8 +228,40 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "darkroom")
+# A broker that goes away and comes back is an ordinary event (issue 30): the worker retries the
+# connection for ever (Celery's default gives up after 100 tries and exits), at start too.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TIMEZONE = "UTC"
+
+# Queues (docs/operations.md, "Queues and workers"). Clocks never wait behind an outside party:
+# timers and sweeps have the base queue, each kind of outside party (webhook receivers, the mail
+# server) a queue of its own, consumed by worker processes of their own. Each queue's tasks have
+# soft and hard time limits (seconds): at the soft one the task is interrupted and records a
+# failed attempt; at the hard one its process is killed and replaced (its work is retried by the
+# sweeper). Another outside party (say push) is one more entry here and one more -Q name.
+CELERY_QUEUE = os.environ.get("CELERY_QUEUE", "darkroom")
+CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE
+TASK_QUEUES = {
+    "timers": {"queue": CELERY_QUEUE, "soft": 60, "hard": 90,
+               "tasks": ["games.tasks.settle_due", "games.tasks.wake_game", "games.tasks.sweep"]},
+    # One delivery is bounded by WEBHOOK_DEADLINE_SECONDS (accounts/webhooks.py); the limits are
+    # its backstop.
+    "webhooks": {"queue": f"{CELERY_QUEUE}.webhooks", "soft": 20, "hard": 30,
+                 "tasks": ["games.tasks.deliver_webhook"]},
+    "email": {"queue": f"{CELERY_QUEUE}.email", "soft": 30, "hard": 45,
+              "tasks": ["games.tasks.deliver_email", "accounts.tasks.mail_password_reset"]},
+    # The computer players' moves (docs/bots.md): a level-3 search thinks BOT_THINK_SECONDS.
+    "bots": {"queue": f"{CELERY_QUEUE}.bots", "soft": 30, "hard": 45,
+             "tasks": ["games.tasks.play_bot_turn", "games.tasks.fill_seats_with_bots"]},
+}
+CELERY_TASK_ROUTES = {task: {"queue": spec["queue"]} for spec in TASK_QUEUES.values() for task in spec["tasks"]}
+CELERY_TASK_ANNOTATIONS = {task: {"soft_time_limit": spec["soft"], "time_limit": spec["hard"]}
+                           for spec in TASK_QUEUES.values() for task in spec["tasks"]}
+# A task named nowhere above gets the timers' limits.
+CELERY_TASK_SOFT_TIME_LIMIT = TASK_QUEUES["timers"]["soft"]
+CELERY_TASK_TIME_LIMIT = TASK_QUEUES["timers"]["hard"]
 # The longest ETA a timer task may carry; anything further is left to the sweeper.
 TIMER_MAX_ETA_SECONDS = int(os.environ.get("TIMER_MAX_ETA_SECONDS", 600))
 SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", 5))
@@ -241,7 +270,7 @@ SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", 5))
 # worker, so a search never delays a timer or a notice. A correspondence bot waits a human-like
 # delay before it moves; a Photoshoot bot acts at table speed. A level-3 move thinks at most
 # BOT_THINK_SECONDS of CPU. A game with bots is rated only if BOTS_RATED and its creator asks.
-BOTS_QUEUE = os.environ.get("BOTS_QUEUE", CELERY_TASK_DEFAULT_QUEUE + "-bots")
+BOTS_QUEUE = TASK_QUEUES["bots"]["queue"]
 BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", 3))
 BOT_TABLE_DELAY_SECONDS = float(os.environ.get("BOT_TABLE_DELAY_SECONDS", 1))
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", 0.8))
@@ -253,6 +282,9 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", 25))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+# Seconds per blocking operation with the mail server (connect, each read); the email queue's
+# time limits bound a whole message.
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Darkroom <noreply@darkroom.localhost>")
 
 # Webhooks may not target loopback or private networks unless this is on (tests turn it on to
@@ -267,7 +299,7 @@ EXTRA_ENGINES = env_list("DARKROOM_EXTRA_ENGINES")
 
 # How many events between snapshots of a game's state.
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", 20))
-# Engine states each process keeps in memory in front of the Redis cache (games/statecache.py):
+# Engine states each process keeps in memory in front of the Redis cache (games/play/statecache.py):
 # a few kB each; 0 turns that layer off.
 STATE_MEMORY_ENTRIES = int(os.environ.get("STATE_MEMORY_ENTRIES", 1024))
 
@@ -284,6 +316,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", 6))
 WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 30))
+# The whole of one webhook delivery (connect, TLS, sending, the status line and headers): past it
+# the connection is cut and the attempt failed. Kept under the webhooks queue's soft limit.
+WEBHOOK_DEADLINE_SECONDS = float(os.environ.get("WEBHOOK_DEADLINE_SECONDS", 10))
 VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 
 # --- Accounts (docs/accounts.md): API tokens expire this many days after their last use; a
@@ -291,8 +326,16 @@ VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 # {uid} and {token} filled in (the client posts them to /api/v1/accounts/password-reset/confirm/).
 TOKEN_TTL_DAYS = int(os.environ.get("TOKEN_TTL_DAYS", 30))
 TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
-# Logins per account, whatever addresses they come from (the "auth" rate above is per address).
-THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/hour")
+# A turn notice read (by a move) this recently is opened again, not written anew, when the turn
+# comes back: in a real-time game (Photoshoot) that is once per game and sitting, not per turn.
+TURN_NOTICE_REOPEN_SECONDS = int(os.environ.get("TURN_NOTICE_REOPEN_SECONDS", 600))
+# A deleted account's name (and its look-alikes) cannot be registered for this many days.
+USERNAME_RETIRED_DAYS = int(os.environ.get("USERNAME_RETIRED_DAYS", 365))
+# Wrong logins per account and address (the lock an owner meets for their own mistakes), and per
+# account whatever the addresses (a ceiling against guessing spread over many addresses). A good
+# login gives its count back. The "auth" rate above is per address, over every auth endpoint.
+THROTTLE_LOGIN_ACCOUNT_ADDRESS = os.environ.get("THROTTLE_LOGIN_ACCOUNT_ADDRESS", "10/hour")
+THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "100/hour")
 PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")
 # One reset mail per address within this many seconds, however many callers ask (0: no limit).
 PASSWORD_RESET_MAIL_INTERVAL_SECONDS = int(os.environ.get("PASSWORD_RESET_MAIL_INTERVAL_SECONDS", "60"))
@@ -323,8 +366,11 @@ CORS_EXPOSE_HEADERS = ("etag", "retry-after", "idempotent-replayed", "x-request-
 CORS_PREFLIGHT_MAX_AGE = 3600
 # --- end CORS
 
-# --- Metrics (ops): see config/metrics.py. METRICS_TOKEN, when set, guards /metrics.
+# --- Metrics (ops): see config/metrics.py. METRICS_TOKEN guards /metrics, and /readyz's detail
+# for callers not on loopback. Without one, /metrics answers only in debug (development): a
+# production deployment sets it (`check --deploy` says so).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_OPEN = DEBUG and not METRICS_TOKEN
 # --- end metrics
 
 # --- Security for production (ops): on by default when DJANGO_DEBUG is off, so

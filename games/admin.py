@@ -6,6 +6,7 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -14,7 +15,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from games import chat, review, services, store
+from games.community import chat
+from games.play import review, services, store
 from games.errors import DomainError
 from games.models import ChatMessage, Delivery, Dispute, Event, Game, Notification
 
@@ -66,8 +68,15 @@ class GameAdmin(admin.ModelAdmin):
                       name="games_game_review")]
         return extra + super().get_urls()
 
+    def _may_see_state(self, request) -> None:
+        """A game's whole state (deck and hands) is for staff who may open the game's change page:
+        the same model permission it asks (view or change game; docs/operations.md)."""
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied("you may not see games' states")
+
     def state_view(self, request, game_id, seq):
         """The whole state (nothing hidden: staff judge disputes) after event `seq`, replayed."""
+        self._may_see_state(request)
         game = get_object_or_404(Game, pk=game_id)
         if not 0 <= seq <= game.version:
             return HttpResponse(f"no event {seq} in this game", status=404)
@@ -80,6 +89,7 @@ class GameAdmin(admin.ModelAdmin):
     def review_view(self, request, game_id):
         """Two events drawn by the web client's tables for every seat, and what changed between
         them (the state diffed in the browser: web/static/web/admin/review.js)."""
+        self._may_see_state(request)
         game = get_object_or_404(Game, pk=game_id)
         try:
             at = int(request.GET.get("at", game.version))

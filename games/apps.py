@@ -6,9 +6,19 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from django.db.models.signals import post_save
+
         from accounts import personal_data
-        from games import chat, live
+        from games.models import DeliveryAttempt
+        from games.notifications import notify
+        from games.community import chat
+        from games.play import access
+        from games.realtime import live
 
         live.connect()  # cached tokens of streams and long-polls forget revoked ones
         # Chat authorship is personal data: exported with the account, anonymised on deletion.
         personal_data.register("chat", export=chat.export_user, erase=chat.erase_user)
+        # A seat in an open or active game keeps the account until the game is left or over.
+        personal_data.keep_while("games", access.require_no_games_in_progress)
+        # Delivery attempts count in the metrics (config.metrics), in every process that makes them.
+        post_save.connect(notify.attempt_saved, sender=DeliveryAttempt, dispatch_uid="darkroom-metrics-delivery")

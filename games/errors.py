@@ -2,19 +2,9 @@
 HTTP, so every client sees `{"code", "detail"}` with the same status for the same cause."""
 from __future__ import annotations
 
-
-class DomainError(Exception):
-    status = 400
-    code = "invalid"
-
-    def __init__(self, detail: str, **extra):
-        super().__init__(detail)
-        self.detail = detail
-        self.extra = extra
-
-
-class Invalid(DomainError):
-    status, code = 400, "invalid"
+# The base and the errors every app raises live in config.errors (accounts raises them too, and
+# accounts imports nothing of games); games' code names them from here.
+from config.errors import DomainError, Forbidden, Invalid, NotFound  # noqa: F401
 
 
 class IllegalMove(DomainError):
@@ -31,14 +21,6 @@ class NotAPlayer(DomainError):
 
 class NotYourSeat(DomainError):
     status, code = 403, "not_your_seat"
-
-
-class Forbidden(DomainError):
-    status, code = 403, "forbidden"
-
-
-class NotFound(DomainError):
-    status, code = 404, "not_found"
 
 
 class VersionConflict(DomainError):
@@ -105,3 +87,9 @@ class TooManyDisputes(DomainError):
     """A player's dispute limit in one game (count or cooldown): `retry_after` seconds."""
 
     status, code = 429, "throttled"
+
+
+class GamesInProgress(DomainError):
+    """An account cannot be deleted while it holds a seat in an open or active game (`games`)."""
+
+    status, code = 409, "games_in_progress"

@@ -17,7 +17,7 @@ class Game(models.Model):
         ACTIVE = "active"
         FINISHED = "finished"
         CANCELLED = "cancelled"
-        ABORTED = "aborted"  # ended by abort (games.social): counts for nobody
+        ABORTED = "aborted"  # ended by abort (games.community.social): counts for nobody
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     kind = models.CharField(max_length=32)
@@ -38,7 +38,7 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # Invitation only (games.invitations): hidden from lists, 404 to all but seats and invitees.
+    # Invitation only (games.community.invitations): hidden from lists, 404 to all but seats and invitees.
     private = models.BooleanField(default=False)
     join_code = models.CharField(max_length=64, null=True, blank=True)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
@@ -207,4 +207,4 @@ class DeliveryAttempt(models.Model):
         ordering = ["at"]
 
 
-from games.social_models import AbortVote, ChatMessage, ChatReport, Invitation  # noqa: E402,F401
+from games.community.models import AbortVote, ChatMessage, ChatReport, Invitation  # noqa: E402,F401

@@ -1,6 +1,6 @@
 """Celery tasks: just another interface to the services, run after commit.
 
-Timers: each commit schedules a wake (games.scheduling) at the game's next deadline or reminder if
+Timers: each commit schedules a wake (games.play.scheduling) at the game's next deadline or reminder if
 that is within settings.TIMER_MAX_ETA_SECONDS (well under the broker's visibility timeout, past
 which Redis would deliver the task again and again). A wake settles *every* game then due, in
 batches (services.settle_due_games), so deadlines that fall together cost a few tasks, not one
@@ -14,36 +14,53 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import scheduling, services, webhooks
+from accounts import webhooks
+from games.play import scheduling, services
 from games.models import Delivery, DeliveryAttempt, Game
 
 log = logging.getLogger(__name__)
+
+# Every task's name is explicit ("games.tasks.<function>"): queued tasks, beat's schedule
+# (settings.CELERY_BEAT_SCHEDULE) and games.play.scheduling name them, so moving this module
+# must not rename them.
 
 
 # ---------------------------------------------------------------------------------------------
 # Timers
 # ---------------------------------------------------------------------------------------------
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.settle_due", ignore_result=True)
 def settle_due() -> dict[str, int]:
     return services.settle_due_games()
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.wake_game", ignore_result=True)
 def wake_game(game_id: str, version: int) -> None:
     """One game's wake (tasks queued before wakes were shared; kept so they still run)."""
     services.expire_due(game_id, version)
     services.send_due_reminders(game_id)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep() -> dict[str, int]:
-    """Settle every due game, schedule wakes for what falls due soon, resend stuck deliveries."""
+    """Settle every due game, schedule wakes for what falls due soon, resend stuck deliveries.
+
+    Any worker may run it, and two schedulers may both send it (docs/operations.md): sweeps never
+    overlap (one that finds another running returns at once) and a second one in a row finds
+    nothing left to do, so two schedulers only sweep twice as often."""
+    with scheduling.exclusive("sweep") as ours:
+        if not ours:
+            return {"skipped": 1}
+        return _sweep()
+
+
+def _sweep() -> dict[str, int]:
     now = timezone.now()
     counts = dict(services.settle_due_games())
     soon = now + timedelta(seconds=2 * settings.SWEEP_INTERVAL_SECONDS + 1)
@@ -60,26 +77,63 @@ def sweep() -> dict[str, int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Deliveries
+# Deliveries (their own queues: docs/operations.md)
+#
+# No transaction or row lock is held while waiting on a receiver or the mail server. An attempt
+# is claimed in one short transaction (its count taken, its next time moved a lease ahead, so the
+# sweeper resends it only if this worker dies), sent with none open, and recorded in another short
+# transaction only if the claim is still this attempt's. A worker killed mid-send therefore loses
+# nothing (the lease runs out and the sweeper resends it) and never records over a newer attempt.
 # ---------------------------------------------------------------------------------------------
-def _outgoing(delivery: Delivery) -> scheduling.Outgoing:
-    return scheduling.Outgoing(delivery.pk, delivery.channel, delivery.notification.user_id,
-                               delivery.attempts, delivery.next_attempt_at)
+def _outgoing(delivery: Delivery, user_id: int) -> scheduling.Outgoing:
+    return scheduling.Outgoing(delivery.pk, delivery.channel, user_id, delivery.attempts, delivery.next_attempt_at)
 
 
-def _failed(delivery: Delivery, error: str, now) -> None:
-    delivery.attempts += 1
+def _lease() -> timedelta:
+    """How long a claimed attempt is left to its worker before the sweeper resends it: past the
+    whole of a delivery, so a live attempt is never sent twice at once."""
+    return timedelta(seconds=max(settings.WEBHOOK_DEADLINE_SECONDS, settings.EMAIL_TIMEOUT) + 5)
+
+
+def _backoff(attempts: int) -> timedelta:
+    return timedelta(seconds=settings.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (attempts - 1))
+
+
+def _failed(delivery: Delivery, error: str, at, user_id: int) -> None:
+    """The claimed attempt (already counted) failed: retry it with backoff, or give up."""
     delivery.last_error = error
     if delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
         delivery.status = Delivery.Status.FAILED
     else:
-        backoff = settings.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (delivery.attempts - 1)
-        delivery.next_attempt_at = now + timedelta(seconds=backoff)
-        scheduling.deliver_after_commit([_outgoing(delivery)])
-    delivery.save()
+        delivery.next_attempt_at = at + _backoff(delivery.attempts)
+        scheduling.deliver_after_commit([_outgoing(delivery, user_id)])
+    delivery.save(update_fields=["last_error", "status", "next_attempt_at"])
 
 
-@shared_task(ignore_result=True)
+def _claim(deliveries: list[Delivery], now) -> list[Delivery]:
+    """Count an attempt on each of `deliveries` (row-locked by the caller) and lease them; those
+    whose last attempt never came back (its worker died) and had no attempt left are failed."""
+    claimed = []
+    for delivery in deliveries:
+        if delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
+            delivery.status = Delivery.Status.FAILED
+            delivery.last_error = delivery.last_error or "the last attempt never finished"
+            delivery.save(update_fields=["status", "last_error"])
+            continue
+        delivery.attempts += 1
+        delivery.next_attempt_at = now + _lease()
+        delivery.save(update_fields=["attempts", "next_attempt_at"])
+        claimed.append(delivery)
+    return claimed
+
+
+def _still_ours(pks: list[int], attempts: dict[int, int]) -> list[Delivery]:
+    """The claimed deliveries, row-locked, that no later attempt has claimed since."""
+    rows = Delivery.objects.select_for_update(of=("self",)).filter(pk__in=pks, status=Delivery.Status.PENDING)
+    return [d for d in rows.order_by("pk") if d.attempts == attempts[d.pk]]
+
+
+@shared_task(name="games.tasks.deliver_webhook", ignore_result=True)
 def deliver_webhook(delivery_id: int) -> None:
     with transaction.atomic():
         delivery = (Delivery.objects.select_for_update(skip_locked=True, of=("self",))
@@ -88,22 +142,31 @@ def deliver_webhook(delivery_id: int) -> None:
         now = timezone.now()
         if delivery is None or delivery.next_attempt_at > now + timedelta(seconds=1):
             return
+        if not _claim([delivery], now):
+            return
         note = delivery.notification
         payload = {"id": note.pk, "delivery": delivery.pk, "type": note.type, "title": note.title,
                    "data": note.data, "created_at": note.created_at.isoformat()}
-        outcome = webhooks.post(delivery.webhook.url, delivery.webhook.secret, delivery.pk, payload)
-        DeliveryAttempt.objects.create(delivery=delivery, at=now, ok=outcome.ok,
-                                       status_code=outcome.status_code, error=outcome.error,
-                                       duration_ms=outcome.duration_ms)
+        url, secret, user_id, attempt = delivery.webhook.url, delivery.webhook.secret, note.user_id, delivery.attempts
+    try:
+        outcome = webhooks.post(url, secret, delivery_id, payload)
+    except SoftTimeLimitExceeded:  # the queue's limit, should the deadline ever fail to cut it
+        outcome = webhooks.Outcome(False, None, "the task's time limit was reached", 0)
+    with transaction.atomic():
+        ours = _still_ours([delivery_id], {delivery_id: attempt})
+        if not ours:
+            return  # its lease ran out and a later attempt took it over
+        delivery = ours[0]
+        DeliveryAttempt.objects.create(delivery=delivery, at=now, ok=outcome.ok, status_code=outcome.status_code,
+                                       error=outcome.error, duration_ms=outcome.duration_ms)
         if outcome.ok:
-            delivery.status, delivery.sent_at = Delivery.Status.SENT, timezone.now()
-            delivery.attempts += 1
-            delivery.save()
+            delivery.status, delivery.sent_at, delivery.last_error = Delivery.Status.SENT, timezone.now(), ""
+            delivery.save(update_fields=["status", "sent_at", "last_error"])
         else:
-            _failed(delivery, outcome.error, now)
+            _failed(delivery, outcome.error, now, user_id)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.deliver_email", ignore_result=True)
 def deliver_email(user_id: int) -> None:
     """One email for every pending notice of the user that is due: a digest, or a single notice."""
     from accounts.models import User
@@ -121,18 +184,38 @@ def deliver_email(user_id: int) -> None:
             Delivery.objects.filter(pk__in=[d.pk for d in due]).update(
                 status=Delivery.Status.FAILED, last_error="no email address")
             return
+        due = _claim(due, now)
+        attempts = {d.pk: d.attempts for d in due}
         titles = [d.notification.title for d in due]
-        subject = titles[0] if len(titles) == 1 else f"Darkroom: {len(titles)} updates"
-        try:
-            send_mail(subject, "\n".join(f"- {t}" for t in titles), None, [user.email])
-        except Exception as exc:  # the mail server's trouble: retry with backoff
-            for delivery in due:
-                _failed(delivery, str(exc)[:500], now)
+    if not due:
+        return
+    subject = titles[0] if len(titles) == 1 else f"Darkroom: {len(titles)} updates"
+    error = ""
+    try:
+        send_mail(subject, "\n".join(f"- {t}" for t in titles), None, [user.email])
+    except Exception as exc:  # the mail server's trouble (or the queue's soft limit): retry with backoff
+        error = str(exc)[:500] or type(exc).__name__
+    with transaction.atomic():
+        ours = _still_ours(list(attempts), attempts)
+        if error:
+            for delivery in ours:
+                _failed(delivery, error, now, user_id)
             return
-        DeliveryAttempt.objects.bulk_create([DeliveryAttempt(delivery=d, at=now, ok=True) for d in due])
-        Delivery.objects.filter(pk__in=[d.pk for d in due]).update(
-            status=Delivery.Status.SENT, sent_at=now, attempts=1)
+        DeliveryAttempt.objects.bulk_create([DeliveryAttempt(delivery=d, at=now, ok=True) for d in ours])
+        Delivery.objects.filter(pk__in=[d.pk for d in ours]).update(status=Delivery.Status.SENT, sent_at=now)
 
 
-# The bots' task lives with the bots; imported here so the worker registers it.
-from games.botplay import tasks as bot_tasks  # noqa: E402,F401
+
+# -- bots (docs/bots.md): on the bots' own queue (settings.TASK_QUEUES["bots"]) ------------------
+@shared_task(ignore_result=True)
+def play_bot_turn(game_id: str, seat: int, version: int) -> str:
+    from games.play import bot_moves
+
+    return bot_moves.play_turn(game_id, seat, version)
+
+
+@shared_task(ignore_result=True)
+def fill_seats_with_bots(game_id: str, level: int) -> str:
+    from games.play import bot_moves
+
+    return bot_moves.fill_seats(game_id, level)

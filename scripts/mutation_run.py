@@ -1,10 +1,10 @@
 """Mutation testing of the core, file by file (`make mutate`; docs/mutation.md).
 
-Usage: python scripts/mutation_run.py [games/store.py ...]     (default: every file of PLAN, in order)
-       python scripts/mutation_run.py --before [games/store.py ...]
+Usage: python scripts/mutation_run.py [games/play/store.py ...]     (default: every file of PLAN, in order)
+       python scripts/mutation_run.py --before [games/play/store.py ...]
        (--fresh: start the files named over instead of resuming them)
-       python scripts/mutation_run.py games/turns.py --mutants 'games.turns.xǁTurnǁprepare__mutmut_*' ...
-       python scripts/mutation_run.py --recheck games/store.py [MUTANT ...]
+       python scripts/mutation_run.py games/play/turns.py --mutants 'games.play.turns.xǁTurnǁprepare__mutmut_*' ...
+       python scripts/mutation_run.py --recheck games/play/store.py [MUTANT ...]
 
 `--before` runs the same without the tests written for issue 16 (ISSUE16_TESTS), in
 .mutation/<file>_before/, into .mutmut-results-before.txt: the "before" figures of docs/mutation.md.
@@ -45,26 +45,26 @@ G = "tests/games/"
 
 # The core's files, most important first, each with the tests that state its behaviour.
 PLAN: list[tuple[str, list[str]]] = [
-    ("games/store.py", [G + "test_store.py", G + "test_store_guards.py", G + "test_concurrency.py",
+    ("games/play/store.py", [G + "test_store.py", G + "test_store_guards.py", G + "test_concurrency.py",
                         G + "test_rollback_reveals.py", G + "test_store_behaviour.py"]),
-    ("games/services.py", [G + "test_moves.py", G + "test_lifecycle.py", G + "test_judgement_order.py",
+    ("games/play/services.py", [G + "test_moves.py", G + "test_lifecycle.py", G + "test_judgement_order.py",
                            G + "test_timeouts.py", G + "test_disputes.py", G + "test_store_guards.py",
                            G + "test_options.py", G + "test_sweeper_batches.py", G + "test_rollback_reveals.py",
                            G + "test_services_behaviour.py"]),
-    ("games/turns.py", [G + "test_timeouts.py", G + "test_moves.py", G + "test_sweeper_batches.py",
+    ("games/play/turns.py", [G + "test_timeouts.py", G + "test_moves.py", G + "test_sweeper_batches.py",
                         G + "test_rollback_reveals.py", "tests/accounts/test_ratings.py", G + "test_engine_timers.py",
                         G + "test_turns_behaviour.py"]),
-    ("games/clocks.py", [G + "test_clocks.py", G + "test_clocks_behaviour.py"]),
-    ("games/access.py", [G + "test_judgement_order.py", G + "test_access_behaviour.py"]),
-    ("games/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py",
+    ("games/play/clocks.py", [G + "test_clocks.py", G + "test_clocks_behaviour.py"]),
+    ("games/play/access.py", [G + "test_judgement_order.py", G + "test_access_behaviour.py"]),
+    ("accounts/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py",
                            G + "test_webhooks_behaviour.py"]),
-    ("games/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py",
+    ("games/notifications/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py",
                          G + "test_notify_behaviour.py", G + "test_notify_outbox_behaviour.py"]),
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
-    ("games/live.py", [G + "test_streams.py", G + "test_stream_outages.py", G + "test_live_hub.py"]),
+    ("games/realtime/live.py", [G + "test_streams.py", G + "test_stream_outages.py", G + "test_live_hub.py"]),
     ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py",
                         G + "test_tasks_behaviour.py"]),
-    ("games/scheduling.py", [G + "test_sweeper_batches.py", G + "test_layers.py", G + "test_timeouts.py",
+    ("games/play/scheduling.py", [G + "test_sweeper_batches.py", G + "test_layers.py", G + "test_timeouts.py",
                              G + "test_scheduling_behaviour.py"]),
 ]
 
@@ -80,15 +80,16 @@ COPY = ["accounts", "config", "games", "tests", "manage.py", "pyproject.toml"]
 # mutmut 3 leaves decorated functions alone (it cannot wrap them in its trampoline), so the Celery
 # tasks' bodies would never be mutated. In the scratch copy only, these decorators are applied by
 # assignment at the end of the module instead: the same task objects under the same names.
-UNDECORATE = {"games/tasks.py": "shared_task(ignore_result=True)"}
+UNDECORATE = {"games/tasks.py": "shared_task"}
 
 
 def undecorate(path: Path, decorator: str) -> None:
+    """`@shared_task(...)` on one line above `def f(` becomes `f = shared_task(...)(f)` at the end."""
     text = path.read_text()
-    mark = rf"^@{re.escape(decorator)}\n(?=def (\w+)\()"
-    names = re.findall(mark, text, flags=re.M)
+    mark = rf"^@({re.escape(decorator)}\([^\n]*\))\n(?=def (\w+)\()"
+    found = re.findall(mark, text, flags=re.M)
     text = re.sub(mark, "", text, flags=re.M)
-    path.write_text(text + "\n\n" + "".join(f"{name} = {decorator}({name})\n" for name in names))
+    path.write_text(text + "\n\n" + "".join(f"{name} = {call}({name})\n" for call, name in found))
 
 
 def scratch(module: str, tests: list[str], before: bool = False, fresh: bool = False) -> Path:

@@ -14,7 +14,7 @@ KILLED = {"killed", "timeout", "segfault", "suspicious"}
 
 
 def module_of(name: str) -> str:
-    # games.clocks.x_start__mutmut_3 -> games.clocks
+    # games.play.clocks.x_start__mutmut_3 -> games.play.clocks
     head = name.split("__mutmut_")[0]
     return head.rsplit(".", 1)[0]
 

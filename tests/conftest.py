@@ -2,11 +2,23 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
 
 _names = itertools.count()
+_HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items):
+    # `make test-fast` leaves out what drives a browser or the benchmark's whole stack.
+    for item in items:
+        path = Path(str(item.fspath))
+        if path.is_relative_to(_HERE / "web"):
+            item.add_marker(pytest.mark.browser)
+        elif path.is_relative_to(_HERE / "bench"):
+            item.add_marker(pytest.mark.bench_smoke)
 
 
 class Player:

@@ -10,14 +10,16 @@ from django.conf import settings
 
 
 def queued() -> list[tuple[str, list, datetime | None]]:
-    """The tasks waiting on this run's queue, as (task name, args, eta), sorted; the queue is
-    emptied."""
+    """The tasks waiting on this run's queues (timers' and outside parties'), as (task name,
+    args, eta), sorted; the queues are emptied."""
     from config.celery import app
 
+    raw = []
     with app.connection_for_write() as conn:
         client = conn.default_channel.client
-        raw = client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
-        client.delete(settings.CELERY_TASK_DEFAULT_QUEUE)
+        for spec in settings.TASK_QUEUES.values():
+            raw += client.lrange(spec["queue"], 0, -1)
+            client.delete(spec["queue"])
     tasks = []
     for item in raw:
         message = json.loads(item)

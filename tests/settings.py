@@ -1,11 +1,18 @@
 """The test suite's settings: the real ones, plus the tiny test game and relaxed limits."""
 import os
 
+# Development's settings, asked for as `make run` asks (production's defaults are debug off and
+# HTTPS only); the test runner still runs every test with DEBUG off.
+os.environ.setdefault("DJANGO_DEBUG", "true")
 os.environ.setdefault("DARKROOM_EXTRA_ENGINES", "duel=tests.duel:ENGINE")
 os.environ.setdefault("WEBHOOKS_ALLOW_PRIVATE", "true")
-os.environ.setdefault("CACHE_PREFIX", f"darkroom-test-{os.getpid()}")
-# A queue of this run's own, so tasks left by one run never reach another run's worker.
-os.environ.setdefault("CELERY_QUEUE", f"darkroom-test-{os.getpid()}")
+# Cache keys and a Celery queue of this test process's own, so tasks left by one run never reach
+# another run's worker. pytest-xdist's workers inherit their controller's environment, so each
+# process names its own; a worker or server that a test starts is handed the names it must share
+# (tests/worker.py marks them "given").
+if os.environ.get("DARKROOM_TEST_NAMES") != "given":
+    os.environ["CACHE_PREFIX"] = f"darkroom-test-{os.getpid()}"
+    os.environ["CELERY_QUEUE"] = f"darkroom-test-{os.getpid()}"
 os.environ.setdefault("WEBHOOK_RETRY_BASE_SECONDS", "0.3")
 os.environ.setdefault("WEBHOOK_MAX_ATTEMPTS", "3")
 
@@ -22,5 +29,5 @@ EMAIL_FILE_PATH = os.environ.get("TEST_WORKER_EMAIL_FILE_PATH")
 SNAPSHOT_EVERY = 5
 # clear() empties this run's keys only, not the Redis every run (and the broker) shares.
 CACHES = {"default": {**CACHES["default"], "BACKEND": "tests.cache.RunOnlyRedisCache"}}  # noqa: F405
-THROTTLE_LOGIN_ACCOUNT = "100000/min"
+THROTTLE_LOGIN_ACCOUNT = THROTTLE_LOGIN_ACCOUNT_ADDRESS = "100000/min"
 PASSWORD_RESET_MAIL_INTERVAL_SECONDS = 0  # tests ask for the same address's reset again and again

@@ -6,7 +6,7 @@ Kept apart from the views: REST_FRAMEWORK names these classes, and DRF imports t
 from __future__ import annotations
 
 from accounts.tokens import HashedTokenAuthentication
-from games import live
+from games.realtime import live
 
 
 def _clone(instance):
@@ -17,9 +17,9 @@ def _clone(instance):
 
 
 class CachedTokenAuthentication(HashedTokenAuthentication):
-    """The header's token, looked up once per LIVE_AUTH_CACHE_SECONDS per process (games.live):
+    """The header's token, looked up once per LIVE_AUTH_CACHE_SECONDS per process (games.realtime.live):
     a long-poll client comes back after every move, a stream after every reconnect. A revoked,
-    expired or changed token is forgotten at once in every process (games.live.connect)."""
+    expired or changed token is forgotten at once in every process (games.realtime.live.connect)."""
 
     def authenticate_credentials(self, key):
         return live.cached_token(key, super().authenticate_credentials)

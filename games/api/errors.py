@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied, RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -38,7 +39,21 @@ def _flatten(detail, prefix: str = "") -> list[str]:
     return [f"{prefix}{detail}"]
 
 
+# While the database is unreachable (down, restarting, the pool out of connections) a request
+# gets this, not a 500 with a traceback; the next request after it is back is served as usual.
+UNAVAILABLE_RETRY_SECONDS = 5
+
+
+def unavailable() -> Response:
+    return Response({"code": "unavailable", "detail": "the database is unavailable; try again shortly",
+                     "retry_after": UNAVAILABLE_RETRY_SECONDS},
+                    status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                    headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)})
+
+
 def exception_handler(exc, context):
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        return unavailable()
     if isinstance(exc, DomainError):
         retry = exc.extra.get("retry_after")
         return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status,

@@ -5,7 +5,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import access
+from games.play import access
 from games.api import params
 from games.errors import NotFound
 from games.api.serializers import ErrorOut, MutedOut, ReadAllOut, UnreadOut, kind_typed

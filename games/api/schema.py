@@ -13,10 +13,10 @@ import re
 from typing import Any
 
 from accounts.models import NotificationPreference
-from games import store
+from games.play import store
 from games.engines.base import SEAT_SCHEMA, Engine, nullable, result_schema
-from games.kinds import all_kinds, get_engine
-from games.options import schema_for
+from games.play.kinds import all_kinds, get_engine
+from games.play.options import schema_for
 
 MARKER = "x-darkroom"
 ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
@@ -35,6 +35,7 @@ ERROR_CODES = {
     415: "unsupported_media_type (send application/json)",
     422: "idempotency_mismatch (the Idempotency-Key was used for another request)",
     429: "throttled (see Retry-After)",
+    503: "unavailable (the database is unreachable for now; see Retry-After)",
 }
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
                                "schema": {"type": "integer", "minimum": 1}}}
@@ -110,7 +111,8 @@ SERVER_EVENT: dict[str, Any] = {
     "description": "written by the server, the same for every kind",
     "properties": {**EVENT_COMMON["properties"],
                    "type": {"type": "string", "enum": sorted(store.SERVER_TYPES)},
-                   "data": {"type": "object", "description": "the event's public facts"}},
+                   "data": {"type": "object", "additionalProperties": True,
+                            "description": "the event's public facts (by `type`: docs/api.md)"}},
 }
 SHARED: dict[str, Any] = {
     # Named members: a generated client makes one class per member (inline ones it may not).
@@ -121,10 +123,13 @@ SHARED: dict[str, Any] = {
                    "description": "a finished game's `Result`, or an aborted game's `AbortedResult`"},
     "Clocks": CLOCKS,
     "NotificationData": NOTIFICATION_DATA,
-    "JsonSchema": {"type": "object", "description": "a JSON Schema (draft 2020-12)"},
-    "FieldErrors": {"type": "object", "description": "field -> its problems",
+    # A JSON Schema is an open object (any keyword may appear): free-form, not an empty one.
+    "JsonSchema": {"type": "object", "additionalProperties": True,
+                   "description": "a JSON Schema (draft 2020-12)"},
+    "FieldErrors": {"type": "object", "description": "field -> its problems; a nested object's "
+                                                     "field -> its own FieldErrors",
                     "additionalProperties": {"anyOf": [{"type": "array", "items": {"type": "string"}},
-                                                       {"type": "object"}]}},
+                                                       ref("FieldErrors")]}},
     "Channels": {"type": "object", "description": "notification type -> the channels it goes to",
                  "propertyNames": {"enum": list(NotificationPreference.TYPES)},
                  "additionalProperties": {"type": "array", "items": {
@@ -189,14 +194,14 @@ def _error_response(status: int, existing: dict[str, Any] | None) -> dict[str, A
            "content": {"application/json": {"schema": ERROR_REF}}}
     if existing and existing.get("description"):
         out["description"] = existing["description"]
-    if status == 429:
+    if status in (429, 503):
         out["headers"] = RETRY_AFTER
     return out
 
 
 def _add_errors(path: str, method: str, operation: dict[str, Any]) -> None:
     responses = operation.setdefault("responses", {})
-    statuses = {401, 406, 429}
+    statuses = {401, 406, 429, 503}
     if method in WITH_BODY:
         statuses |= {400, 413, 415}
     if any(p.get("in") == "query" for p in operation.get("parameters", [])):

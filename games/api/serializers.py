@@ -5,6 +5,10 @@ typed in the document by games.api.schema, from every kind's own schemas."""
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.models import ChatMessage
+
+CHAT_CHANNELS = ChatMessage.Channel.values
+
 
 def has_nul(data) -> bool:
     if isinstance(data, str):
@@ -57,7 +61,57 @@ class FillWithBotsIn(serializers.Serializer):
                                              help_text="how long people have to join first")
 
 
-class CreateGameIn(serializers.Serializer):
+# What JSON type each kind of field takes: the document's. DRF's fields convert what they can
+# ("12" to 12, 12 to "12", 1.0 to 1), so a body the document calls invalid would be taken.
+_JSON_TYPES: list[tuple[type, tuple[type, ...], str]] = [
+    (serializers.BooleanField, (bool,), "a JSON boolean"),
+    (serializers.IntegerField, (int,), "a JSON whole number"),
+    (serializers.FloatField, (int, float), "a JSON number"),
+    (serializers.DecimalField, (int, float), "a JSON number"),
+    (serializers.CharField, (str,), "a JSON string"),  # Email, URL, Regex, Slug fields too
+    (serializers.ChoiceField, (str,), "a JSON string"),
+    (serializers.DateTimeField, (str,), "a JSON string"),
+    (serializers.UUIDField, (str,), "a JSON string"),
+    (serializers.ListField, (list,), "a JSON array"),
+    (serializers.DictField, (dict,), "a JSON object"),
+]
+
+
+def json_type_error(field, value) -> str | None:
+    """Why `value`, as parsed from JSON, is not of the type `field` documents (None: it is).
+    A list's items are judged by its child; a JSON field takes any JSON."""
+    if value is None or isinstance(field, serializers.JSONField):
+        return None  # null is the field's own business (allow_null)
+    for kind, types, name in _JSON_TYPES:
+        if isinstance(field, kind):
+            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+                return f"must be {name}"
+            break
+    if isinstance(field, serializers.ListField) and field.child is not None:
+        for item in value:
+            problem = json_type_error(field.child, item)
+            if problem:
+                return f"items {problem}"
+    return None
+
+
+class StrictInput(serializers.Serializer):
+    """The base of every request body: JSON strings are not numbers, numbers are not strings,
+    1.0 is not a whole number. The one place the API decides it (docs/api.md), before DRF's fields
+    convert; every request serializer derives from this (tests/api/test_strict_types.py holds the
+    document's request bodies to it)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            errors = {name: [problem] for name, field in self.fields.items() if not field.read_only
+                      and field.field_name in data
+                      and (problem := json_type_error(field, data[field.field_name]))}
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+class CreateGameIn(StrictInput):
     kind = serializers.CharField(max_length=32)
     options = OptionsField(required=False, default=dict,
                            help_text="the kind's options (the kind's `...Options` schema)")
@@ -83,13 +137,13 @@ class CreateGameIn(serializers.Serializer):
                                               "the site allows it")
 
 
-class MoveIn(serializers.Serializer):
+class MoveIn(StrictInput):
     move = MoveField(help_text='a move as listed by legal-moves, e.g. {"type": "give", ...}')
     expected_version = serializers.IntegerField(
         min_value=0, help_text="the game version the move was decided on")
 
 
-class DisputeIn(serializers.Serializer):
+class DisputeIn(StrictInput):
     seq = serializers.IntegerField(min_value=1)
     reason = serializers.CharField(max_length=2000)
 
@@ -198,7 +252,7 @@ class ErrorOut(serializers.Serializer):
     detail = serializers.CharField(help_text="for people")
     fields = kind_typed("FieldErrors")(required=False, allow_null=True,
                                        help_text="invalid: the problems per request field")
-    retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait")
+    retry_after = serializers.IntegerField(required=False, help_text="throttled, unavailable: seconds to wait")
 
 
 class MutedOut(serializers.Serializer):
@@ -219,3 +273,14 @@ class CardOut(serializers.Serializer):
     tags = serializers.ListField(child=serializers.CharField())
     image = serializers.CharField(help_text="path under the card image base URL")
     image_url = serializers.CharField()
+
+
+# A chat message (games/api/social.py), here because the game stream sends it too (streams.py).
+class ChatOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.UUIDField()
+    channel = serializers.ChoiceField(choices=CHAT_CHANNELS)
+    author = serializers.IntegerField(allow_null=True, help_text="null once the author's account is deleted")
+    username = serializers.CharField(allow_null=True)
+    text = serializers.CharField(help_text="plain text: show it as text, never as HTML")
+    created_at = serializers.DateTimeField()

@@ -1,6 +1,6 @@
 """HTTP for what happens around a game: resign, abort, silent seats, chat, invitations, join
-links, rematches, open seeks and games to spectate (services: games.social, games.chat,
-games.invitations)."""
+links, rematches, open seeks and games to spectate (services: games.community.social, games.community.chat,
+games.community.invitations)."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -9,7 +9,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import access, chat, invitations, selectors, social
+from games.community import chat, invitations, social
+from games.play import access, selectors
 from games.api import serializers as s
 from games.api.params import Pagination, page_parameters, single
 from games.api.params import whole as int_param
@@ -20,7 +21,7 @@ from games.models import ChatMessage
 # ---------------------------------------------------------------------------------------------
 # Shapes
 # ---------------------------------------------------------------------------------------------
-class ClaimIn(serializers.Serializer):
+class ClaimIn(s.StrictInput):
     seat = serializers.IntegerField(min_value=0, help_text="the silent seat to declare out")
 
 
@@ -34,24 +35,14 @@ class AbortOut(serializers.Serializer):
     version = serializers.IntegerField()
 
 
-class ChatIn(serializers.Serializer):
+class ChatIn(s.StrictInput):
     channel = serializers.ChoiceField(choices=ChatMessage.Channel.values)
     text = serializers.CharField(max_length=settings.CHAT_MAX_LENGTH, trim_whitespace=False,
                                  help_text="plain text, at most CHAT_MAX_LENGTH characters (500); "
                                            "not only blanks, no control characters but tab and newline")
 
 
-class ChatOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    game = serializers.UUIDField()
-    channel = serializers.ChoiceField(choices=ChatMessage.Channel.values)
-    author = serializers.IntegerField(allow_null=True, help_text="null once the author's account is deleted")
-    username = serializers.CharField(allow_null=True)
-    text = serializers.CharField(help_text="plain text: show it as text, never as HTML")
-    created_at = serializers.DateTimeField()
-
-
-class ReportIn(serializers.Serializer):
+class ReportIn(s.StrictInput):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
@@ -62,7 +53,7 @@ class ReportOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class InviteIn(serializers.Serializer):
+class InviteIn(s.StrictInput):
     invite = serializers.ListField(child=serializers.CharField(max_length=150), max_length=10,
                                    help_text="usernames")
 
@@ -134,7 +125,7 @@ class ChatView(APIView):
                                OpenApiParameter("after", {"type": "integer", "minimum": 0},
                                                 description="only messages with a larger id"),
                                OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 500})],
-                   responses={200: ChatOut(many=True), **ERRORS}, summary="A chat channel of the game")
+                   responses={200: s.ChatOut(many=True), **ERRORS}, summary="A chat channel of the game")
     def get(self, request, game_id):
         channel = single(request, "channel")
         after = int_param(request, "after", 0, 0)
@@ -144,7 +135,7 @@ class ChatView(APIView):
             channel = "players" if access.seat_of(game, request.user) is not None else "spectators"
         return Response(chat.messages(game_id, request.user, channel, after, limit))
 
-    @extend_schema(request=ChatIn, responses={201: ChatOut, **ERRORS}, summary="Say something")
+    @extend_schema(request=ChatIn, responses={201: s.ChatOut, **ERRORS}, summary="Say something")
     def post(self, request, game_id):
         _visible(game_id, request)
         data = parse(ChatIn, request.data)

@@ -1,4 +1,4 @@
-"""Server-Sent Events and the long-poll: the async views that wait (see games.live).
+"""Server-Sent Events and the long-poll: the async views that wait (see games.realtime.live).
 
 Each view's sync part (authentication, throttling, access checks, parsing) is an ordinary DRF
 view, run off the event loop by `asynchronous`; what it returns may be a stream, whose async
@@ -27,18 +27,20 @@ from django.conf import settings
 from django.db.models import Q
 from django.http import StreamingHttpResponse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import authentication, exceptions, renderers, serializers, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from accounts.tokens import HashedTokenAuthentication
-from games import access, chat, live, selectors, store
+from games.community import chat
+from games.play import access, selectors, store
+from games.realtime import live
 from games.api.auth import CachedTokenAuthentication
 from games.api.notifications import NotificationOut
 from games.api.renderers import json_bytes
-from games.api.serializers import EventField
+from games.api.serializers import ChatOut, EventField, ResultField
 from games.errors import DomainError, Invalid
 from games.models import Game, Notification, Seat
 
@@ -74,6 +76,7 @@ class LongPoll:
     limit: int
     seat: int | None
     reread: Callable[[], dict]  # the view's own answer, read again (sync)
+    guard: "Guard | None" = None  # asked again before the news is delivered
 
 
 def asynchronous(view_class: type[APIView]):
@@ -92,6 +95,11 @@ def asynchronous(view_class: type[APIView]):
             response.long_poll = None
             answer = await _long_poll(the_hub, poll, epoch)
             if answer is not None:
+                # News, maybe long after the view checked the caller: the token may be revoked
+                # or the game no longer theirs to see (docs/social.md, "Open channels").
+                ended = poll.guard is not None and await live.run_sync(poll.guard.ended)
+                if ended:
+                    return ENDED_ANSWERS[ended]()
                 response.data = answer
             if isinstance(response.accepted_renderer, renderers.JSONRenderer):
                 response.render()  # CPU only: no need of a thread
@@ -105,7 +113,7 @@ def asynchronous(view_class: type[APIView]):
     return view
 
 
-_seats: dict[tuple, int | None] = {}  # (game, user) -> seat, in games past their lobby
+_seats = live.Memory(100_000)  # (game, user) -> seat, in games past their lobby
 
 
 def known_game(request, game_id) -> Game | None:
@@ -130,8 +138,6 @@ def known_game(request, game_id) -> Game | None:
 
 def remember_seat(game: Game, user, seat: int | None) -> None:
     if game.status != Game.Status.OPEN and user.is_authenticated:
-        if len(_seats) > 100_000:
-            _seats.clear()
         _seats[game.pk, user.pk] = seat
 
 
@@ -255,13 +261,34 @@ def sse(data: Any, event: str | None = None, id: int | None = None) -> str:
     return f"{head}data: {json_bytes(data).decode()}\n\n"
 
 
-ENDED = sse({"reason": "your token was revoked or has expired"}, event="end")
+ENDED = {"token": sse({"reason": "your token was revoked or has expired"}, event="end"),
+         "game": sse({"reason": "you may no longer see this game"}, event="end")}
+# A long-poll's news that may no longer be delivered: the answers the view would now give.
+ENDED_ANSWERS = {
+    "token": lambda: _plain_error(401, "authentication_failed", "invalid, revoked or expired token"),
+    "game": lambda: _plain_error(404, "not_found", "no such game"),
+}
 
 
-async def _token_ended(reader) -> bool:
-    """Whether the token the stream was opened with has ended (asked at most once a heartbeat)."""
+def _plain_error(status_code: int, code: str, detail: str):
+    from games.api.errors import json_error
+
+    response = json_error(status_code, code, detail)
+    if status_code == 401:
+        response["WWW-Authenticate"] = "Token"
+    return response
+
+
+async def _ended(reader, delivering: bool = False) -> str | None:
+    """The `end` message if the stream's guard no longer holds. Asked at most once a heartbeat
+    (a token's revocation also reaches the process's token cache at once: games.realtime.live); on a
+    private game's stream before every delivery too, so news never reaches someone who has just
+    declined, left or been uninvited."""
     guard = reader.guard
-    return guard is not None and guard.due() and not await live.run_sync(guard.holds)
+    if guard is None or not (guard.due() or (delivering and guard.game_id is not None)):
+        return None
+    why = await live.run_sync(guard.ended)
+    return ENDED[why] if why else None
 
 
 async def _stream(reader):
@@ -283,12 +310,13 @@ async def _stream(reader):
             hints = the_hub.hints(reader.channels()) if woke else {}
             chunks, more = await reader.read(hints)
             listener.follow(reader.channels())
+            ended = await _ended(reader, delivering=bool(chunks))  # before the news goes out
+            if ended:
+                yield ended
+                return
             if chunks:
                 yield "".join(chunks)
                 last_sent = loop.time()
-            if await _token_ended(reader):
-                yield ENDED
-                return
             if more:
                 woke = False
                 continue
@@ -297,9 +325,10 @@ async def _stream(reader):
                 if not woke and loop.time() - last_sent >= heartbeat * 0.99:
                     yield ": keep-alive\n\n"
                     last_sent = loop.time()
-                # An idle stream reads nothing, but its token is still asked after now and then.
-                if not woke and await _token_ended(reader):
-                    yield ENDED
+                # An idle stream reads nothing, but its guard is still asked after now and then.
+                ended = None if woke else await _ended(reader)
+                if ended:
+                    yield ended
                     return
                 # Not woken while subscribed: nothing happened (a reconnection or a loss would
                 # have woken us), so a heartbeat reads nothing. Without Redis, poll.
@@ -341,6 +370,7 @@ class Tail:
     last_at: Any  # when the latest write happened: its entries are `fresh` (selectors.describe)
     described: dict = field(default_factory=dict)
     messages: dict = field(default_factory=dict)
+    names: dict = field(default_factory=dict)  # the users its events name, as they are called now
 
     @property
     def complete(self) -> bool:
@@ -357,7 +387,8 @@ class Tail:
                 continue
             entry = self.described.get((row.seq, seat))
             if entry is None:
-                entry = self.described[row.seq, seat] = selectors.describe(self.game, row, seat, self.last_at)
+                entry = self.described[row.seq, seat] = selectors.describe(self.game, row, seat, self.last_at,
+                                                                                 self.names)
             found.append(entry)
             if len(found) == limit:
                 break
@@ -372,7 +403,8 @@ def _read_tail(game_id, after: int, kept: list) -> Tail:
     last_at = None
     if rows:
         last_at = rows[-1].created_at if rows[-1].seq == game.version else selectors.last_write_at(game)
-    return Tail(game, rows, last_at)
+    named = set().union(*(selectors.users_named(r) for r in rows)) if rows else set()
+    return Tail(game, rows, last_at, names=selectors.names_of(named))
 
 
 class Tails:
@@ -381,7 +413,7 @@ class Tails:
     wait for its answer on the loop, holding no thread."""
 
     def __init__(self):
-        self.latest: dict[Any, Tail] = {}
+        self.latest: live.Memory = live.Memory(5000)
         self.reading: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict] = weakref.WeakKeyDictionary()
 
     def _fits(self, tail: Tail | None, after: int, announced: int) -> bool:
@@ -391,8 +423,9 @@ class Tails:
         """The game's events after `after`: with `announced` (a version heard of since the
         caller's last read) a shared tail at least that new will do; without, the database now."""
         if announced is not None:
-            if self._fits(self.latest.get(game_id), after, announced):
-                return self.latest[game_id]
+            latest = self.latest.get(game_id)
+            if self._fits(latest, after, announced):
+                return latest
             pending = self.reading.setdefault(asyncio.get_running_loop(), {}).get(game_id)
             if pending is not None:
                 tail = await asyncio.shield(pending)
@@ -421,8 +454,6 @@ class Tails:
                 del reading[game_id]
         newest = self.latest.get(game_id)
         if tail.complete and (newest is None or tail.game.version >= newest.game.version):
-            if len(self.latest) > 5000:
-                self.latest.clear()
             self.latest[game_id] = tail
         return tail
 
@@ -430,32 +461,50 @@ class Tails:
 tails = Tails()
 
 
-class TokenGuard:
-    """Whether the token a stream was opened with still stands: asked at most once per heartbeat
-    interval, so a revoked or expired token ends its open streams within about that long."""
+class Guard:
+    """Whether what opened a channel still stands: the token it was opened with and, on a private
+    game's channel, the caller's right to see the game (a seat, or an invitation not declined or
+    cancelled). Asked at most once per heartbeat interval on an open stream, and before a
+    long-poll delivers its news: a revoked token or a lost right ends the channel."""
 
-    def __init__(self, token_id: int):
+    def __init__(self, token_id: int | None, game: Game | None = None, user=None):
         self.token_id, self.checked = token_id, time.monotonic()
+        self.game_id = game.pk if game is not None and game.private else None
+        self.user = user
+
+    def __bool__(self) -> bool:
+        return self.token_id is not None or self.game_id is not None
 
     def due(self) -> bool:
         return time.monotonic() - self.checked >= settings.LIVE_HEARTBEAT_SECONDS
 
-    def holds(self) -> bool:
+    def ended(self) -> str | None:
+        """None while the channel may go on; else why not: "token" or "game"."""
         from accounts import tokens
+        from games.errors import NotFound
 
         self.checked = time.monotonic()
-        return tokens.still_valid(self.token_id)
+        if self.token_id is not None and not tokens.still_valid(self.token_id):
+            return "token"
+        if self.game_id is not None:
+            try:
+                access.require_visible(access.get_game(self.game_id, user=self.user), self.user)
+            except NotFound:
+                return "game"
+        return None
 
 
-def guard_of(request) -> TokenGuard | None:
-    """The token behind a request (a header's, or the one a ticket was bought with)."""
+def guard_of(request, game: Game | None = None) -> Guard | None:
+    """The guard of a channel: the token behind the request (a header's, or the one a ticket was
+    bought with) and, for a private game, the caller's sight of it."""
     auth = request.auth
     token_id = auth if isinstance(auth, int) else getattr(auth, "pk", None)
-    return TokenGuard(token_id) if token_id is not None else None
+    guard = Guard(token_id, game, request.user)
+    return guard if guard else None
 
 
 class GameReader:
-    guard: TokenGuard | None = None
+    guard: Guard | None = None
 
     def __init__(self, game: Game, user, seat: int | None, after: int, chat_after: int = 0):
         self.game_id, self.user, self.seat, self.after, self.ready = game.pk, user, seat, after, False
@@ -504,18 +553,65 @@ class GameReader:
         return chunks, len(rows) == BATCH
 
 
-class GameStreamMessage(serializers.Serializer):
+# -- What each `event:` of a stream carries --------------------------------------------------------
+# OpenAPI has no form for Server-Sent Events: a stream's response schema is a `oneOf` of one schema
+# per event name (so every generator types the data as a union of named types), and the operation's
+# `x-sse-events` maps each `event:` name to its schema (an SSE message's name travels in the frame,
+# not in the JSON, so no discriminator can say it). docs/api-contract.md says why.
+class GameStreamHead(serializers.Serializer):
     version = serializers.IntegerField(help_text="the game's version when this was read")
     status = serializers.CharField()
     your_seat = serializers.IntegerField(allow_null=True)
     active_seats = serializers.ListField(child=serializers.IntegerField())
     your_turn = serializers.BooleanField()
-    event = EventField(required=False, help_text="one entry as /events/ shows it to you")
-    after = serializers.IntegerField(required=False, help_text="the `ready` message: the resume point")
 
 
-STREAM_DOC = ("text/event-stream. First `event: ready` (no id), then one message per event, "
-              "`id:` = its seq, data = {version, status, your_seat, active_seats, your_turn, event}. "
+class GameStreamReady(GameStreamHead):
+    after = serializers.IntegerField(help_text="the resume point: events after this seq follow")
+
+
+class GameStreamEvent(GameStreamHead):
+    event = EventField(help_text="one entry as /events/ shows it to you")
+
+
+class StreamEnd(serializers.Serializer):
+    reason = serializers.CharField(help_text="why the server closes the stream")
+
+
+class UserStreamReady(serializers.Serializer):
+    after = serializers.IntegerField(help_text="the resume point: notifications after this id follow")
+
+
+class UserStreamGame(serializers.Serializer):
+    game = serializers.UUIDField()
+    your_seat = serializers.IntegerField(allow_null=True, help_text="null: you left its lobby "
+                                         "(then nothing else is said)")
+    kind = serializers.CharField(required=False)
+    status = serializers.CharField(required=False)
+    version = serializers.IntegerField(required=False)
+    active_seats = serializers.ListField(child=serializers.IntegerField(), required=False)
+    your_turn = serializers.BooleanField(required=False)
+    result = ResultField(required=False, allow_null=True)
+
+
+def stream_of(name: str, events: dict[str, type[serializers.Serializer]]):
+    """The response schema (a oneOf of the events' schemas) and the `x-sse-events` extension."""
+    return (PolymorphicProxySerializer(component_name=name, serializers=list(events.values()),
+                                       resource_type_field_name=None),
+            {"x-sse-events": {event: {"$ref": f"#/components/schemas/{serializer.__name__}"}
+                              for event, serializer in events.items()}})
+
+
+# `message`: the SSE default, what a frame without `event:` is called (EventSource's onmessage).
+GAME_STREAM_EVENTS = {"ready": GameStreamReady, "message": GameStreamEvent, "chat": ChatOut, "end": StreamEnd}
+USER_STREAM_EVENTS = {"ready": UserStreamReady, "game": UserStreamGame, "notification": NotificationOut,
+                      "end": StreamEnd}
+GAME_STREAM, GAME_STREAM_EXTENSIONS = stream_of("GameStreamData", GAME_STREAM_EVENTS)
+USER_STREAM, USER_STREAM_EXTENSIONS = stream_of("UserStreamData", USER_STREAM_EVENTS)
+
+
+STREAM_DOC = ("text/event-stream (`x-sse-events`: each event name's data). First `event: ready` "
+              "(no id), then one unnamed message (`message`) per event, `id:` = its seq. "
               "New chat messages of the channels you may read come as `event: chat` (no id; data as "
               "a message of /chat/). "
               "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. Reconnect with Last-Event-ID. "
@@ -530,9 +626,10 @@ class GameStreamView(APIView):
         parameters=[OpenApiParameter("after", int, description="resume after this seq (or Last-Event-ID)"),
                     OpenApiParameter("ticket", str, description="a stream ticket, instead of the header"),
                     OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER)],
-        responses={(200, "text/event-stream"): OpenApiResponse(GameStreamMessage, description=STREAM_DOC),
+        responses={(200, "text/event-stream"): OpenApiResponse(GAME_STREAM, description=STREAM_DOC),
                    400: OpenApiResponse(description="invalid"), 401: OpenApiResponse(description="not_authenticated"),
                    404: OpenApiResponse(description="not_found")},
+        extensions=GAME_STREAM_EXTENSIONS,
         summary="The game's events as they happen (Server-Sent Events)")
     def get(self, request, game_id):
         game = access.get_game(game_id, user=request.user)
@@ -540,7 +637,7 @@ class GameStreamView(APIView):
         after = _cursor(request)
         reader = GameReader(game, request.user, access.seat_of(game, request.user),
                             game.version if after is None else after, chat.latest_id(game))
-        reader.guard = guard_of(request)
+        reader.guard = guard_of(request, game)
         return _event_stream(reader)
 
 
@@ -549,7 +646,7 @@ class GameStreamView(APIView):
 # ---------------------------------------------------------------------------------------------
 class UserReader:
     LIVE = (Game.Status.OPEN, Game.Status.ACTIVE)
-    guard: TokenGuard | None = None
+    guard: Guard | None = None
 
     def __init__(self, user, after: int):
         self.user, self.after, self.ready = user, after, False
@@ -605,11 +702,13 @@ class UserStreamView(APIView):
                     OpenApiParameter("ticket", str, description="a stream ticket, instead of the header"),
                     OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER)],
         responses={(200, "text/event-stream"): OpenApiResponse(
-            NotificationOut, description="text/event-stream. `event: ready`; `event: game` (no id) for "
+            USER_STREAM, description="text/event-stream (`x-sse-events`: each event name's data). "
+            "`event: ready`; `event: game` (no id) for "
             "each of your open or active games on connect and whenever its status or your turn changes; "
             "`event: notification`, `id:` = the notification's id, data as in /notifications/; "
             "`event: end` (then the stream closes): its token was revoked or expired."),
             400: OpenApiResponse(description="invalid"), 401: OpenApiResponse(description="not_authenticated")},
+        extensions=USER_STREAM_EXTENSIONS,
         summary="Your own news across games (Server-Sent Events)")
     def get(self, request):
         after = _cursor(request)

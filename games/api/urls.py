@@ -1,45 +1,60 @@
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from accounts import players
+from games.api import players
 from games.api import notifications, social, streams, views
 
+class TextConverter:
+    """A path segment as `str` takes it, less NUL: PostgreSQL text cannot hold one, so a %00 in a
+    game id, join code or name would reach a query as a DataError (a 500); without it the route
+    does not match, a 404 like any unknown thing."""
+    regex = "[^/\x00]+"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(TextConverter, "text")
+
 urlpatterns = [
-    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("games.api.account_urls")),
     path("kinds/", views.KindsView.as_view(), name="kinds"),
-    path("kinds/<str:kind>/", views.KindView.as_view(), name="kind"),
-    path("kinds/<str:kind>/cards/", views.CardsView.as_view(), name="kind-cards"),
-    path("kinds/<str:kind>/leaderboard/", players.LeaderboardView.as_view(), name="kind-leaderboard"),
-    path("players/<str:username>/", players.PlayerView.as_view(), name="player"),
+    path("kinds/<text:kind>/", views.KindView.as_view(), name="kind"),
+    path("kinds/<text:kind>/cards/", views.CardsView.as_view(), name="kind-cards"),
+    path("kinds/<text:kind>/leaderboard/", players.LeaderboardView.as_view(), name="kind-leaderboard"),
+    path("players/<text:username>/", players.PlayerView.as_view(), name="player"),
     path("games/", views.GamesView.as_view(), name="games"),
     path("seeks/", social.SeeksView.as_view(), name="seeks"),
     path("spectate/", social.SpectateView.as_view(), name="spectate"),
     path("invitations/", social.InvitationsView.as_view(), name="invitations"),
     path("invitations/<int:invitation_id>/accept/", social.AcceptView.as_view(), name="invitation-accept"),
     path("invitations/<int:invitation_id>/decline/", social.DeclineView.as_view(), name="invitation-decline"),
-    path("join/<str:code>/", social.JoinByCodeView.as_view(), name="join-by-code"),
-    path("games/<str:game_id>/", views.GameView.as_view(), name="game"),
-    path("games/<str:game_id>/join/", views.JoinView.as_view(), name="game-join"),
-    path("games/<str:game_id>/leave/", views.LeaveView.as_view(), name="game-leave"),
-    path("games/<str:game_id>/start/", views.StartView.as_view(), name="game-start"),
-    path("games/<str:game_id>/legal-moves/", views.LegalMovesView.as_view(), name="game-legal-moves"),
-    path("games/<str:game_id>/moves/", views.MovesView.as_view(), name="game-moves"),
+    path("join/<text:code>/", social.JoinByCodeView.as_view(), name="join-by-code"),
+    path("games/<text:game_id>/", views.GameView.as_view(), name="game"),
+    path("games/<text:game_id>/join/", views.JoinView.as_view(), name="game-join"),
+    path("games/<text:game_id>/leave/", views.LeaveView.as_view(), name="game-leave"),
+    path("games/<text:game_id>/start/", views.StartView.as_view(), name="game-start"),
+    path("games/<text:game_id>/legal-moves/", views.LegalMovesView.as_view(), name="game-legal-moves"),
+    path("games/<text:game_id>/moves/", views.MovesView.as_view(), name="game-moves"),
     # Async: a long-poll (?wait=) sleeps on the event loop, not on a thread (games.api.streams).
-    path("games/<str:game_id>/events/", streams.asynchronous(views.EventsView), name="game-events"),
-    path("games/<str:game_id>/stream/", streams.game_stream, name="game-stream"),
+    path("games/<text:game_id>/events/", streams.asynchronous(views.EventsView), name="game-events"),
+    path("games/<text:game_id>/stream/", streams.game_stream, name="game-stream"),
     path("stream/", streams.user_stream, name="stream"),
     path("stream-tickets/", streams.StreamTicketsView.as_view(), name="stream-tickets"),
-    path("games/<str:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
-    path("games/<str:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
-    path("games/<str:game_id>/resign/", social.ResignView.as_view(), name="game-resign"),
-    path("games/<str:game_id>/abort/", social.AbortView.as_view(), name="game-abort"),
-    path("games/<str:game_id>/claim-forfeit/", social.ClaimForfeitView.as_view(), name="game-claim-forfeit"),
-    path("games/<str:game_id>/chat/", social.ChatView.as_view(), name="game-chat"),
-    path("games/<str:game_id>/chat/<int:message_id>/report/", social.ChatReportView.as_view(),
+    path("games/<text:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
+    path("games/<text:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
+    path("games/<text:game_id>/resign/", social.ResignView.as_view(), name="game-resign"),
+    path("games/<text:game_id>/abort/", social.AbortView.as_view(), name="game-abort"),
+    path("games/<text:game_id>/claim-forfeit/", social.ClaimForfeitView.as_view(), name="game-claim-forfeit"),
+    path("games/<text:game_id>/chat/", social.ChatView.as_view(), name="game-chat"),
+    path("games/<text:game_id>/chat/<int:message_id>/report/", social.ChatReportView.as_view(),
          name="game-chat-report"),
-    path("games/<str:game_id>/invitations/", social.GameInvitationsView.as_view(), name="game-invitations"),
-    path("games/<str:game_id>/rematch/", social.RematchView.as_view(), name="game-rematch"),
-    path("games/<str:game_id>/mute/", notifications.MuteView.as_view(), name="game-mute"),
+    path("games/<text:game_id>/invitations/", social.GameInvitationsView.as_view(), name="game-invitations"),
+    path("games/<text:game_id>/rematch/", social.RematchView.as_view(), name="game-rematch"),
+    path("games/<text:game_id>/mute/", notifications.MuteView.as_view(), name="game-mute"),
     path("notifications/", notifications.NotificationsView.as_view(), name="notifications"),
     path("notifications/unread-count/", notifications.UnreadCountView.as_view(), name="notifications-unread"),
     path("notifications/read-all/", notifications.ReadAllView.as_view(), name="notifications-read-all"),

@@ -11,15 +11,17 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import access, invitations, live, selectors, services, social
+from games.community import invitations, social
+from games.play import access, selectors, services
+from games.realtime import live
 from games.api import serializers as s
 from games.api import streams
 from games.api.params import Pagination, flag, page_parameters, single
 from games.api.params import whole as int_param
 from games.errors import Invalid, NotFound
-from games.kinds import all_kinds, get_engine
+from games.play.kinds import all_kinds, get_engine
 from games.models import Game
-from games.options import schema_for
+from games.play.options import schema_for
 
 ERRORS = {code: OpenApiResponse(s.ErrorOut, description=text) for code, text in {
     400: "invalid / illegal_move / unavailable_move / malformed", 401: "not_authenticated",
@@ -215,7 +217,10 @@ class MovesView(APIView):
         try:
             data = parse_move(request.data)
         except Exception:
-            access.get_game(game_id)  # 404 before judging the body (the service reads the game once)
+            # A game the caller may not see is a 404 whatever the body, as a missing one (a 400
+            # would betray it). Only on this path: a good body goes to the service, which reads
+            # the game once and answers 404 the same.
+            access.require_visible(access.get_game(game_id, user=request.user), request.user)
             raise
         result = services.submit_move(game_id, request.user, data["move"],
                                       data["expected_version"], key)
@@ -248,7 +253,8 @@ class EventsView(APIView):
             def reread():
                 return selectors.log(access.get_game(game.pk, user=request.user), request.user, after, limit)
 
-            response.long_poll = streams.LongPoll(game.pk, game.version, after, wait, limit, answer["your_seat"], reread)
+            response.long_poll = streams.LongPoll(game.pk, game.version, after, wait, limit, answer["your_seat"], reread,
+                                                  streams.guard_of(request, game))
         return response
 
 
@@ -268,7 +274,8 @@ class DisputesView(APIView):
     @extend_schema(request=s.DisputeIn, responses={201: s.DisputeOut, **ERRORS},
                    summary="Dispute an event; staff review it")
     def post(self, request, game_id):
-        access.get_game(game_id)
+        # 404 for a game the caller may not see, before the body is judged (no 400 betrays it).
+        access.require_visible(access.get_game(game_id, user=request.user), request.user)
         data = parse(s.DisputeIn, request.data)
         dispute = services.open_dispute(game_id, request.user, data["seq"], data["reason"])
         return Response(s.DisputeOut(dispute).data, status=status.HTTP_201_CREATED)

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from accounts import services, tasks
 from accounts.models import AuthToken, User
-from games import scheduling
+from config import scheduling
 
 pytestmark = pytest.mark.django_db
 OLD, NEW = "correct horse battery", "a brand new passphrase"

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import ratings
 from accounts.models import Rating, RatingChange, User
-from games import services
+from games.play import services
 from games.models import Event, Game
 from tests.conftest import start_game
 from tests.games.timetravel import rewind
@@ -136,8 +136,8 @@ def test_a_second_game_starts_from_the_first_ones_rating():
 
 @pytest.mark.parametrize("players, teams", [(4, [[0, 2], [1, 3]]), (6, [[0, 2, 4], [1, 3, 5]]), (3, [[0, 1, 2]])])
 def test_photoshoot_says_its_teams_and_its_cooperative_mode_is_not_rated(players, teams):
-    from games import options as game_options
-    from games.kinds import get_engine
+    from games.play import options as game_options
+    from games.play.kinds import get_engine
 
     engine = get_engine("photoshoot")
     own = game_options.engine_options(engine, game_options.validate(engine, {}))

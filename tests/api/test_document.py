@@ -7,7 +7,7 @@ from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 from games.api.schema import kind_name
-from games.kinds import all_kinds, get_engine
+from games.play.kinds import all_kinds, get_engine
 from tests.api.openapi import fetch_document
 from tests.api.test_untyped import untyped
 

@@ -125,7 +125,7 @@ def test_brackets_inside_strings_do_not_count(alice):
                                   {"username": ["numbers"], "password": "correct horse battery"}],
                          ids=["a number for a name", "a number for a password", "for an email", "a list"])
 def test_anything_but_a_string_where_the_document_says_string_is_a_400_and_writes_nothing(db, body):
-    # config/strict_input.py: DRF would have taken the number 12345678 as the name "12345678",
+    # games.api.serializers.StrictInput: DRF would have taken the number 12345678 as the name "12345678",
     # and -123456789.5 as a (valid) password.
     from accounts.models import User
 

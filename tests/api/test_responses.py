@@ -10,13 +10,13 @@ import pytest
 from django.utils import timezone as dj_timezone
 
 from games.api.schema import kind_name
-from games.kinds import all_kinds
+from games.play.kinds import all_kinds
 from tests.api.openapi import Contract, fetch_document
 from tests.conftest import start_game
 
 from games import engines
 from games.engines.base import Engine
-from games.kinds import get_engine
+from games.play.kinds import get_engine
 
 # The kinds with view schemas of their own (the test game keeps the default).
 PRECISE = [k for k in engines.kinds() if type(get_engine(k)).view_schema is not Engine.view_schema]

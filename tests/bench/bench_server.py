@@ -5,7 +5,7 @@ import statistics
 import pytest
 from django.utils import timezone
 
-from games import statecache, store
+from games.play import statecache, store
 from games.models import Event, Game
 from tests.conftest import start_game
 from tests.worker import Worker, purge_queue, wait_for

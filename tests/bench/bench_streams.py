@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import runpy
 import shlex
 import subprocess
 import sys
@@ -31,7 +32,7 @@ from django.db import connections
 from accounts import tokens
 
 from accounts.models import User
-from games import services
+from games.play import services
 from tests.bench import stream_load
 from tests.live_server import Server, web_connections
 from tests.worker import ROOT
@@ -54,7 +55,7 @@ def workers_in(command: list[str]) -> int:
     for flag in ("--workers", "-w"):
         if flag in command:
             return int(command[command.index(flag) + 1])
-    return 1
+    return runpy.run_path(str(ROOT / "gunicorn.conf.py"))["workers"]  # gunicorn reads it from ROOT
 
 
 def group(root_pid: int):

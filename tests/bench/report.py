@@ -1,5 +1,6 @@
-"""docs/benchmarks.md from a run of tests/bench/throughput.py, beside the figures measured on the
-code before issue 10's work (docs/benchmarks-before.json, the same harness on commit 79ee5b6)."""
+"""The full report of a run of tests/bench/throughput.py (.benchmarks/report.md, not committed),
+beside the figures measured on the code before issue 10's work (baseline-before.json, the same
+harness on commit 79ee5b6). docs/benchmarks.md, the readers' page, takes its figures from it."""
 from __future__ import annotations
 
 import json
@@ -8,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-BEFORE = ROOT / "docs" / "benchmarks-before.json"
+BEFORE = Path(__file__).resolve().parent / "baseline-before.json"
 # The table of the previous round of work (its figures only: {"label", "rows": {figure: value}}),
 # shown between before and this run so each round's effect stays visible.
-PREVIOUS = ROOT / "docs" / "benchmarks-previous.json"
-DOC = ROOT / "docs" / "benchmarks.md"
-LIVE_SECTION = "## Live updates: streams and long-polls"
+PREVIOUS = Path(__file__).resolve().parent / "baseline-previous.json"
+DOC = ROOT / ".benchmarks" / "report.md"
 
 
 def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
@@ -291,7 +291,7 @@ move loop paid for and GET /kinds/ did not:
 - Each web process's live hub was pattern-subscribed to every channel, so each process parsed
   every move's news whether or not anyone in it waited (3.6% of a process's samples, times the
   number of processes). It now subscribes to the channels its streams and long-polls follow
-  (`games.live.Hub`), lets a channel go a linger after its last waiter, and trusts what it heard
+  (`games.realtime.live.Hub`), lets a channel go a linger after its last waiter, and trusts what it heard
   per channel (`Hub.since`).
 - psycopg built a cursor's adapters, and a loader per column of every result, for each hot
   statement (a new cursor per call), and Django's timestamptz loader is Python, re-labelling the
@@ -448,7 +448,7 @@ process (plain sampling, one thread: not distorted by other threads), and change
   processes, from /proc, in a 6 s run at 16 clients).
 - The loop read the same state from Redis three times (GET game, legal-moves, the move), each a
   GET, Django's key checks and an unpickling. States now sit in each process's memory first
-  (`games/statecache.py`, 1,024 by default): a committed version's state never changes, so
+  (`games/play/statecache.py`, 1,024 by default): a committed version's state never changes, so
   nothing is invalidated. They are stored in Redis as their JSON text under the deployment's
   prefix, written after commit in the same pipeline as the move's live announcements (one round
   trip after a move instead of two).
@@ -536,7 +536,6 @@ def write(out: dict[str, Any]) -> Path:
         lines += ["", f"Before: {before.get('machine', '')}; server `{before.get('web', '')}`; "
                   f"worker `{before.get('worker', '')}`."]
     lines += ["", NOTES]
-    # The live-update section (bench_streams.py, issue 9) is written by hand: carry it over.
-    kept = DOC.read_text().partition(LIVE_SECTION)[1:] if DOC.exists() else ("", "")
-    DOC.write_text("\n".join(lines) + "\n" + ("\n" + "".join(kept) if kept[0] else ""))
+    DOC.parent.mkdir(parents=True, exist_ok=True)
+    DOC.write_text("\n".join(lines) + "\n")
     return DOC

@@ -49,7 +49,7 @@ def stack_env(port: int) -> dict[str, str]:
             # Plain HTTP on loopback: production redirects to HTTPS (docs/operations.md).
             "DJANGO_SECURE_SSL_REDIRECT": "false",
             "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
-            "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+            "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"], "DARKROOM_TEST_NAMES": "given",
             "THROTTLE_USER": "10000000/min", "THROTTLE_ANON": "10000000/min",
             "LOG_LEVEL": "WARNING", "PORT": str(port), "PYTHONUNBUFFERED": "1"}
 

@@ -151,7 +151,7 @@ def make_users(count: int, prefix: str) -> list[tuple[Any, str]]:
 
 
 def make_pickpic(users, options: dict[str, Any] | None = None):
-    from games import services
+    from games.play import services
 
     game = services.create_game(users[0], "pickpic", {"target": 200, **(options or {})}, len(users))
     for user in users[1:]:
@@ -409,11 +409,11 @@ def long_history(events: int) -> Any:
     log looks. Written through store.append as the services write them."""
     from django.utils import timezone
 
-    from games import store
+    from games.play import store
     from games.engines import base
-    from games.kinds import get_engine
+    from games.play.kinds import get_engine
     from games.models import Game
-    from games.store import NewEvent
+    from games.play.store import NewEvent
 
     users = [u for u, _ in make_users(3, "long")]
     game = Game.objects.get(pk=make_pickpic(users))
@@ -453,7 +453,7 @@ def long_history(events: int) -> Any:
 
 def state_load(game, repeats: int = 20) -> dict[str, float]:
     """Seconds to load the latest state with its cache entry deleted (snapshot + tail), median of runs."""
-    from games import statecache, store
+    from games.play import statecache, store
 
     times = []
     for _ in range(repeats):

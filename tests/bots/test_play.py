@@ -26,7 +26,7 @@ def bots_worker(settings):
     settings.BOT_MOVE_DELAY_SECONDS = 0
     settings.BOT_TABLE_DELAY_SECONDS = 0
     purge(settings.BOTS_QUEUE)
-    worker = Worker(queues=[settings.BOTS_QUEUE], BOT_MOVE_DELAY_SECONDS="0",
+    worker = Worker(queues=["bots"], beat=False, BOT_MOVE_DELAY_SECONDS="0",
                     BOT_TABLE_DELAY_SECONDS="0", BOT_THINK_SECONDS="0.2").start()
     yield worker
     worker.stop()

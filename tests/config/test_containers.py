@@ -27,7 +27,7 @@ def dockerfile_healthcheck() -> list[str]:
     return json.loads(match.group(1))
 
 
-@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "beat"])
+@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "outbound", "beat"])
 def test_every_long_running_service_has_a_healthcheck(service):
     assert COMPOSE["services"][service]["healthcheck"]["test"]
 
@@ -63,3 +63,33 @@ def test_web_worker_and_beat_share_the_metrics_directory_that_migrate_empties():
     for name in ("web", "worker", "beat", "migrate"):
         assert any(v.endswith(f":{directory}") for v in services[name]["volumes"]), name
     assert f"rm -rf {directory}/*" in " ".join(services["migrate"]["command"])
+
+
+LONG_RUNNING = ["db", "redis", "web", "worker", "outbound", "beat"]
+
+
+@pytest.mark.parametrize("service", LONG_RUNNING)
+def test_every_long_running_service_comes_back_by_itself_when_it_dies(service):
+    assert COMPOSE["services"][service]["restart"] in {"always", "unless-stopped"}
+
+
+def queues_consumed(command: list[str]) -> set[str]:
+    return set(command[command.index("-Q") + 1].split(","))
+
+
+def test_clocks_and_outside_parties_have_worker_processes_of_their_own_in_compose_and_the_procfile():
+    """Timers and sweeps are consumed apart from webhooks and email, by both ways of running the
+    stack; every queue the settings route to has a consumer, and no clock needs a singleton."""
+    from django.conf import settings
+
+    base = settings.CELERY_QUEUE
+    production = {name: spec["queue"].replace(base, "darkroom", 1) for name, spec in settings.TASK_QUEUES.items()}
+    services = COMPOSE["services"]
+    assert queues_consumed(services["worker"]["command"]) == {production["timers"]}
+    assert queues_consumed(services["outbound"]["command"]) == set(production.values()) - {production["timers"]}
+    assert services["worker"]["deploy"]["replicas"] >= 2 and services["beat"]["deploy"]["replicas"] >= 2
+    procfile = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line)
+    consumed = {name: queues_consumed(command.replace("${CELERY_QUEUE:-darkroom}", "darkroom").split())
+                for name, command in procfile.items() if " worker " in command}
+    assert consumed == {"worker": {production["timers"]},
+                        "outbound": set(production.values()) - {production["timers"]}}

@@ -2,6 +2,7 @@
 docs/operations.md, and CORS lets exactly the configured browser origins in."""
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -19,10 +20,9 @@ def documented_environment() -> dict[str, str]:
     assert block, "docs/operations.md has no production environment block"
     env = {}
     for line in block.group(1).splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            name, _, value = line.partition("=")
-            env[name] = value.strip().strip("'\"")
+        for word in shlex.split(line, comments=True):  # as sh reads it: comments and quotes away
+            name, _, value = word.partition("=")
+            env[name] = value
     return env
 
 
@@ -82,3 +82,10 @@ def test_a_preflight_for_a_move_is_answered(anonymous, origins):
 def test_another_origin_gets_no_cors_headers(alice, duel, origins):
     response = alice.client.get(f"/api/v1/games/{duel}/", HTTP_ORIGIN="https://evil.example.com")
     assert "Access-Control-Allow-Origin" not in response
+
+
+def test_check_deploy_asks_for_a_metrics_token():
+    env = {k: v for k, v in documented_environment().items() if k != "METRICS_TOKEN"}
+    env["DJANGO_SECRET_KEY"] = "k9#Vq2-documented-placeholder-replaced-by-a-real-one-Zx81LmP0wR7tYb"
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert result.returncode != 0 and "darkroom.W001" in result.stdout + result.stderr

@@ -98,3 +98,24 @@ def test_readyz_is_503_when_a_migration_is_missing(client, monkeypatch):
     response = client.get("/readyz")
     assert response.status_code == 503
     assert f"games.{applied.name}" in response.json()["checks"]["migrations"]["detail"]
+
+
+@pytest.mark.django_db
+def test_readyz_tells_a_stranger_only_that_it_is_not_ready(client, settings):
+    """Error text names hosts and ports: only loopback (no proxy between) or the metrics token
+    may read it."""
+    settings.METRICS_TOKEN = "s3cret"
+    dead = free_port()
+    with override_settings(CELERY_BROKER_URL=f"redis://127.0.0.1:{dead}/0"):
+        stranger = client.get("/readyz", REMOTE_ADDR="203.0.113.7")
+        proxied = client.get("/readyz", HTTP_X_FORWARDED_FOR="203.0.113.7")
+        scraper = client.get("/readyz", REMOTE_ADDR="203.0.113.7", HTTP_AUTHORIZATION="Bearer s3cret")
+        local = client.get("/readyz")
+    for answer in (stranger, proxied):
+        assert answer.status_code == 503
+        assert answer.json() == {"status": "unavailable", "code": "not_ready", "detail": "not ready"}
+    for answer in (scraper, local):
+        assert answer.status_code == 503
+        assert str(dead) in answer.json()["checks"]["broker"]["detail"] or \
+            "Connection" in answer.json()["checks"]["broker"]["detail"]
+    assert client.get("/readyz", REMOTE_ADDR="203.0.113.7").json() == {"status": "ok"}

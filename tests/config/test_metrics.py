@@ -33,7 +33,7 @@ def test_requests_are_timed_by_route_not_by_path(client, alice, duel):
     for _ in range(3):
         alice.get(f"/api/v1/games/{duel}/")
     after = scrape(client)
-    route = "api/v1/games/<str:game_id>/"
+    route = "api/v1/games/<text:game_id>/"
     assert value(after, "darkroom_http_request_duration_seconds_count", route=route, method="GET", status="200") \
         - value(before, "darkroom_http_request_duration_seconds_count", route=route, method="GET", status="200") == 3
     assert not any(duel in str(labels) for _, labels in after)
@@ -54,7 +54,7 @@ def test_expiries_and_their_lateness_are_measured(client, alice, bob, django_cap
 
     from django.utils import timezone
 
-    from games import services
+    from games.play import services
     from games.models import Game
     from tests.conftest import start_game
 
@@ -118,6 +118,13 @@ def test_a_metrics_token_guards_the_endpoint(client, settings):
     assert client.get("/metrics").status_code == 401
     assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong").status_code == 401
     assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret").status_code == 200
+
+
+def test_without_a_token_metrics_answer_only_in_debug(client, settings):
+    settings.METRICS_TOKEN, settings.METRICS_OPEN = "", False  # production without a token
+    response = client.get("/metrics")
+    assert response.status_code == 403 and response.json()["code"] == "metrics_off"
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer ").status_code == 403
 
 
 def test_multiprocess_mode_adds_up_the_samples_of_every_process(tmp_path):

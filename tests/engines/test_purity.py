@@ -6,7 +6,7 @@ import games.engines
 
 ENGINES_DIR = Path(games.engines.__file__).parent
 FORBIDDEN = ("django", "rest_framework", "celery", "redis", "psycopg", "requests", "socket",
-             "time", "os", "subprocess", "games.models", "games.store", "games.services", "accounts")
+             "time", "os", "subprocess", "games.models", "games.play.store", "games.play.services", "accounts")
 
 
 def imported_modules(path: Path):

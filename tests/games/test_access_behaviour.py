@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from games import access
+from games.play import access
 from games.errors import Forbidden, NotAPlayer, NotFound
 
 
@@ -74,7 +74,8 @@ def test_a_move_reads_the_seats_and_their_vacations_with_the_game(alice, bob, du
     from datetime import datetime, timezone as tz
 
     from accounts.models import Vacation
-    from games import notify, turns
+    from games.notifications import notify
+    from games.play import turns
 
     first = (datetime(2026, 12, 24, 8, 30, 0, 123456, tzinfo=tz.utc), datetime(2026, 12, 27, 0, 0, tzinfo=tz.utc))
     second = (datetime(2027, 1, 5, tzinfo=tz.utc), datetime(2027, 1, 6, 12, 0, 0, 1, tzinfo=tz.utc))

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from accounts.models import User
-from games import services, store
+from games.play import services, store
 from games.models import Dispute, Event, Game
 
 

@@ -1,10 +1,10 @@
-"""The dispute review page (games/review.py through the admin): both moments as the full state
+"""The dispute review page (games/play/review.py through the admin): both moments as the full state
 and every seat's and a spectator's view; bad event numbers refused; staff only."""
 import pytest
 
 from accounts.models import User
-from games import store
-from games.kinds import engine_of
+from games.play import store
+from games.play.kinds import engine_of
 from games.models import Game
 
 

@@ -1,10 +1,10 @@
-"""Writes in bulk (games/bulk.py): several writes as one statement, all or nothing."""
+"""Writes in bulk (games/play/bulk.py): several writes as one statement, all or nothing."""
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import bulk
+from games.play import bulk
 from games.models import Game, Snapshot
 from tests.conftest import start_game
 

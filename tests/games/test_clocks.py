@@ -1,7 +1,7 @@
-"""Clock arithmetic (games.clocks), with no database and no real time."""
+"""Clock arithmetic (games.play.clocks), with no database and no real time."""
 from datetime import datetime, timedelta, timezone
 
-from games import clocks
+from games.play import clocks
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 PER_MOVE = {"time_control": "per_move", "move_seconds": 100}

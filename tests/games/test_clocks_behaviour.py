@@ -1,9 +1,9 @@
 """Deadlines around vacations, and per-seat vacations in every reading of the clocks: the cases
-mutation testing found unstated. Worked by hand from the rule in games/clocks.py: a deadline is the
+mutation testing found unstated. Worked by hand from the rule in games/play/clocks.py: a deadline is the
 moment a seat's running time, vacations not counted, reaches what it had left."""
 from datetime import datetime, timedelta, timezone
 
-from games import clocks
+from games.play import clocks
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 PER_MOVE = {"time_control": "per_move", "move_seconds": 100}

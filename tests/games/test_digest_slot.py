@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import NotificationPreference
-from games import notify
+from games.notifications import notify
 from games.models import Delivery, Game
 from tests.conftest import start_game
 

@@ -1,7 +1,7 @@
 """Disputes do not block play and are limited per player and game (docs/operations.md)."""
 import pytest
 
-from games import services
+from games.play import services
 from games.models import Dispute, Event, Game, Notification
 from tests.games.test_admin_disputes import play, staff  # noqa: F401 (fixture)
 

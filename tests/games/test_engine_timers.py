@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import services, store
+from games.play import services, store
 from games.models import Event, Game
 from tests.conftest import start_game
 

@@ -8,8 +8,8 @@ import random
 import pytest
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import selectors, store
-from games.kinds import get_engine
+from games.play import selectors, store
+from games.play.kinds import get_engine
 from games.models import Event, Game
 from tests.conftest import start_game
 

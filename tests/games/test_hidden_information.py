@@ -3,7 +3,7 @@ event log, state?at=, legal-moves), no seat and no spectator learns what is not 
 Duel's secrets: the deck order, the other hand, the seed and what the other seat drew."""
 import json
 
-from games import store
+from games.play import store
 from games.models import Event, Game
 
 

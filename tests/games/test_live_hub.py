@@ -1,4 +1,4 @@
-"""The live hub of this process (games.live), without a server: a waiter is woken by news on its
+"""The live hub of this process (games.realtime.live), without a server: a waiter is woken by news on its
 own channels only and learns the newest version announced, the hub subscribes to its waiters'
 channels only and lets go of one a linger after its last waiter left, a closed waiter leaves nothing behind,
 a waiter sleeps one poll at most while Redis is unreachable, reads run on the live threads, and a
@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 from django.utils import timezone
 
-from games import live
+from games.realtime import live
 
 
 def run_fresh(coroutine):

@@ -4,7 +4,7 @@ import pytest
 from django.core import mail
 from django.db import transaction
 
-from games import services
+from games.play import services
 from games.models import Delivery, Notification
 from games.tasks import deliver_email
 from tests.conftest import start_game
@@ -43,7 +43,7 @@ def test_an_absent_players_turn_notices_collapse_into_one(alice, bob):
 
 def test_collapsing_counts_the_notices_and_sends_no_new_push(alice, bob):
     game_id = start_game(alice, [bob])
-    from games import notify
+    from games.notifications import notify
     from games.models import Game
 
     game = Game.objects.get(pk=game_id)

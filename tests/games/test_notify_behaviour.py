@@ -5,7 +5,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import notify, services, store
+from games.notifications import notify
+from games.play import services, store
 from games.models import Event, Game, Notification, Seat
 from tests.conftest import start_game
 

@@ -46,7 +46,7 @@ def test_options_no_start_could_accept_are_refused_and_nothing_is_written(alice,
 def test_options_an_engine_refuses_at_setup_are_refused_at_create(alice, monkeypatch):
     """Whatever the schema lets through, create sets the game up once: an engine's own refusal
     surfaces as a 400 now, not as a 500 at every start."""
-    from games.kinds import get_engine
+    from games.play.kinds import get_engine
 
     engine = get_engine("duel")
     real_setup = engine.setup

@@ -79,7 +79,7 @@ def test_a_webhook_redirect_is_an_answer_not_a_hop(alice, bob, duel):
 
 def test_the_webhook_signature_matches_a_vector_computed_elsewhere():
     """HMAC-SHA256("s3cret", '1700000000.{"a":1}'), computed with openssl dgst -sha256 -hmac."""
-    from games.webhooks import sign
+    from accounts.webhooks import sign
 
     assert sign("s3cret", "1700000000", b'{"a":1}') == \
         "sha256=1698a50bc74d1ff1db85c4e0a5297c2ad9fdba245d5737cdb789e4cc6e098940"

@@ -13,8 +13,8 @@ import random
 import pytest
 from django.utils import timezone
 
-from games import services, store
-from games.kinds import get_engine
+from games.play import services, store
+from games.play.kinds import get_engine
 from games.models import Event, Game
 from tests.conftest import start_game
 from tests.games.test_every_game_over_http import canonical, check_channels

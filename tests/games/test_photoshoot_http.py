@@ -6,7 +6,7 @@ from datetime import datetime
 import pytest
 from django.utils import timezone
 
-from games import store
+from games.play import store
 from games.models import Event, Game
 from tests.conftest import start_game
 from tests.worker import Worker, purge_queue, wait_for
@@ -194,7 +194,7 @@ def test_a_move_racing_the_hourglass_is_refused_and_the_round_ends_by_the_timer(
     makes for what is due (`services._is_due`, which would settle it first) and the move's judging:
     simulated by a check that sees nothing due. The move's own turn settles the hourglass at its
     instant, refuses the move, and rolls both back; the timer machinery then ends the round."""
-    from games import services
+    from games.play import services
 
     players = [make_player() for _ in range(4)]
     game_id = start_game(players[0], players[1:], kind="photoshoot", options={"hourglass_seconds": SECONDS})

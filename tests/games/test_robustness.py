@@ -65,5 +65,5 @@ def test_a_missing_service_is_one_clear_line_not_a_traceback(env, needle):
                             env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env}, timeout=60)
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0] and "docker compose up -d db redis" in lines[0]
+    assert len(lines) == 1 and needle in lines[0] and "docker compose -f compose.dev.yml up -d" in lines[0]
     assert "Traceback" not in result.stderr

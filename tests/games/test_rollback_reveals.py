@@ -2,7 +2,7 @@
 a rollback across an event that revealed something (Engine.reveals) is refused."""
 import pytest
 
-from games import store
+from games.play import store
 from games.models import Dispute, Event, Game
 from tests.conftest import start_game
 from tests.games.test_admin_disputes import play, staff  # noqa: F401 (fixture)
@@ -110,7 +110,7 @@ def test_pickpic_no_rollback_past_an_evaluation(staff, make_player):  # noqa: F8
     ("photoshoot", {"seat": 1, "round": 2, "hourglass": None}, False),
 ])
 def test_which_log_entries_count_as_reveals(kind, record, reveals):
-    from games.kinds import get_engine
+    from games.play.kinds import get_engine
 
     types = {"photoshoot": "CharactersSwapped" if "cells" in record else "PlayerReady"}
     event = {"seq": 9, "type": types.get(kind, "X"), "actor": 0, "data": {"move": {}, "record": record}}
@@ -120,7 +120,7 @@ def test_which_log_entries_count_as_reveals(kind, record, reveals):
 @pytest.mark.parametrize("kind_of_event", ["PhotoCalled", "ActionChallenged", "ErrorCaught",
                                            "HourglassRanOut", "SomethingNew"])
 def test_photoshoot_a_new_objective_a_verdict_or_drawn_effects_are_reveals(kind_of_event):
-    from games.kinds import get_engine
+    from games.play.kinds import get_engine
 
     event = {"seq": 9, "type": kind_of_event, "actor": 0, "data": {"move": {}, "record": {"action": 1}}}
     assert get_engine("photoshoot").reveals(event) is True

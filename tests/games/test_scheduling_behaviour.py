@@ -1,4 +1,4 @@
-"""What reaches the worker's queue, and when (games.scheduling), pinned one by one (mutation testing
+"""What reaches the worker's queue, and when (games.play.scheduling), pinned one by one (mutation testing
 found it unstated): a claim's lifetime and Redis down, a task that cannot be sent, a game's wake
 time and its slice, wakes near enough, after commit only, and deliveries: each webhook its own
 task, one email task per user and digest slot, none past the horizon, resends deduplicated."""
@@ -15,7 +15,9 @@ from django.utils import timezone
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from games import live, scheduling
+from config import scheduling as config_scheduling
+from games.play import scheduling
+from games.realtime import live
 from games.models import Game
 
 SETTLE, EMAIL, WEBHOOK = "games.tasks.settle_due", "games.tasks.deliver_email", "games.tasks.deliver_webhook"
@@ -28,7 +30,7 @@ def redis_down(monkeypatch):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     # Nothing listens there: refused at once (no retries, so the test does not wait out backoffs).
-    monkeypatch.setattr(live, "_client", redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5,
+    monkeypatch.setattr(config_scheduling, "_client", redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5,
                                                      retry=Retry(NoBackoff(), 0)))
 
 
@@ -69,7 +71,7 @@ def test_a_task_is_sent_by_name_with_its_arguments_and_time(queue):
 
 
 def test_a_task_that_cannot_be_sent_is_logged_and_reported(queue, caplog):
-    with caplog.at_level(logging.WARNING, logger="games.scheduling"):
+    with caplog.at_level(logging.WARNING, logger="config.scheduling"):
         assert scheduling.send(WEBHOOK, [object()]) is False  # cannot be encoded: never sent
     assert queue() == []
     (record,) = caplog.records

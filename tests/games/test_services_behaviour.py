@@ -7,10 +7,10 @@ from types import SimpleNamespace
 import pytest
 from django.utils import timezone
 
-from games import services, store, turns
+from games.play import services, store, turns
 from games.engines import base
 from games.errors import GameNotActive, IdempotencyMismatch, IllegalMove
-from games.kinds import get_engine
+from games.play.kinds import get_engine
 from games.models import Dispute, Event, Game, Notification
 from tests.conftest import start_game
 from tests.duel import Duel
@@ -203,7 +203,7 @@ def test_when_a_batch_fails_each_game_is_expired_alone_and_counted(make_player, 
 
 
 def errors(caplog):
-    return [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and r.name == "games.services"]
+    return [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and r.name == "games.play.services"]
 
 
 def test_due_games_without_trouble_are_expired_in_batches_with_no_fallback(make_player, caplog):
@@ -248,9 +248,14 @@ def test_a_join_records_the_seat_and_who_took_it(alice, bob):
     game_id = alice.post("/api/v1/games/", {"kind": "duel"}).json()["id"]
     bob.post(f"/api/v1/games/{game_id}/join/")
     joins = Event.objects.filter(game_id=game_id, type="PlayerJoined").order_by("seq")
+    # Stored by id only; the log shows the name the account has when it is read (issue 33 #1).
     assert [(e.actor, e.user_id, e.data) for e in joins] == [
-        (0, alice.user.pk, {"seat": 0, "user": alice.user.pk, "username": "alice"}),
-        (1, bob.user.pk, {"seat": 1, "user": bob.user.pk, "username": "bob"})]
+        (0, alice.user.pk, {"seat": 0, "user": alice.user.pk}),
+        (1, bob.user.pk, {"seat": 1, "user": bob.user.pk})]
+    shown = [e["data"] for e in bob.get(f"/api/v1/games/{game_id}/events/").json()["events"]
+             if e["type"] == "PlayerJoined"]
+    assert shown == [{"seat": 0, "user": alice.user.pk, "username": "alice"},
+                     {"seat": 1, "user": bob.user.pk, "username": "bob"}]
 
 
 def test_a_clock_falls_due_at_its_very_instant(alice, bob, monkeypatch):

@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from games.kinds import get_engine
-from games import store
+from games.play.kinds import get_engine
+from games.play import store
 from games.models import ChatMessage, Event, Game, Invitation, Seat
 from tests.conftest import start_game
 

@@ -2,7 +2,7 @@
 unanimous vote after), claiming a vanished seat, and the default clock of new games."""
 import pytest
 
-from games import services
+from games.play import services
 from games.models import AbortVote, Event, Game, Notification
 from tests.conftest import start_game
 

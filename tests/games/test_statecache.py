@@ -1,4 +1,4 @@
-"""The state cache's two layers (games/statecache.py): this process's memory, then Redis. A state
+"""The state cache's two layers (games/play/statecache.py): this process's memory, then Redis. A state
 enters them only once its write commits; every reader gets its own copy; memory is bounded."""
 import json
 import uuid
@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 
 from config import jsoncodec
-from games import statecache
+from games.play import statecache
 
 
 @pytest.fixture(autouse=True)

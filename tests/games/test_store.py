@@ -6,10 +6,10 @@ import pytest
 from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 
-from games import services, statecache, store
+from games.play import services, statecache, store
 from games.errors import VersionConflict
 from games.models import Event, Game, Snapshot
-from games.store import NewEvent
+from games.play.store import NewEvent
 
 
 def play_to_the_end(game_id, players):

@@ -6,9 +6,9 @@ import time
 
 from django.utils import timezone
 
-from games import statecache, store
+from games.play import statecache, store
 from games.models import Event, Game, Snapshot
-from games.store import NewEvent
+from games.play.store import NewEvent
 
 
 def noted(game_id, count, state=None, captured=None):
@@ -141,7 +141,7 @@ def test_one_write_for_two_games_tells_each_game_its_version_and_each_mover_afte
     """The sweeper's batch write announces, per game, the new version on the game's channel and
     the game on the streams of those who caused its events; and counts the moves by kind."""
     from config.metrics import MOVES
-    from games import live
+    from games.realtime import live
 
     other = second_duel(alice, bob)
     games = [Game.objects.get(pk=duel), Game.objects.get(pk=other)]

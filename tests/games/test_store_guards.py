@@ -8,10 +8,10 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from games import store
+from games.play import store
 from games.errors import VersionConflict
 from games.models import Event, Game, Snapshot
-from games.store import NewEvent
+from games.play.store import NewEvent
 from tests.conftest import start_game
 
 
@@ -47,7 +47,7 @@ def test_a_forfeit_replays_identically_with_no_cache_and_no_snapshot(alice, bob,
     rebuilt from the events alone is the one the server had."""
     from datetime import timedelta
 
-    from games import services
+    from games.play import services
 
     game_id = start_game(alice, [bob, carol], kind="pickpic",
                          options={"time_control": "per_move", "move_seconds": 60, "timeout_policy": "forfeit"})

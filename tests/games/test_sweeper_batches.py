@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import scheduling, services, turns
+from games.play import scheduling, services, turns
 from games.engines import base
 from games.models import Event, Game
 from tests.conftest import start_game

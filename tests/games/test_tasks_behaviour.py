@@ -15,7 +15,9 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import NotificationPreference, Webhook
-from games import notify, scheduling, tasks
+from games import tasks
+from games.notifications import notify
+from games.play import scheduling
 from games.models import Delivery, DeliveryAttempt, Event, Game, Notification
 from tests.conftest import start_game
 from tests.games.test_outbox_recovery import closed_port

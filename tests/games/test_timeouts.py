@@ -6,7 +6,7 @@ import json
 import pytest
 from django.utils import timezone
 
-from games import services, store
+from games.play import services, store
 from games.engines import base
 from games.models import Event, Game
 from tests.conftest import start_game
@@ -80,7 +80,7 @@ def test_the_auto_move_is_chosen_from_the_seed_and_event_number_and_replays_exac
     game.refresh_from_db()
     auto = Event.objects.get(game=game, seq=game.version)
     seed = Event.objects.get(game=game, seq=1).data["seed"]
-    from games.kinds import get_engine
+    from games.play.kinds import get_engine
 
     legal = get_engine("duel").legal_moves(state_before, 0)
     assert auto.data["move"] in legal          # the rules require a legal move for the late seat
@@ -112,7 +112,7 @@ def test_a_forfeited_seat_in_a_bigger_game_is_played_for_and_ranked_last(alice, 
     game.refresh_from_db()
     assert game.status == "active"
     assert types(game_id)[-4:-1] == ["TimerExpired", "SeatForfeited", "CardsGiven"]  # played for seat 0
-    from games.kinds import get_engine
+    from games.play.kinds import get_engine
 
     engine = get_engine("pickpic")
     state = store.state_at(game)
@@ -122,7 +122,7 @@ def test_a_forfeited_seat_in_a_bigger_game_is_played_for_and_ranked_last(alice, 
 
 
 def test_the_engine_outcome_ranks_forfeited_seats_last_whatever_their_score():
-    from games.kinds import get_engine
+    from games.play.kinds import get_engine
 
     duel = get_engine("duel")
     over = {"players": 2, "deck": [], "hands": [[], []], "turn": 0, "trick": [], "tricks": [5, 1],

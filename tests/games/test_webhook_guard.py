@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.test import override_settings
 
-from games import webhooks
+from accounts import webhooks
 from games.errors import Invalid
 from tests.games.test_webhooks import Receiver, bob_gets_a_turn, register  # noqa: F401
 

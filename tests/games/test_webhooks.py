@@ -11,7 +11,7 @@ from django.test import override_settings
 
 from games.models import Delivery
 from games.tasks import deliver_webhook
-from games.webhooks import sign
+from accounts.webhooks import sign
 
 
 class Receiver:

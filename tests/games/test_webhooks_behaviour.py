@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.test import override_settings
 
-from games import webhooks
+from accounts import webhooks
 from games.errors import Invalid
 from tests.games.test_webhook_guard import fake_dns
 from tests.games.test_webhooks import Receiver
@@ -179,7 +179,7 @@ def test_each_address_is_kept_once_and_without_its_scope(monkeypatch):
 
 @pytest.mark.parametrize("error, said", [(OSError(), "OSError"), (OSError("x" * 600), "x" * 500)])
 def test_a_failed_attempt_says_what_failed_in_at_most_500_characters(monkeypatch, error, said):
-    def fails(target, body, headers):
+    def fails(*_args):
         raise error
 
     monkeypatch.setattr(webhooks, "_send", fails)

@@ -46,8 +46,8 @@ def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = 
     from django.db import transaction
 
     from accounts.models import User
-    from games import services, store
-    from games.kinds import get_engine
+    from games.play import services, store
+    from games.play.kinds import get_engine
     from games.models import Event, Game
 
     recorded: dict[str, Any] = {}
@@ -58,8 +58,10 @@ def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = 
         with transaction.atomic(), mock.patch("django.utils.timezone.now", lambda: clock[0]):
             users = [User.objects.create_user(f"golden-{seed}-{i}", f"g{i}@example.org", "x" * 12)
                      for i in range(players)]
-            with mock.patch("games.services.secrets.token_hex", return_value=seed):
-                game = services.create_game(users[0], kind, options or {}, players)
+            with mock.patch("games.play.services.secrets.token_hex", return_value=seed):
+                # Unrated: a golden game pins the rules; ratings would add rating changes to
+                # the recorded result that no replay of the rules gives back.
+                game = services.create_game(users[0], kind, options or {}, players, rated=False)
             for user in users[1:]:
                 services.join_game(game.pk, user)
             services.start_game(game.pk, users[0])

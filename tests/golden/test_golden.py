@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from games import engines, store
-from games.kinds import engine_of, get_engine
+from games import engines
+from games.play import store
+from games.play.kinds import engine_of, get_engine
 from games.models import Event, Game
 from tests.golden.record import state_hash
 

@@ -6,9 +6,10 @@ from datetime import datetime
 
 import pytest
 
-from games import engines, services, store
+from games import engines
+from games.play import services, store
 from games.engines.base import UnknownRulesVersion
-from games.kinds import RulesVersionUnavailable, engine_of, get_engine
+from games.play.kinds import RulesVersionUnavailable, engine_of, get_engine
 from games.models import Event, Game, Seat
 from tests.conftest import start_game
 from tests.golden.record import state_hash

@@ -12,9 +12,9 @@ from django.core.management.base import BaseCommand
 from psycopg import sql
 
 START_PG = ("start it: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
-            " (or: docker compose up -d db redis)")
+            " (or: docker compose -f compose.dev.yml up -d)")
 START_REDIS = ("start it: redis-server --daemonize yes --bind 127.0.0.1 --port 6379"
-               " (or: docker compose up -d db redis)")
+               " (or: docker compose -f compose.dev.yml up -d)")
 
 
 class Command(BaseCommand):

@@ -1,0 +1,499 @@
+"""Live updates: writers announce after commit, waiters sleep on Redis pub/sub without a thread.
+
+Writers (sync, in a request or a task) publish on a game's channel when its version changes and on
+a user's channel when they get a notification, once the transaction commits, so nobody hears of a
+rolled-back write. The message only says "look again": the database stays the truth.
+
+Waiters (async: streams and long-polls) register with the process's `Hub`, one Redis connection
+per process subscribed to the channels its waiters follow, which sets the waiters' flags. A waiter
+waits until its channels are heard (`Listener.ready`), clears its flag, reads the database, sends
+what it read, then sleeps on the flag: a publish after the clear sets it again, so no news falls
+between the read and the sleep. Reads run on a few threads of our own (`run_sync`) and hand their
+pooled connection back at once, so an idle waiter holds neither a thread nor a connection.
+
+While the hub hears a channel (its `since` unchanged), every commit since a read reaches it, so a
+waiter that was not woken has nothing new to read: heartbeats and the start of a long-poll on a
+channel already heard need no query, and a waiter woken by news learns the game's new version
+from the message.
+
+Redis down: writes still commit (publishing is best effort), and waiters poll the database every
+LIVE_POLL_SECONDS. The hub reconnects by itself and wakes every waiter when it does, since it may
+have missed messages meanwhile.
+
+Streams and long-polls authenticate every cycle; `cached_token` keeps token -> user for
+LIVE_AUTH_CACHE_SECONDS per process, forgotten at once everywhere when a token is deleted or a
+user saved (a message on the `revoked` channel), and on every reconnect of the hub.
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import threading
+import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Iterable, TypeVar
+
+import redis
+import redis.asyncio as aioredis
+from asgiref.sync import AsyncToSync, sync_to_async
+from cachetools import LRUCache
+from django.conf import settings
+from django.db import connections, transaction
+from django.utils import timezone
+
+from config.keys import deployment_key
+from config.outages import came_back, went_down
+
+log = logging.getLogger(__name__)
+MAX_WAIT_SECONDS = 30
+T = TypeVar("T")
+_client: redis.Redis | None = None
+
+
+def client() -> redis.Redis:
+    """The process's sync Redis client (publishing; Celery helpers), quick to give up when down."""
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5,
+                                       socket_timeout=MAX_WAIT_SECONDS + 5)
+    return _client
+
+
+def _prefix() -> str:
+    return deployment_key("live")
+
+
+def key(*parts) -> str:
+    """A Redis key of this deployment's live machinery (stream tickets)."""
+    return ":".join([_prefix(), *map(str, parts)])
+
+
+def channel(game_id) -> str:
+    return f"{_prefix()}:game:{game_id}"
+
+
+def user_channel(user_id) -> str:
+    return f"{_prefix()}:user:{user_id}"
+
+
+def chat_channel(game_id) -> str:
+    """A game's chat news: its own channel, whose payload is the newest message id, so a
+    stream woken by a move does not read the chat, nor one woken by chat the events."""
+    return f"{_prefix()}:chat:{game_id}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Writers
+# ---------------------------------------------------------------------------------------------
+def _publish(messages: list[tuple[str, str]]) -> None:
+    try:
+        with client().pipeline(transaction=False) as pipe:
+            for name, payload in messages:
+                pipe.publish(name, payload)
+            pipe.execute()
+    except redis.RedisError as error:
+        went_down("live updates", error)  # readers fall back to polling and miss nothing
+    else:
+        came_back("live updates")
+
+
+def news_messages(news: Iterable[tuple[Any, int, Iterable[int]]]) -> list[tuple[str, str]]:
+    """The (channel, payload) messages announcing these games' new versions, to publish after
+    commit (games.play.statecache sends them with the write's states, in the same pipeline)."""
+    return [message for game_id, version, users in news for message in
+            [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]]
+
+
+def announce_chat(game_id, message_id: int) -> None:
+    """Once the current transaction commits, tell the game's streams of a new chat message."""
+    messages = [(chat_channel(game_id), str(message_id))]
+    transaction.on_commit(lambda: _publish(messages))
+
+
+def announce_users(user_ids: Iterable[int]) -> None:
+    """Once the current transaction commits, wake these users' own streams (a notification)."""
+    messages = user_messages(user_ids)
+    if messages:
+        transaction.on_commit(lambda: _publish(messages))
+
+
+def user_messages(user_ids: Iterable[int]) -> list[tuple[str, str]]:
+    """The (channel, payload) messages of `announce_users`, to publish with others."""
+    return [(user_channel(u), "") for u in sorted(set(user_ids))]
+
+
+def _revoked_channel() -> str:
+    return key("revoked")
+
+
+class Memory:
+    """A process's memory of at most `size` entries, the least recently used going first
+    (cachetools' LRUCache), safe to share between the event loop and the live threads."""
+
+    def __init__(self, size: int):
+        self._lru: LRUCache = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
+
+    def get(self, key_, default=None):
+        with self._lock:
+            return self._lru.get(key_, default)
+
+    def __setitem__(self, key_, value) -> None:
+        with self._lock:
+            self._lru[key_] = value
+
+    def __len__(self) -> int:
+        return len(self._lru)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._lru.clear()
+
+
+# ---------------------------------------------------------------------------------------------
+# Token -> user for waiters, per process
+# ---------------------------------------------------------------------------------------------
+_tokens = Memory(10_000)  # token key -> (until, user, token)
+_hearing: set[int] = set()  # the hubs of this process that are subscribed now
+
+
+def hearing_revocations() -> bool:
+    """Whether this process hears revocations now (a hub is subscribed): only then may a request
+    trust a remembered token, since a logout in another process reaches it through Redis."""
+    return bool(_hearing)
+
+
+def cached_token(key_: str, lookup: Callable[[str], tuple]) -> tuple:
+    """`lookup(key)` (the database: (user, token)), remembered for LIVE_AUTH_CACHE_SECONDS. The
+    user is shared by the requests of that token: the waiting views only read it."""
+    now = time.monotonic()
+    hit = _tokens.get(key_)
+    if hit is None or hit[0] < now:
+        user, token = lookup(key_)
+        # Never remembered past the token's own expiry (a revocation is heard through Redis).
+        expires = getattr(token, "expires_at", None)
+        left = (expires - timezone.now()).total_seconds() if expires is not None else float("inf")
+        hit = (now + min(settings.LIVE_AUTH_CACHE_SECONDS, left), user, token)
+        _tokens[key_] = hit
+    return hit[1], hit[2]
+
+
+def forget_tokens() -> None:
+    _tokens.clear()
+
+
+def _revoked(sender=None, **kwargs) -> None:
+    if kwargs.get("created"):
+        return  # a new token or user takes nothing from anyone
+    if kwargs.get("update_fields") == frozenset({"last_login"}):
+        return  # a login changes nothing a token grants
+    forget_tokens()
+    transaction.on_commit(lambda: _publish([(_revoked_channel(), "")]))
+
+
+def connect() -> None:
+    """Forget cached tokens in every process when a token is revoked or changed (its expiry
+    moved) or a user changes (deactivated, deleted)."""
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_delete, post_save
+
+    from accounts.models import AuthToken
+
+    post_delete.connect(_revoked, sender=AuthToken, dispatch_uid="darkroom-live-token-deleted")
+    post_save.connect(_revoked, sender=AuthToken, dispatch_uid="darkroom-live-token-saved")
+    post_save.connect(_revoked, sender=get_user_model(), dispatch_uid="darkroom-live-user-saved")
+    post_delete.connect(_revoked, sender=get_user_model(), dispatch_uid="darkroom-live-user-deleted")
+
+
+# ---------------------------------------------------------------------------------------------
+# Reads off the event loop
+# ---------------------------------------------------------------------------------------------
+_executor: ThreadPoolExecutor | None = None
+
+
+def _closing(fn: Callable[..., T], *args) -> T:
+    try:
+        return fn(*args)
+    finally:
+        connections.close_all()  # back to the pool: a sleeping stream holds no connection
+
+
+async def run_sync(fn: Callable[..., T], *args) -> T:
+    """Run blocking (database) work for an async view or stream.
+
+    On the live threads (LIVE_DB_THREADS of them per process), handing the connection back after.
+    When a sync caller is already blocked on us (Django's test client, or a sync middleware
+    above), run on that caller's thread instead, as Django itself would, so its connection and
+    transaction are the ones used.
+    """
+    if getattr(AsyncToSync.executors, "current", None) is not None:
+        return await sync_to_async(fn, thread_sensitive=True)(*args)
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
+    return await asyncio.get_running_loop().run_in_executor(_executor, functools.partial(_closing, fn, *args))
+
+
+# ---------------------------------------------------------------------------------------------
+# Waiters
+# ---------------------------------------------------------------------------------------------
+class Listener:
+    """One waiter's flag, set by news on any of its channels, and when one of them is newly
+    subscribed (what was published before that was not heard: the waiter reads again)."""
+
+    def __init__(self, hub: "Hub", channels: Iterable[str]):
+        self.hub, self.channels, self.flag = hub, set(), asyncio.Event()
+        self.follow(channels)
+
+    def follow(self, channels: Iterable[str]) -> None:
+        new = set(channels) - self.channels
+        for name in new:
+            self.hub.listeners.setdefault(name, set()).add(self)
+            self.channels.add(name)
+        if new:
+            self.hub.changed()
+
+    async def ready(self, timeout: float = 2) -> bool:
+        """Wait until the hub hears every channel of this waiter, so that a read made from now on
+        misses no news. False if it does not within `timeout` (Redis away): the waiter then
+        polls, as it would anyway."""
+        return await self.hub.ready(self.channels, timeout)
+
+    def clear(self) -> None:
+        self.flag.clear()
+
+    async def wait(self, timeout: float) -> bool:
+        """True on news (or a reconnect), False when `timeout` runs out first."""
+        try:
+            await asyncio.wait_for(self.flag.wait(), max(timeout, 0))
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    def close(self) -> None:
+        for name in self.channels:
+            waiting = self.hub.listeners.get(name)
+            if waiting is not None:
+                waiting.discard(self)
+                if not waiting:
+                    del self.hub.listeners[name]
+                    self.hub.left(name)
+        self.channels = set()
+
+
+class Hub:
+    """The process's subscription to the live channels its waiters follow (one per event loop).
+
+    Only those channels: a subscription to every channel had each web process parse every
+    move's news, waiters or not (3% of a web process's work in the move benchmark, times the
+    number of processes). A channel is subscribed when its first waiter comes, and unsubscribed
+    LIVE_LINGER_SECONDS after its last waiter left, so a client that long-polls again finds
+    it heard. The revocations channel is always subscribed.
+
+    What a waiter may trust: news published after Redis confirmed its channel's subscription
+    reaches the hub, until the connection or the subscription ends. `since(channel)` names that
+    stretch; while it stays the same, the hub heard every announcement on the channel."""
+
+    def __init__(self):
+        self.listeners: dict[str, set[Listener]] = {}
+        # The latest version announced per heard game channel since its subscription: a waiter
+        # woken by news need not ask the database whether there is news.
+        self.versions: dict[str, int] = {}
+        # channel -> the number of its subscription, once Redis confirmed it (on this connection).
+        self.heard: dict[str, int] = {}
+        self.connected = asyncio.Event()
+        # +1 at each (re)connection and each loss: equal epochs around a wait mean the hub
+        # stayed connected in between.
+        self.epoch = 0
+        self.tried = asyncio.Event()  # the first connection attempt is over, whatever its outcome
+        self._serial = 0
+        self._asked: set[str] = set()  # subscribed (asked) on the current connection
+        self._idle: dict[str, float] = {}  # channel -> when its last waiter left
+        self._changed = asyncio.Event()
+        self._confirmed = asyncio.Condition()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def listen(self, channels: Iterable[str]) -> Listener:
+        return Listener(self, channels)
+
+    @property
+    def live(self) -> bool:
+        return self.connected.is_set()
+
+    def since(self, name: str) -> tuple[int, int] | None:
+        """Which stretch of hearing `name` this is (None: not heard now). The same value later
+        means every announcement on it in between reached the hub."""
+        serial = self.heard.get(name)
+        return (self.epoch, serial) if serial is not None and self.live else None
+
+    def sleep_for(self, heartbeat: float) -> float:
+        """How long a waiter may sleep on its flag: till its heartbeat, or one poll while Redis is down."""
+        return heartbeat if self.live else min(heartbeat, settings.LIVE_POLL_SECONDS)
+
+    def hints(self, channels: Iterable[str]) -> dict[str, int]:
+        """The versions announced on these channels (a copy, for a reader on another thread)."""
+        return {name: self.versions[name] for name in channels if name in self.versions}
+
+    def changed(self) -> None:
+        self._changed.set()
+
+    def left(self, name: str) -> None:
+        self._idle[name] = time.monotonic()
+        self._changed.set()
+
+    async def ready(self, channels: Iterable[str], timeout: float) -> bool:
+        names = set(channels)
+        async with self._confirmed:
+            try:
+                await asyncio.wait_for(self._confirmed.wait_for(
+                    lambda: not self.live or names <= self.heard.keys()), timeout)
+            except asyncio.TimeoutError:
+                pass
+        return self.live and names <= self.heard.keys()
+
+    async def _tell_confirmed(self) -> None:
+        async with self._confirmed:
+            self._confirmed.notify_all()
+
+    def _wake(self, name: str | None = None) -> None:
+        groups = [self.listeners.get(name, ())] if name is not None else list(self.listeners.values())
+        for group in groups:
+            for listener in group:
+                listener.flag.set()
+
+    def _forget(self, names: Iterable[str]) -> None:
+        for name in names:
+            self.heard.pop(name, None)
+            self.versions.pop(name, None)
+
+    async def _manage(self, pubsub) -> None:
+        """Subscribe the channels that gained a waiter; unsubscribe those idle past the linger."""
+        try:
+            while True:
+                self._changed.clear()
+                linger, now = settings.LIVE_LINGER_SECONDS, time.monotonic()
+                for name in [n for n in self._idle if n in self.listeners or n not in self._asked]:
+                    del self._idle[name]
+                wanted = set(self.listeners) - self._asked
+                gone = {name for name, left in self._idle.items() if now - left >= linger}
+                if wanted:
+                    self._asked |= wanted
+                    await pubsub.subscribe(*sorted(wanted))
+                if gone:
+                    for name in gone:
+                        del self._idle[name]
+                    self._asked -= gone
+                    self._forget(gone)  # from now on not heard: nothing about them is trusted
+                    await pubsub.unsubscribe(*sorted(gone))
+                due = min(self._idle.values(), default=None)
+                try:
+                    await asyncio.wait_for(self._changed.wait(),
+                                           None if due is None else max(0.0, due + linger - time.monotonic()))
+                except asyncio.TimeoutError:
+                    pass
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the reader must notice: drop the connection, it reconnects
+            log.warning("live updates: changing the subscription failed (%s); reconnecting", error)
+            if pubsub.connection is not None:
+                await pubsub.connection.disconnect()
+
+    def _heard_subscription(self, name: str) -> bool:
+        """A channel's subscription confirmed. False when it was confirmed before on this
+        connection: redis-py reconnected by itself, and what was published meanwhile is lost."""
+        again = name in self.heard
+        if name in self._asked:
+            self._serial += 1
+            self.heard[name] = self._serial
+            self._wake(name)  # what its waiters read before now may have missed news
+        return not again
+
+    async def _run(self) -> None:
+        backoff = 0.2
+        revoked = _revoked_channel()
+        while True:
+            conn = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
+                                           health_check_interval=10)
+            pubsub = conn.pubsub()
+            manager = None
+            try:
+                await pubsub.subscribe(revoked)
+                confirmed = await pubsub.get_message(timeout=2)  # in place once Redis confirms it
+                if confirmed is None or confirmed["type"] != "subscribe":
+                    raise redis.ConnectionError("no confirmation of the subscription")
+                forget_tokens()  # a revocation may have been missed too
+                self.epoch += 1
+                self.connected.set()
+                _hearing.add(id(self))
+                self.tried.set()
+                came_back("live updates")
+                backoff = 0.2
+                self._wake()  # news may have been missed while we were away
+                await self._tell_confirmed()
+                manager = asyncio.get_running_loop().create_task(self._manage(pubsub))
+                while True:
+                    message = await pubsub.get_message(timeout=30)
+                    if message is None:
+                        continue
+                    name = message["channel"].decode()
+                    if message["type"] == "message":
+                        if name == revoked:
+                            forget_tokens()
+                        elif name in self.heard and message["data"].isdigit():
+                            self.versions[name] = max(int(message["data"]), self.versions.get(name, 0))
+                        self._wake(name)
+                    elif message["type"] == "subscribe":
+                        if name == revoked or not self._heard_subscription(name):
+                            raise redis.ConnectionError("resubscribed after a silent reconnection")
+                        await self._tell_confirmed()
+                    elif message["type"] == "unsubscribe":
+                        self._forget([name])
+            except asyncio.CancelledError:
+                raise
+            except (redis.RedisError, OSError) as error:
+                went_down("live updates", error)
+            except Exception:  # never let the hub die: waiters would all fall back to polling
+                log.exception("live updates: the subscription failed")
+            finally:
+                if manager is not None:
+                    manager.cancel()
+                _hearing.discard(id(self))
+                was_live = self.connected.is_set()
+                if was_live:
+                    self.epoch += 1
+                self.connected.clear()
+                # Nothing is heard until the next connection subscribes again, and what is
+                # announced meanwhile is unknown.
+                self._asked, self._idle = set(), {}
+                self.heard.clear()
+                self.versions.clear()
+                self.tried.set()
+                if was_live:
+                    self._wake()  # switch every waiter to polling now
+                try:
+                    await pubsub.aclose()
+                    await conn.aclose()
+                except Exception:
+                    pass
+            await self._tell_confirmed()  # ready() stops waiting: not live
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, settings.LIVE_POLL_SECONDS)
+
+
+_hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
+
+
+async def hub() -> Hub:
+    """This event loop's hub, started on first use (waiting briefly for its first connection)."""
+    loop = asyncio.get_running_loop()
+    current = _hubs.get(loop)
+    if current is None or current.task.done():
+        current = _hubs[loop] = Hub()
+    if not current.tried.is_set():
+        try:
+            await asyncio.wait_for(current.tried.wait(), 2)
+        except asyncio.TimeoutError:
+            pass
+    return current

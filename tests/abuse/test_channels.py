@@ -1,0 +1,60 @@
+"""Open channels re-check access (issue 33 #10; docs/social.md, "Open channels"): a private
+game's stream ends once its viewer may no longer see the game, before the next news reaches
+them; a long-poll answers 401 (or 404), not its news, once its token is revoked. Against a real
+server process."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from accounts import tokens
+from accounts.models import AuthToken
+from games.models import Invitation
+from tests.live_server import Server, game_stream
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def server(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        web = Server().start()
+    yield web
+    web.stop()
+
+
+def test_an_invitees_stream_ends_when_they_decline_and_carries_no_news_after(server, alice, bob, carol):
+    game = alice.post("/api/v1/games/", {"kind": "duel", "private": True, "invite": ["bob"]}).json()
+    stream = game_stream(server, bob.token, game["id"])
+    assert stream.status == 200 and stream.next().event == "ready"
+    invitation = Invitation.objects.get(game_id=game["id"], invitee=bob.user)
+    assert bob.post(f"/api/v1/invitations/{invitation.pk}/decline/").status_code == 200
+    assert carol.post(f"/api/v1/join/{game['join_code']}/").status_code == 200  # news bob may not see
+    try:
+        seen = stream.until(lambda message: message.event == "end")
+    except Exception:
+        print(server.output()[-3000:])
+        raise
+    assert [m.event for m in seen] == ["end"], [(m.event, m.data) for m in seen]
+    assert "no longer see" in seen[-1].data["reason"]
+    assert stream.closed.wait(10)
+
+
+def test_a_long_poll_opened_before_logout_delivers_nothing_after_it(server, alice, bob, duel):
+    version = bob.game(duel)["version"]
+    answers = []
+
+    def poll():
+        with server.client(bob.token) as http:
+            answers.append(http.get(f"/games/{duel}/events/", params={"after": version, "wait": 20}))
+
+    waiting = threading.Thread(target=poll)
+    waiting.start()
+    AuthToken.objects.filter(digest=tokens.digest(bob.token)).delete()  # a logout elsewhere
+    moves = alice.get(f"/api/v1/games/{duel}/legal-moves/").json()["moves"]
+    assert alice.move(duel, moves[0]).status_code == 201
+    waiting.join(30)
+    (answer,) = answers
+    assert (answer.status_code, answer.json()["code"]) == (401, "authentication_failed"), answer.text
+    assert "events" not in answer.json()

@@ -1,0 +1,68 @@
+"""Private tables under abuse (issue 33; docs/social.md): what leaving revokes, NUL in a join
+code, rated private games on public profiles."""
+from __future__ import annotations
+
+import pytest
+
+from games.models import Invitation
+from tests.accounts.test_ratings import play_out
+from tests.api.test_errors import error_of
+
+pytestmark = pytest.mark.django_db
+
+
+def private_game(alice, **extra):
+    response = alice.post("/api/v1/games/", {"kind": "duel", "private": True, **extra})
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def assert_gone_for(player, game_id):
+    error_of(player.get(f"/api/v1/games/{game_id}/"), 404, "not_found")
+    error_of(player.get(f"/api/v1/games/{game_id}/chat/"), 404, "not_found")
+    error_of(player.get(f"/api/v1/games/{game_id}/events/"), 404, "not_found")
+    assert game_id not in [g["id"] for g in player.get("/api/v1/games/").json()["results"]]
+    error_of(player.post(f"/api/v1/games/{game_id}/join/"), 404, "not_found")
+
+
+def test_leaving_a_private_game_joined_by_link_revokes_the_seat_and_the_sight(alice, bob):
+    game = private_game(alice)
+    assert bob.post(f"/api/v1/join/{game['join_code']}/").status_code == 200
+    assert bob.post(f"/api/v1/games/{game['id']}/leave/").status_code == 200
+    assert_gone_for(bob, game["id"])
+    # The link still works for whoever holds it.
+    assert bob.post(f"/api/v1/join/{game['join_code']}/").status_code == 200
+
+
+def test_leaving_a_private_game_joined_by_invitation_cancels_the_invitation(alice, bob):
+    game = private_game(alice, invite=["bob"])
+    invitation = Invitation.objects.get(game_id=game["id"], invitee=bob.user)
+    assert bob.post(f"/api/v1/invitations/{invitation.pk}/accept/").status_code == 200
+    assert bob.post(f"/api/v1/games/{game['id']}/leave/").status_code == 200
+    assert_gone_for(bob, game["id"])
+    mine = {i["id"]: i["status"] for i in bob.get("/api/v1/invitations/").json()}
+    assert mine[invitation.pk] == "cancelled"
+    error_of(bob.post(f"/api/v1/invitations/{invitation.pk}/accept/"), 409, "invitation_closed")
+
+
+def test_a_nul_in_a_join_code_is_a_404(bob):
+    for path in ("/api/v1/join/%00/", "/api/v1/join/a%00b/", "/api/v1/players/%00/",
+                 "/api/v1/games/%00/", "/api/v1/kinds/%00/"):
+        error_of(bob.get(path) if "join" not in path else bob.post(path), 404, "not_found")
+
+
+def test_a_profile_lists_no_rated_private_game_its_viewer_cannot_see(alice, bob, carol):
+    game = private_game(alice, invite=["bob"], rated=True)
+    invitation = Invitation.objects.get(game_id=game["id"], invitee=bob.user)
+    bob.post(f"/api/v1/invitations/{invitation.pk}/accept/")
+    assert alice.post(f"/api/v1/games/{game['id']}/start/").status_code == 200
+    play_out(game["id"], [alice, bob])
+    error_of(carol.get(f"/api/v1/games/{game['id']}/"), 404, "not_found")
+
+    def history(viewer):
+        kinds = viewer.get("/api/v1/players/alice/").json()["kinds"]
+        return [point["game"] for kind in kinds for point in kind["history"]]
+
+    assert history(carol) == []
+    assert history(bob) == [game["id"]]  # a player of it sees it
+    assert history(alice) == [game["id"]]
