@@ -51,7 +51,7 @@ def test_a_level_the_bots_do_not_have_is_refused():
 def test_photoshoot_control_bots_challenge_only_actions_that_broke_a_rule(level):
     """Level-1 photographers err often; the Control team's bots, at any level, challenge only
     when the table shows the error, so every challenge they make is upheld."""
-    engine = engines.get("photoshoot")
+    engine = engines.get("photoshoot", 1)  # rules version 1 (version 2: see docs/bots.md)
     state = engine.setup(4, {}, "evidence")
     events: list[dict] = []
     challenges = errors_left = 0
@@ -65,7 +65,7 @@ def test_photoshoot_control_bots_challenge_only_actions_that_broke_a_rule(level)
             team = next(t for t, seats in enumerate(state["teams"]) if seat in seats)
             mine = level if team != state["photographers"] else 1
             seen = arena.bot_inputs(engine, state, events, seat)
-            move = bots.decide("photoshoot", mine, seat=seat, options={}, rules_version=None,
+            move = bots.decide("photoshoot", mine, seat=seat, options={}, rules_version=1,
                                seed=f"b{seat}", budget=SMALL, **seen)
             if move is not None:
                 actor = seat

@@ -12,7 +12,7 @@ what the engine makes of them), so new rules keep working.
   objective, and calls "Photo!" when the square matches it.
 - The Control team challenges on evidence only: it replays the latest action on the table as it
   stood before (the log shows that square) and challenges when the engine finds an error there.
-  Without evidence it does not act (`None`).
+  Without evidence it lets the action stand (`pass`, rules version 2) or does not act (`None`).
 """
 from __future__ import annotations
 
@@ -108,7 +108,11 @@ class PhotoshootKit(Kit):
         if actions:
             return self._photograph(me, actions, level, rng)
         if "challenge" in by_type:
-            return by_type["challenge"][0] if self._evidence(me) else None
+            if self._evidence(me):
+                return by_type["challenge"][0]
+            # Rules version 2 lets a control seat say it lets the action stand; otherwise it
+            # simply does not act.
+            return by_type["pass"][0] if "pass" in by_type else None
         return rng.choice(me.legal)
 
     def _play(self, me, state: dict, actor: int, move: dict):
