@@ -20,7 +20,8 @@ SMALL = Budget(iterations=12, width=3)
 ])
 def test_bots_of_every_level_play_a_whole_game_to_its_end(kind, levels):
     outcome = arena.play(kind, levels, f"levels-{kind}-{len(levels)}", budget=SMALL, tick=3.0)
-    assert outcome["winners"] and len(outcome["scores"]) == len(levels)
+    # (a cooperative Photoshoot team below the target has no winner: the outcome still stands)
+    assert outcome is not None and len(outcome["places"]) == len(levels)
 
 
 @pytest.mark.parametrize("kind, players", [("photograph", 2), ("provence", 3), ("pickpic", 3),
