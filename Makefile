@@ -8,7 +8,7 @@ PORT   ?= 8000
 # the settings' own defaults are production's (debug off, a secret required).
 DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
-.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench mutate mutate-before check clean
+.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench bots-strength mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -94,6 +94,11 @@ valgrind:
 bench: install valgrind
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	$(VENV)/bin/pytest -m bench --benchmark-enable -p no:randomly -o addopts="" tests
+
+# Bot strength and the cost of a level-3 move (docs/bots.md): seeded bot-only matches on the
+# engines. GAMES=n games per pairing (the issue's figure: 200), BUDGET=s CPU seconds per move.
+bots-strength: install
+	nice $(PY) scripts/bots_strength.py
 
 # Mutation testing of the core, file by file against each file's own tests (not part of `make test`;
 # docs/mutation.md). MUTATE_FILES=games/play/store.py limits it; `make mutate-before` leaves out the

@@ -3,7 +3,12 @@ from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import AuthToken, Rating, RatingChange, User
 
-admin.site.register(User, UserAdmin)
+@admin.register(User)
+class DarkroomUserAdmin(UserAdmin):
+    """Django's user admin, with the bot mark (docs/bots.md) shown, filterable and editable."""
+    list_display = (*UserAdmin.list_display, "is_bot")
+    list_filter = (*UserAdmin.list_filter, "is_bot")
+    fieldsets = (*UserAdmin.fieldsets, ("Computer player", {"fields": ("is_bot", "bot_level")}))
 
 
 @admin.register(Rating)

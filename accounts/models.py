@@ -8,6 +8,10 @@ class User(AbstractUser):
     email = models.EmailField("email address", blank=True)
     # The username as compared (accounts.names.key): unique, so two registrations of look-alike
     # names cannot both land, whichever order they commit in.
+    # A computer player (docs/bots.md): marked in every view of it; the site's own bots also
+    # carry their level (1-3). It moves through the same use cases as a person.
+    is_bot = models.BooleanField(default=False)
+    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
     username_key = models.CharField(max_length=600, unique=True, null=True, editable=False)
 
     def save(self, *args, **kwargs):

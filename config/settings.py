@@ -260,6 +260,9 @@ TASK_QUEUES = {
                  "tasks": ["games.tasks.deliver_webhook"]},
     "email": {"queue": f"{CELERY_QUEUE}.email", "soft": 30, "hard": 45,
               "tasks": ["games.tasks.deliver_email", "accounts.tasks.mail_password_reset"]},
+    # The computer players' moves (docs/bots.md): a level-3 search thinks BOT_THINK_SECONDS.
+    "bots": {"queue": f"{CELERY_QUEUE}.bots", "soft": 30, "hard": 45,
+             "tasks": ["games.tasks.play_bot_turn", "games.tasks.fill_seats_with_bots"]},
 }
 CELERY_TASK_ROUTES = {task: {"queue": spec["queue"]} for spec in TASK_QUEUES.values() for task in spec["tasks"]}
 CELERY_TASK_ANNOTATIONS = {task: {"soft_time_limit": spec["soft"], "time_limit": spec["hard"]}
@@ -270,6 +273,16 @@ CELERY_TASK_TIME_LIMIT = TASK_QUEUES["timers"]["hard"]
 # The longest ETA a timer task may carry; anything further is left to the sweeper.
 TIMER_MAX_ETA_SECONDS = int(os.environ.get("TIMER_MAX_ETA_SECONDS", 600))
 SWEEP_INTERVAL_SECONDS = float(os.environ.get("SWEEP_INTERVAL_SECONDS", 5))
+
+# Bots (docs/bots.md): their moves run on a queue of their own, consumed by the Procfile's `bots`
+# worker, so a search never delays a timer or a notice. A correspondence bot waits a human-like
+# delay before it moves; a Photoshoot bot acts at table speed. A level-3 move thinks at most
+# BOT_THINK_SECONDS of CPU. A game with bots is rated only if BOTS_RATED and its creator asks.
+BOTS_QUEUE = TASK_QUEUES["bots"]["queue"]
+BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", 3))
+BOT_TABLE_DELAY_SECONDS = float(os.environ.get("BOT_TABLE_DELAY_SECONDS", 1))
+BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", 0.8))
+BOTS_RATED = os.environ.get("BOTS_RATED", "") == "1"
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")

@@ -203,3 +203,19 @@ def deliver_email(user_id: int) -> None:
             return
         DeliveryAttempt.objects.bulk_create([DeliveryAttempt(delivery=d, at=now, ok=True) for d in ours])
         Delivery.objects.filter(pk__in=[d.pk for d in ours]).update(status=Delivery.Status.SENT, sent_at=now)
+
+
+
+# -- bots (docs/bots.md): on the bots' own queue (settings.TASK_QUEUES["bots"]) ------------------
+@shared_task(ignore_result=True)
+def play_bot_turn(game_id: str, seat: int, version: int) -> str:
+    from games.play import bot_moves
+
+    return bot_moves.play_turn(game_id, seat, version)
+
+
+@shared_task(ignore_result=True)
+def fill_seats_with_bots(game_id: str, level: int) -> str:
+    from games.play import bot_moves
+
+    return bot_moves.fill_seats(game_id, level)

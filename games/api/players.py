@@ -58,6 +58,7 @@ def profile(username: str, viewer) -> dict[str, Any]:
     for entry in kinds.values():
         entry["history"].reverse()  # oldest first, as a chart draws it
     return {"username": user.username, "date_joined": user.date_joined,
+            "is_bot": user.is_bot, "bot_level": user.bot_level,
             "kinds": [kinds[kind] for kind in sorted(kinds)]}
 
 
@@ -88,6 +89,8 @@ class KindRecordOut(serializers.Serializer):
 class ProfileOut(serializers.Serializer):
     username = serializers.CharField()
     date_joined = serializers.DateTimeField()
+    is_bot = serializers.BooleanField(help_text="a computer player (docs/bots.md)")
+    bot_level = serializers.IntegerField(allow_null=True, help_text="the site's own bots: 1-3")
     kinds = KindRecordOut(many=True)
 
 
@@ -101,6 +104,8 @@ class PlayerView(APIView):
 class LeaderOut(serializers.Serializer):
     rank = serializers.IntegerField()
     username = serializers.CharField()
+    is_bot = serializers.BooleanField(help_text="a computer player: bots are rated apart from "
+                                                "people (docs/bots.md)")
     rating = serializers.FloatField()
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -128,5 +133,5 @@ class LeaderboardView(APIView):
         page = paginator.paginate_queryset(rows, request, view=self)
         first = paginator.offset + 1
         return paginator.get_paginated_response([
-            {"rank": first + i, "username": r.user.username, "rating": r.rating, "mu": r.mu,
+            {"rank": first + i, "username": r.user.username, "is_bot": r.user.is_bot, "rating": r.rating, "mu": r.mu,
              "sigma": r.sigma, "games": r.games} for i, r in enumerate(page)])

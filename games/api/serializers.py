@@ -55,6 +55,12 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class FillWithBotsIn(serializers.Serializer):
+    level = serializers.IntegerField(min_value=1, max_value=3, help_text="the bots' level")
+    after_seconds = serializers.IntegerField(min_value=5, max_value=600,
+                                             help_text="how long people have to join first")
+
+
 # What JSON type each kind of field takes: the document's. DRF's fields convert what they can
 # ("12" to 12, 12 to "12", 1.0 to 1), so a body the document calls invalid would be taken.
 _JSON_TYPES: list[tuple[type, tuple[type, ...], str]] = [
@@ -117,6 +123,18 @@ class CreateGameIn(StrictInput):
                                    help_text="usernames to invite (makes the game private)")
     rated = StrictBooleanField(required=False, allow_null=True, default=None,
                                      help_text="whether the result changes ratings; default true")
+    bots = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=3), required=False, default=None,
+        allow_null=True, max_length=5,
+        help_text="computer players to seat after you, one level (1 random, 2 greedy, 3 "
+                  "searching) each; when they fill the seats the game starts at once. A game "
+                  "with bots is unrated unless `rated` is true and the site allows it "
+                  "(docs/bots.md)")
+    fill_with_bots = FillWithBotsIn(required=False, allow_null=True,
+                                    help_text="an open seek: when the wait is over, bots take "
+                                              "the seats still empty and the game starts; the "
+                                              "game is then unrated unless `rated` is true and "
+                                              "the site allows it")
 
 
 class MoveIn(StrictInput):
@@ -145,6 +163,8 @@ class PlayerOut(serializers.Serializer):
     seat = serializers.IntegerField()
     user = serializers.IntegerField()
     username = serializers.CharField()
+    bot = serializers.IntegerField(allow_null=True, help_text="a computer player's level (1-3); "
+                                                              "null: a person (docs/bots.md)")
 
 
 class GameOut(serializers.Serializer):

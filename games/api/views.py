@@ -121,11 +121,13 @@ class GamesView(APIView):
     def post(self, request):
         data = parse(s.CreateGameIn, request.data)
         if data["private"] or data.get("invite"):
+            if data.get("bots") or data.get("fill_with_bots"):
+                raise Invalid("a private game seats no bots: play the computer in a public one")
             game = invitations.create_private_game(request.user, data["kind"], data["options"], data["seats"],
                                                    data.get("invite"), data["rated"])
         else:
             game = services.create_game(request.user, data["kind"], data["options"], data["seats"],
-                                        data["rated"])
+                                        data["rated"], data.get("bots"), data.get("fill_with_bots"))
         return Response(selectors.detail(game, request.user), status=status.HTTP_201_CREATED)
 
 

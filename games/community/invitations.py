@@ -188,10 +188,17 @@ def rematch(game_id, user) -> Game:
     players = list(Seat.objects.filter(game=old).select_related("user").order_by("number"))
     if len(players) < 2:
         raise Invalid("no one else is left to play again")
-    # Same players, same options, and as rated as the game it answers.
-    game = services.create_game(user, old.kind, old.options, len(players), old.rated)
+    # Same players, same options, and as rated as the game it answers. Its bots sit down again
+    # at once (after the caller), and when only bots are left to ask, the game starts.
+    bots = {int(uid): level for uid, level in old.options.get("bots", {}).items()}
+    options = {k: v for k, v in old.options.items() if k != "bots"}
+    people = [seat.user for seat in players if seat.user_id != user.pk and seat.user_id not in bots]
+    levels = [bots[seat.user_id] for seat in players if seat.user_id in bots]
+    game = services.create_game(user, old.kind, options, len(players), old.rated,
+                                levels or None)
     game.rematch_of = old
     game.save(update_fields=["rematch_of"])
-    _make_private(game, link=False)
-    _invite(game, user, [seat.user for seat in players if seat.user_id != user.pk])
+    if people:
+        _make_private(game, link=False)
+        _invite(game, user, people)
     return game

@@ -38,11 +38,20 @@ CLOCK_SCHEMA: dict[str, dict[str, Any]] = {
 }
 
 
+# Set by the server, never by a client (validate refuses it): the computer players seated at
+# create, so every write's commit knows without a query whether a bot may have to move.
+BOTS_SCHEMA: dict[str, dict[str, Any]] = {
+    "bots": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 3},
+             "description": "set by the server: user id -> level of each computer player seated "
+                            "(name bots with `bots` at create; docs/bots.md)"},
+}
+
+
 def schema_for(engine: Engine) -> dict[str, Any]:
     own = engine.options_schema()
     return {
         "type": "object",
-        "properties": {**own.get("properties", {}), **CLOCK_SCHEMA},
+        "properties": {**own.get("properties", {}), **CLOCK_SCHEMA, **BOTS_SCHEMA},
         "required": own.get("required", []),
         "additionalProperties": False,
     }
@@ -81,6 +90,8 @@ def validate(engine: Engine, options: Any) -> dict[str, Any]:
         options = {}
     if not isinstance(options, dict):
         raise Invalid("options must be an object")
+    if "bots" in options:
+        raise Invalid("options.bots is set by the server: name computer players with `bots`")
     schema = schema_for(engine)
     options = _normalised(schema, options)
     errors = sorted(Draft202012Validator(schema).iter_errors(options), key=lambda e: list(e.path))

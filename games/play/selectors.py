@@ -17,6 +17,12 @@ PUBLIC_FIELDS = {
 
 
 def players(game: Game) -> list[dict[str, Any]]:
+    """The seated players, each marked a bot (its level) or not, from the game's own options."""
+    bots = {int(uid): level for uid, level in (game.options or {}).get("bots", {}).items()}
+    return [{**p, "bot": bots.get(p["user"])} for p in _seated(game)]
+
+
+def _seated(game: Game) -> list[dict[str, Any]]:
     # Through the relation when a list view's prefetch_related("seat_set__user") has read every
     # game's seats; one game alone reads its seats and usernames in one query, its SQL written
     # query.

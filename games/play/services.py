@@ -65,22 +65,55 @@ def _seatable(user) -> None:
         raise Forbidden("this account is closed")
 
 
+def _bot_levels(bots: Any) -> list[int]:
+    if bots is None:
+        return []
+    if not isinstance(bots, list) or any(type(b) is not int or not 1 <= b <= 3 for b in bots):
+        raise Invalid("bots must be a list of bot levels, each 1, 2 or 3")
+    return list(bots)
+
+
+def _fill(fill: Any) -> dict[str, int] | None:
+    if fill is None:
+        return None
+    if (not isinstance(fill, dict) or set(fill) != {"level", "after_seconds"}
+            or type(fill["level"]) is not int or not 1 <= fill["level"] <= 3
+            or type(fill["after_seconds"]) is not int
+            or not 5 <= fill["after_seconds"] <= settings.TIMER_MAX_ETA_SECONDS):
+        raise Invalid("fill_with_bots is {level: 1-3, after_seconds: 5-"
+                      f"{settings.TIMER_MAX_ETA_SECONDS}}}")
+    return fill
+
+
 @transaction.atomic
-def create_game(user, kind: Any, options: Any, seats: Any, rated: Any = None) -> Game:
+def create_game(user, kind: Any, options: Any, seats: Any, rated: Any = None,
+                bots: Any = None, fill_with_bots: Any = None) -> Game:
+    """A new open game, the creator at seat 0. `bots`: the levels of computer players to seat
+    next (docs/bots.md); when they fill the game it starts at once. A game with bots is unrated
+    unless the creator asks for it and the site allows it (settings.BOTS_RATED).
+    `fill_with_bots` {level, after_seconds}: an open seek whose empty seats bots of that level
+    take when the wait is over (the game then starts)."""
     _seatable(user)
     if not isinstance(kind, str):
         raise Invalid("kind must be a string")
     engine = get_engine(kind)
+    levels = _bot_levels(bots)
+    fill = _fill(fill_with_bots)
     filled = game_options.validate(engine, options)
     if seats is None:
-        seats = engine.max_players
+        seats = engine.max_players if not levels else 1 + len(levels)
     if not isinstance(seats, int) or isinstance(seats, bool) or not (
             engine.min_players <= seats <= engine.max_players):
         raise Invalid(f"seats must be a whole number from {engine.min_players} to {engine.max_players}")
+    asked_rated = rated is True
     if rated is None:
         rated = True  # public games are rated unless the creator says otherwise
     if not isinstance(rated, bool):
         raise Invalid("rated must be true or false")
+    if levels and 1 + len(levels) > seats:
+        raise Invalid(f"{len(levels)} bots and you do not fit in {seats} seats")
+    if levels:
+        rated = asked_rated and settings.BOTS_RATED  # people are rated against bots only so
     seed = secrets.token_hex(32)
     now = timezone.now()
     game = Game.objects.create(kind=kind, options=filled, seats=seats, creator=user, rated=rated,
@@ -92,6 +125,24 @@ def create_game(user, kind: Any, options: Any, seats: Any, rated: Any = None) ->
                                       "rules_version": game.rules_version}, user_id=user.pk),
         NewEvent(store.PLAYER_JOINED, _player(user, 0), actor=0, user_id=user.pk),
     ], now)
+    if levels:
+        from games.play.bots import seat_bots
+
+        placed = seat_bots(game, levels, list(range(1, 1 + len(levels))))
+        game.options = {**filled, "bots": {str(b.pk): b.bot_level for b in placed}}
+        Game.objects.filter(pk=game.pk).update(options=game.options)
+        store.append(game, game.version, [NewEvent(store.PLAYER_JOINED, _player(b, 1 + i), actor=1 + i,
+                                                   user_id=b.pk) for i, b in enumerate(placed)], now)
+        if 1 + len(levels) == seats:
+            start_game(game.pk, user)
+            game.refresh_from_db()
+    if fill and game.status == Game.Status.OPEN:
+        from games.play.bots import send_fill
+
+        send_fill(game.pk, fill["level"], fill["after_seconds"])
+        if not (asked_rated and settings.BOTS_RATED):  # it may end up with bots in it
+            game.rated = False
+            Game.objects.filter(pk=game.pk).update(rated=False)
     return game
 
 

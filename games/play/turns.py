@@ -16,6 +16,7 @@ from django.db.models import Q
 from games.notifications import notify
 from games.play import clocks, scheduling, store
 from games.realtime import live
+from games.play import bots as bot_trigger
 from games.engines import base
 from games.models import Event, Game, Seat
 from games.play.store import NewEvent
@@ -219,6 +220,8 @@ def commit_many(turns: list[Turn], appends: list[store.Append] | None = None) ->
         notify.after_turn(turn.game, rows, turn.active_before, set(turn.active), turn.seats, outbox)
     outbox.flush()
     scheduling.schedule_wakes([turn.game for turn in turns])
+    for turn in turns:  # a bot whose seat is active plays after commit (games/play/bots.py)
+        bot_trigger.after_commit(turn.game, set(turn.active), turn.seats)
     return written
 
 

@@ -184,7 +184,7 @@ async function loginPage() {
 
 // ---------------------------------------------------------------- lobby ------------------------
 function gameRow(game, actions = []) {
-  const names = game.players.map((p) => p.username).join(", ");
+  const names = game.players.map((p) => p.bot ? `${p.username} (bot)` : p.username).join(", ");
   return h("li", { class: `game-row ${game.your_turn ? "your-turn" : ""}`, "data-game": game.id },
     link(`#/games/${game.id}`, `${game.title || game.kind}`), " ",
     h("span", { class: "status" }, game.status), " ",

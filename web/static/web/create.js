@@ -126,7 +126,8 @@ export function createForm(kind, onError) {
     gameFields.length ? h("fieldset", { class: "game-options" }, h("legend", {}, "Game options"), gameFields) : null,
     h("fieldset", { class: "clock-options" }, h("legend", {}, "Clock"), clockBox),
     privacyFields(),
-    h("button", { type: "submit", class: "primary" }, `Create a ${kind.title} game`));
+    h("button", { type: "submit", class: "primary" }, `Create a ${kind.title} game`),
+    playComputer(kind, seats, () => readOptions(form), onError));
   const set = (name, value) => {
     const input = form.querySelector(`[name='option:${name}']`);
     if (!input) return;
@@ -163,4 +164,22 @@ export function createForm(kind, onError) {
     } catch (error) { onError(error); }
   });
   return form;
+}
+
+// "Play the computer": the other seats filled with bots of the chosen level, with the options and
+// clock chosen above; the game starts at once (docs/bots.md).
+function playComputer(kind, seats, options, onError) {
+  const id = `bot-level-${kind.kind}`;
+  const level = h("select", { id, name: "bot-level" },
+    [[1, "1 (random)"], [2, "2 (greedy)"], [3, "3 (searching)"]].map(([v, t]) => h("option", { value: v, selected: v === 2 }, t)));
+  const play = async () => {
+    try {
+      const n = Number(seats.value);
+      const game = await post("/games/", { kind: kind.kind, seats: n, options: options(),
+                                           bots: Array(n - 1).fill(Number(level.value)) });
+      location.hash = `#/games/${game.id}`;
+    } catch (error) { onError(error); }
+  };
+  return h("div", { class: "field play-computer" }, h("label", { for: id }, "Computer level"), level,
+    h("button", { type: "button", class: "play-computer", onclick: play }, "Play the computer"));
 }

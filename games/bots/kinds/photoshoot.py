@@ -1,0 +1,214 @@
+"""Photoshoot's bot kit: a seat at a real-time table.
+
+The table is public but for the order of the objective and Effect piles and the verdict on the
+latest action. The kit imagines the piles at random and plays everything else as the view shows
+it; it is generic over the engine's legal moves (it tries them on the imagined state and reads
+what the engine makes of them), so new rules keep working.
+
+- Everybody posts `ready`, and a teammate owes its wave or answer at once (levels 2 and 3).
+- The photographer tries each action on the imagined table: an action the engine judges an
+  error is never chosen. Level 2 takes the action that places most characters; level 3 searches
+  sequences of correct actions (breadth first, a few moves deep) for the shortest way to the
+  objective, and calls "Photo!" when the square matches it.
+- The Control team challenges on evidence only: it replays the latest action on the table as it
+  stood before (the log shows that square) and challenges when the engine finds an error there.
+  Without evidence it lets the action stand (`pass`, rules version 2) or does not act (`None`).
+"""
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+
+from games.engines.base import EngineError
+from games.engines.photoshoot import effects as fx
+from games.engines.photoshoot import objectives as obj
+
+from . import Kit
+
+ACTIONS = ("swap", "push", "photo", "mend")
+
+
+def _time(view) -> datetime:
+    start = view.get("hourglass_started")
+    from games.bots.search import AT
+    return datetime.fromisoformat(start) + timedelta(seconds=1) if start else AT
+
+
+class PhotoshootKit(Kit):
+    def determinize(self, me, rng: random.Random) -> dict:
+        v = me.view
+        n = v["players"]
+        in_hand = {c["id"] for cards in v["effects"] for c in cards}
+        piles = {}
+        for colour, size in v["effect_piles"].items():
+            unseen = sorted(c for c, card in fx.CARDS.items()
+                            if card["colour"] == colour and c not in in_hand)
+            rng.shuffle(unseen)
+            piles[colour] = unseen[:size]
+        current = v["objective"]["id"] if v["objective"] else None
+        others = [c for c in range(obj.COUNT) if c != current]
+        rng.shuffle(others)
+        size = v["objective_pile_size"]
+        teams = [list(t) for t in v["teams"]]
+        photographers = v["photographers"] if v["photographers"] is not None else 0
+        turn = [0] * len(teams)
+        if v["turn"] is not None:
+            turn[photographers] = teams[photographers].index(v["turn"])
+        last = None
+        if v["last_action"]:
+            last = {**v["last_action"], "faults": [],
+                    "owed": v["last_action"].get("owed") or {"wave": [], "answer": []}}
+        hourglass = ({"start": v["hourglass_started"], "deadline": v["deadline"]}
+                     if v["deadline"] else None)
+        state = {
+            "players": n, "options": {"level": v["level"], "family": v["family"],
+                                      "hourglass_seconds": v["hourglass_seconds"],
+                                      "teams": me.options.get("teams", "alternate")},
+            "_seed": f"imagined:{rng.random()}", "mode": v["mode"], "teams": teams,
+            "photographers": photographers, "photo_rounds": list(v["photo_rounds"]),
+            "round": v["round"], "phase": v["phase"], "ready": list(v["ready"]),
+            "grid": list(v["grid"]), "objective": current,
+            "objective_pile": others[:size], "objective_discard": others[size:],
+            "piles": piles, "effects": [[c["id"] for c in cards] for cards in v["effects"]],
+            "drawn": [[t for t in fx.THRESHOLDS if t <= score] for score in v["scores"]],
+            "scores": list(v["scores"]), "tokens": v["tokens_left"],
+            "tally": dict(v["tally"] or {"validated": 0, "photographer_tokens": 0,
+                                         "control_tokens": 0}),
+            "turn": turn, "hourglass": hourglass,
+            "actions": last["number"] if last else 0, "last": last, "stroke_due": False,
+            "last_round": v["last_round"],
+        }
+        if last is not None:
+            before = {"grid": list(v["grid"]), "objective": current,
+                      "objective_pile": list(state["objective_pile"]),
+                      "objective_discard": list(state["objective_discard"]), "stroke_due": False,
+                      "validated": state["tally"]["validated"]}
+            last["before"] = before
+        return state
+
+    def evaluate(self, me, state: dict) -> float:
+        return 0.0
+
+    # -- deciding -----------------------------------------------------------------------------
+    def random_move(self, me, rng: random.Random) -> dict | None:
+        """Level 1 acts at random, but challenges only on evidence like every level."""
+        moves = [m for m in me.legal if m["type"] != "challenge"]
+        if moves:
+            return rng.choice(moves)
+        return me.legal[0] if self._evidence(me) else None
+
+    def decide(self, me, level: int, rng: random.Random, budget) -> dict | None:
+        by_type: dict[str, list[dict]] = {}
+        for move in me.legal:
+            by_type.setdefault(move["type"], []).append(move)
+        for duty in ("ready", "wave", "answer"):
+            if duty in by_type:
+                return by_type[duty][0]
+        actions = [m for m in me.legal if m["type"] in ACTIONS]
+        if actions:
+            return self._photograph(me, actions, level, rng)
+        if "challenge" in by_type:
+            if self._evidence(me):
+                return by_type["challenge"][0]
+            # Rules version 2 lets a control seat say it lets the action stand; otherwise it
+            # simply does not act.
+            return by_type["pass"][0] if "pass" in by_type else None
+        return rng.choice(me.legal)
+
+    def _play(self, me, state: dict, actor: int, move: dict):
+        """(state after, whether the engine found an error in the move), or None if refused."""
+        try:
+            step = me.engine.play(state, actor, move, _time(me.view))
+        except EngineError:
+            return None
+        last = step.state.get("last") or {}
+        error = step.event_type == "ErrorCaught" or bool(last.get("faults"))
+        return step.state, error
+
+    def _placed(self, state: dict) -> int:
+        return obj.placed(state["grid"], state["objective"]) if state["objective"] is not None else 0
+
+    def _photograph(self, me, actions: list[dict], level: int, rng: random.Random) -> dict:
+        world = me.imagine(rng)
+        correct = []
+        for move in actions:
+            played = self._play(me, world, me.seat, move)
+            if played and not played[1]:
+                correct.append((move, played[0]))
+        if not correct:
+            return rng.choice(actions)
+        photos = [m for m, _ in correct if m["type"] == "photo"]
+        if photos:
+            return photos[0]
+        if level == 2:
+            best = max(self._placed(s) for _, s in correct)
+            return rng.choice([m for m, s in correct if self._placed(s) == best])
+        return self._shortest(me, correct, rng)
+
+    def _shortest(self, me, correct, rng: random.Random, depth: int = 3, width: int = 400) -> dict:
+        """Breadth first over correct actions: the first move of the shortest way to a square
+        that matches the objective; failing that, of the way that places most characters."""
+        frontier = [(m, s) for m, s in correct]
+        best = max(frontier, key=lambda f: self._placed(f[1]))
+        seen = {tuple(s["grid"]) for _, s in frontier}
+        for _ in range(depth):
+            following = []
+            for first, state in frontier:
+                if obj.matches(state["grid"], state["objective"]):
+                    return first
+                turn = me.engine.view(state, None)["turn"]
+                if turn is None:
+                    continue
+                for move in me.engine.legal_moves(state, turn):
+                    if move["type"] not in ("swap", "push"):
+                        continue
+                    played = self._play(me, state, turn, move)
+                    if not played or played[1] or tuple(played[0]["grid"]) in seen:
+                        continue
+                    seen.add(tuple(played[0]["grid"]))
+                    following.append((first, played[0]))
+                    if self._placed(played[0]) > self._placed(best[1]):
+                        best = (first, played[0])
+            if not following:
+                break
+            frontier = following if len(following) <= width else rng.sample(following, width)
+        return best[0]
+
+    def _evidence(self, me) -> bool:
+        """Whether the latest action broke a rule, judged on the table as it stood before it."""
+        v, last = me.view, me.view.get("last_action")
+        if not last or last.get("kind") not in ("swap", "push", "photo"):
+            return False
+        before = None
+        for entry in reversed(me.log):
+            record = entry.get("record") or entry
+            if record.get("action") == last["number"] and entry.get("type") in (
+                    "CharactersSwapped", "RowPushed", "PhotoCalled"):
+                continue
+            if isinstance(record.get("grid"), list):
+                before = record["grid"]
+                break
+        if before is None:
+            if last["kind"] != "swap":
+                return False
+            a, b = last["cells"]
+            before = list(last["grid"])
+            before[a], before[b] = before[b], before[a]
+        world = self.determinize(me, random.Random(0))
+        world.update(grid=list(before), last=None, actions=last["number"] - 1)
+        if last["kind"] == "photo" and last.get("validated") is not None:
+            world["objective"] = last["validated"]
+        team = world["teams"][world["photographers"]]
+        if last["seat"] not in team:
+            return False
+        world["turn"][world["photographers"]] = team.index(last["seat"])
+        move = {"type": last["kind"], "rituals": last.get("rituals") or {}}
+        if last["kind"] == "swap":
+            move["cells"] = list(last["cells"])
+        elif last["kind"] == "push":
+            move.update(cell=last["cell"], direction=last["direction"])
+        played = self._play(me, world, last["seat"], move)
+        return bool(played and played[1])
+
+
+KIT = PhotoshootKit()

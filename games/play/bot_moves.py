@@ -1,0 +1,82 @@
+"""Use cases of the bot players (docs/bots.md), each run by a Celery task (games.tasks).
+
+A bot is an account (`User.is_bot`, its level in `User.bot_level`). A game that seats bots lists
+them in its server options, `options["bots"]` = {user id: level}: the commit of every write then
+knows, without a query, whether a bot may have something to do. The bot's move goes through
+`services.submit_move` like anyone's: expected version, idempotency key, the same validation,
+clocks and notices.
+"""
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import bots
+from games.errors import DomainError
+from games.models import Game, Seat
+from games.play import access, selectors, services, store
+from games.play.bots import bot_levels, seat_bots
+from games.play.store import NewEvent
+
+
+log = logging.getLogger(__name__)
+
+
+
+
+@transaction.atomic
+def fill_seats(game_id: str, level: int) -> str:
+    """An open seek's wait is over: bots of `level` take its empty seats and the game starts.
+    A game that started, filled or was cancelled meanwhile is left as it is."""
+    game = access.get_game(game_id, lock=True)
+    if game.status != Game.Status.OPEN:
+        return game.status
+    taken = set(Seat.objects.filter(game=game).values_list("number", flat=True))
+    free = sorted(set(range(game.seats)) - taken)
+    if not free:
+        return "full"
+    placed = seat_bots(game, [level] * len(free), free)
+    game.options = {**game.options, "bots": {**game.options.get("bots", {}),
+                                             **{str(b.pk): b.bot_level for b in placed}}}
+    Game.objects.filter(pk=game.pk).update(options=game.options)
+    store.append(game, game.version, [
+        NewEvent(store.PLAYER_JOINED, {"seat": n, "user": b.pk, "username": b.username}, actor=n,
+                 user_id=b.pk) for n, b in zip(free, placed)], timezone.now())
+    services.start_game(game.pk, game.creator)
+    return "started"
+
+
+def play_turn(game_id: str, seat: int, version: int) -> str:
+    """The bot at `seat` moves if the game is still at `version` (else a later write has sent a
+    newer task). It reads what its seat may see through the same selectors as the API, decides,
+    and submits through the same use case as a person. Returns what happened, for the log."""
+    game = access.get_game(game_id)
+    if game.status != Game.Status.ACTIVE or game.version != version:
+        return "stale"
+    levels = bot_levels(game)
+    user_id = Seat.objects.filter(game=game, number=seat).values_list("user_id", flat=True).first()
+    if user_id not in levels:
+        return "not a bot"
+    user = get_user_model().objects.get(pk=user_id)
+    legal = selectors.legal_moves(game, user)
+    if legal["version"] != version or not legal["moves"]:
+        return "nothing to do"
+    detail = selectors.detail(game, user)
+    seen = selectors.log(game, user, after=max(0, version - 200), limit=200)["events"]
+    move = bots.decide(game.kind, levels[user_id], seat=seat, view=detail["state"],
+                       legal=legal["moves"], log=seen, options=game.options,
+                       rules_version=game.rules_version, seed=f"{game_id}:{seat}:{version}",
+                       budget=bots.Budget(iterations=10_000, seconds=settings.BOT_THINK_SECONDS))
+    if move is None:
+        return "passed"
+    try:
+        services.submit_move(game_id, user, move, version,
+                             idempotency_key=f"bot:{game_id}:{seat}:{version}")
+    except DomainError as error:  # the game moved on meanwhile: the newer write sent a task
+        log.info("bot move in %s at %s not played: %s", game_id, version, error)
+        return getattr(error, "code", "refused")
+    return "moved"

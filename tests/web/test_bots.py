@@ -1,0 +1,17 @@
+"""The lobby's "Play the computer": a game against bots, started at once, from a game's card."""
+import httpx
+
+
+def test_play_the_computer_from_a_lobby_card_starts_a_game_against_bots(players, web):
+    (ann,) = players("cora")
+    page = ann.page
+    card = page.locator("form[data-kind=photograph]")
+    card.get_by_label("Computer level").select_option("1")
+    card.get_by_role("button", name="Play the computer").click()
+    page.wait_for_url("**/#/games/*")
+    game_id = page.url.rsplit("/", 1)[-1]
+    game = httpx.get(f"{web.url}/api/v1/games/{game_id}/",
+                     headers={"Authorization": f"Token {ann.token}"} if ann.token else {}).json()
+    assert game["status"] == "active"
+    assert [p["bot"] for p in game["players"]] == [None, 1]
+    ann.clean()
