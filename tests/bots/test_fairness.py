@@ -20,7 +20,8 @@ from datetime import timedelta
 
 import pytest
 
-from games import bots, engines
+from games import bots
+from games import engines
 from games.bots import Budget
 from tests.engines import secrecy
 from tests.engines.secrecy import T0, _World, _event, _randomness

@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from games import bots, engines
+from games import bots
+from games import engines
 from games.bots import Budget, arena
 
 SMALL = Budget(iterations=12, width=3)

@@ -7,7 +7,7 @@ from tests.engines.test_purity import imported_modules
 
 BOTS_DIR = Path(games.bots.__file__).parent
 FORBIDDEN = ("django", "rest_framework", "celery", "redis", "psycopg", "requests", "httpx",
-             "socket", "os", "subprocess", "games.models", "games.store", "games.services",
+             "socket", "os", "subprocess", "games.models", "games.play.store", "games.play.services",
              "accounts")
 
 
