@@ -117,16 +117,27 @@ class MeView(APIView):
 # ---------------------------------------------------------------------------------------------
 # Notification preferences, webhooks, vacations
 # ---------------------------------------------------------------------------------------------
+class QuietHoursIO(StrictInput):
+    start = serializers.TimeField(format="%H:%M", input_formats=["%H:%M"], help_text="HH:MM, local time")
+    end = serializers.TimeField(format="%H:%M", input_formats=["%H:%M"],
+                                help_text="HH:MM, local time; before start means across midnight")
+    tz = serializers.CharField(max_length=64, help_text="an IANA time zone, e.g. Europe/Paris")
+
+
 class PreferencesIO(StrictInput):
-    channels = kind_typed("Channels")(required=False, help_text='{"your_turn": ["inbox", "email"], ...}')
+    channels = kind_typed("Channels")(required=False, help_text='{"your_turn": ["inbox", "email", "push"], ...}')
     email_digest_minutes = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 60)
+    quiet_hours = QuietHoursIO(required=False, allow_null=True, help_text=(
+        "no push between start and end in tz (it waits for the end); null: none"))
 
 
 def preferences_out(prefs):
     from accounts.models import NotificationPreference
 
+    quiet = None if prefs.quiet_start is None or prefs.quiet_end is None else {
+        "start": prefs.quiet_start.strftime("%H:%M"), "end": prefs.quiet_end.strftime("%H:%M"), "tz": prefs.quiet_tz}
     return {"channels": {kind: prefs.channels_for(kind) for kind in NotificationPreference.TYPES},
-            "email_digest_minutes": prefs.email_digest_minutes}
+            "email_digest_minutes": prefs.email_digest_minutes, "quiet_hours": quiet}
 
 
 class PreferencesView(APIView):
@@ -134,7 +145,7 @@ class PreferencesView(APIView):
     def get(self, request):
         return Response(preferences_out(services.preferences(request.user)))
 
-    @extend_schema(request=PreferencesIO, responses=PreferencesIO)
+    @extend_schema(request=PreferencesIO, responses={200: PreferencesIO, 400: ErrorOut})
     def put(self, request):
         data = PreferencesIO(data=request.data)
         data.is_valid(raise_exception=True)

@@ -3,6 +3,7 @@
 import { auth, get, post, follow, ApiError } from "./api.js";
 import { h, choiceButton, fill } from "./svg.js";
 import { chatPanel, gameActions, invitationsSection, privacyFields, readPrivacy } from "./social.js";
+import { settingsPage } from "./push.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -26,6 +27,7 @@ const routes = [
   [/^#\/login$/, loginPage],
   [/^#\/mine$/, myGamesPage],
   [/^#\/inbox$/, inboxPage],
+  [/^#\/settings$/, () => settingsPage(main, say)],
   [/^#\/games\/([0-9a-f-]+)\/replay$/, replayPage],
   [/^#\/games\/([0-9a-f-]+)$/, gamePage],
   [/^#?\/?$/, lobbyPage],
@@ -56,6 +58,7 @@ function drawNav() {
   if (!me) { fill(nav); return; }
   const unread = h("span", { id: "unread", class: "badge" });
   fill(nav, link("#/", "Lobby"), link("#/mine", "My games"), link("#/inbox", "Inbox ", unread),
+    link("#/settings", "Settings"),
     h("span", { class: "who" }, me.username),
     h("button", { type: "button", onclick: logout }, "Log out"));
   get("/notifications/unread-count/").then((r) => { unread.textContent = r.unread ? String(r.unread) : ""; })
