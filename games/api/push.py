@@ -75,7 +75,7 @@ class SubscriptionsView(APIView):
         return Response(SubscriptionOut(sub).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
     @extend_schema(request=UnsubscribeIn, responses={204: None, 400: ErrorOut, 404: ErrorOut},
-                   summary="Unregister a browser by its endpoint (what PushSubscription.unsubscribe() left)")
+                   operation_id="push_subscriptions_unsubscribe", summary="Unregister a browser by its endpoint (what PushSubscription.unsubscribe() left)")
     def delete(self, request):
         data = UnsubscribeIn(data=request.data)
         data.is_valid(raise_exception=True)
