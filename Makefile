@@ -8,7 +8,7 @@ PORT   ?= 8000
 # the settings' own defaults are production's (debug off, a secret required).
 DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
-.PHONY: install chromium valgrind services migrate run test test-fast chaos lint-imports fuzz bench mutate mutate-before check clean
+.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
 	@touch $@
 
-install: $(VENV)/.installed chromium
+install: $(VENV)/.installed chromium tests/api/ts/node_modules/.installed
 
 # Tools from Debian's packages, installed when missing and we may: $(call debian,command,package,without it)
 define debian
@@ -31,6 +31,16 @@ endef
 # The browser tests (tests/web) drive Debian's chromium: Playwright cannot fetch its own build here.
 chromium:
 	$(call debian,chromium,chromium,tests/web will be skipped)
+
+# The TypeScript contract test (tests/api/test_typescript_client.py): Debian's node and npm, then the
+# pinned openapi-typescript, openapi-fetch and tsc from tests/api/ts/package-lock.json.
+node:
+	$(call debian,node,nodejs,tests/api/test_typescript_client.py will fail)
+	$(call debian,npm,npm,tests/api/test_typescript_client.py will fail)
+
+tests/api/ts/node_modules/.installed: tests/api/ts/package.json tests/api/ts/package-lock.json | node
+	cd tests/api/ts && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 services: install
 	@$(DEV) $(PY) manage.py check_services --create-db
@@ -103,4 +113,4 @@ check: install
 	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .benchmarks mutants .mutation .mutmut-*
+	rm -rf $(VENV) staticfiles .pytest_cache .benchmarks mutants .mutation .mutmut-* tests/api/ts/node_modules tests/api/ts/dist

@@ -115,8 +115,8 @@ def request_password_reset(email: str) -> None:
     """Have the worker mail the reset link (`mail_password_reset`). The request itself reads
     nothing and sends nothing, so a known address and an unknown one cost it the same: looking the
     accounts up and talking to the mail server here made a known address answer measurably
-    slower, a way to find accounts; and a slow mail server held one of the few request slots of
-    its process (config.asgi.Slots). With the broker away the mail goes now, as it did before.
+    slower, a way to find accounts; and a slow mail server would hold the request's worker. With
+    the broker away the mail goes now, as it did before.
 
     An address gets one reset mail per PASSWORD_RESET_MAIL_INTERVAL_SECONDS, however many callers
     (and addresses they call from) ask: the throttle counts callers, and nobody's mailbox should

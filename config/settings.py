@@ -106,24 +106,6 @@ if env_bool("DATABASE_POOL", True):
         # A request that finds the pool empty waits this long, then fails with a clear error.
         "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", 10)),
     }
-# The hot statements (config.hotsql: the token, the game, a move's writes) are prepared once per
-# connection: planning them was most of PostgreSQL's time on a move (pgbench: a game read runs 5x
-# as often prepared). Every other query keeps Django's client-side binding, never prepared.
-# DATABASE_PREPARE=off for a pooler that cannot keep prepared statements (PgBouncer in
-# transaction mode before 1.21).
-DATABASE_PREPARE = env_bool("DATABASE_PREPARE", True)
-DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5 if DATABASE_PREPARE else None
-# ... and planned once: each looks rows up by key or writes the rows it is given, which one
-# generic plan serves. Left to choose, PostgreSQL planned the outbox's recipients read afresh on
-# every notifying move (190 us of its CPU at bind, 40 us with the generic plan). Only prepared
-# statements have a plan to keep, so no other query is touched.
-if DATABASE_PREPARE:
-    _options = DATABASES["default"]["OPTIONS"]
-    _options["options"] = f'{_options.get("options", "")} -c plan_cache_mode=force_generic_plan'.strip()
-# Requests per web process whose sync part (middleware, view, rendering) runs at once; the rest
-# wait on the event loop (config/asgi.py, Slots: fewer threads taking turns at the interpreter
-# cost less CPU per request). 0: unbounded.
-WEB_REQUEST_CONCURRENCY = int(os.environ.get("WEB_REQUEST_CONCURRENCY", 3))
 # Threads per process that run the streams' database reads (each holds a pooled connection only
 # while it reads). Keep it below DATABASE_POOL_MAX so requests always find a connection.
 LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
@@ -146,12 +128,13 @@ AUTH_USER_MODEL = "accounts.User"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CACHES = {
     "default": {
-        # Live updates (issue 9): a cache miss, not a 500, while Redis is down (config/failopen.py);
-        # throttling keeps its history here, so it fails open too.
-        "BACKEND": "config.failopen.FailOpenRedisCache",
+        # django-redis. Live updates (issue 9): a cache miss, not a 500, while Redis is down
+        # (IGNORE_EXCEPTIONS); throttling keeps its history in the same Redis and fails open too
+        # (config/throttling.py).
+        "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
         "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "darkroom"),
-        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 1.0, "IGNORE_EXCEPTIONS": True},
     }
 }
 
@@ -357,10 +340,16 @@ VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 # {uid} and {token} filled in (the client posts them to /api/v1/accounts/password-reset/confirm/).
 TOKEN_TTL_DAYS = int(os.environ.get("TOKEN_TTL_DAYS", 30))
 TOKENS_PER_USER = int(os.environ.get("TOKENS_PER_USER", 20))
+# A turn notice read (by a move) this recently is opened again, not written anew, when the turn
+# comes back: in a real-time game (Photoshoot) that is once per game and sitting, not per turn.
+TURN_NOTICE_REOPEN_SECONDS = int(os.environ.get("TURN_NOTICE_REOPEN_SECONDS", 600))
 # A deleted account's name (and its look-alikes) cannot be registered for this many days.
 USERNAME_RETIRED_DAYS = int(os.environ.get("USERNAME_RETIRED_DAYS", 365))
-# Logins per account, whatever addresses they come from (the "auth" rate above is per address).
-THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/hour")
+# Wrong logins per account and address (the lock an owner meets for their own mistakes), and per
+# account whatever the addresses (a ceiling against guessing spread over many addresses). A good
+# login gives its count back. The "auth" rate above is per address, over every auth endpoint.
+THROTTLE_LOGIN_ACCOUNT_ADDRESS = os.environ.get("THROTTLE_LOGIN_ACCOUNT_ADDRESS", "10/hour")
+THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "100/hour")
 PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")
 # One reset mail per address within this many seconds, however many callers ask (0: no limit).
 PASSWORD_RESET_MAIL_INTERVAL_SECONDS = int(os.environ.get("PASSWORD_RESET_MAIL_INTERVAL_SECONDS", "60"))

@@ -7,24 +7,25 @@ requests in fixed windows instead (INCR, set the window's expiry if new, read wh
 one pipeline). A window boundary can let through up to twice the rate in a short span; the limits
 are abuse guards, not quotas, so that is a fair price.
 
-Redis down: the request is allowed (failing open, as the cache does, config/failopen.py).
+Redis down: the request is allowed (failing open, as the cache does with IGNORE_EXCEPTIONS).
 """
 from __future__ import annotations
 
 import redis
 from django.core.cache import cache
+from django_redis import get_redis_connection
 from rest_framework.throttling import (
     AnonRateThrottle,
     SimpleRateThrottle,
     UserRateThrottle,
 )
 
-from config.failopen import came_back, went_down
+from config.outages import came_back, went_down
 
 
 def hit(key: str, window: int) -> tuple[int, int]:
     """Count one request against `key` in its current window: (requests so far, seconds left)."""
-    client = cache._cache.get_client(key, write=True)
+    client = get_redis_connection("default")
     pipe = client.pipeline(transaction=False)
     name = cache.make_and_validate_key(key)
     pipe.incr(name)

@@ -70,7 +70,7 @@ class GameAdmin(admin.ModelAdmin):
 
     def _may_see_state(self, request) -> None:
         """A game's whole state (deck and hands) is for staff who may open the game's change page:
-        the same model permission it asks (view or change game; docs/social.md#disputes)."""
+        the same model permission it asks (view or change game; docs/operations.md)."""
         if not self.has_view_or_change_permission(request):
             raise PermissionDenied("you may not see games' states")
 

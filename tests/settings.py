@@ -29,5 +29,5 @@ EMAIL_FILE_PATH = os.environ.get("TEST_WORKER_EMAIL_FILE_PATH")
 SNAPSHOT_EVERY = 5
 # clear() empties this run's keys only, not the Redis every run (and the broker) shares.
 CACHES = {"default": {**CACHES["default"], "BACKEND": "tests.cache.RunOnlyRedisCache"}}  # noqa: F405
-THROTTLE_LOGIN_ACCOUNT = "100000/min"
+THROTTLE_LOGIN_ACCOUNT = THROTTLE_LOGIN_ACCOUNT_ADDRESS = "100000/min"
 PASSWORD_RESET_MAIL_INTERVAL_SECONDS = 0  # tests ask for the same address's reset again and again

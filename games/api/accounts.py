@@ -1,16 +1,19 @@
 """The accounts' endpoints: registration, tokens, your profile, preferences, webhooks, vacations."""
 import hashlib
 
+import redis
 from django.conf import settings
+from django.core.cache import cache
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
+from config.throttling import WindowThrottle
 from games.api.serializers import ErrorOut, StrictInput, kind_typed
 from games.play import vacations
 
@@ -28,21 +31,49 @@ def device_of(request, data) -> tuple[str, bool]:
     return request.headers.get("User-Agent", "")[:100], False
 
 
-class LoginAccountThrottle(SimpleRateThrottle):
-    """Logins per account, whatever addresses they come from: a password guessed from many
-    addresses is slowed as much as from one (ScopedRateThrottle "auth" limits each address)."""
+class LoginAccountThrottle(WindowThrottle):
+    """Wrong logins per account, whatever addresses they come from: a ceiling high enough for an
+    owner who mistypes, low enough that a password guessed from many addresses is slowed
+    (THROTTLE_LOGIN_ACCOUNT). Each attempt is counted in Redis as it arrives (INCR: concurrent
+    attempts cannot pass the limit together); a login that succeeds gives its count back."""
     scope = "login_account"
 
     def get_rate(self):
         return settings.THROTTLE_LOGIN_ACCOUNT
 
-    def get_cache_key(self, request, view):
+    def account(self, request) -> str | None:
         data = request.data if isinstance(request.data, dict) else {}
         username = data.get("username")
         if not isinstance(username, str) or not username:
             return None
-        ident = hashlib.sha256(username.strip().lower().encode()).hexdigest()
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+        return hashlib.sha256(username.strip().lower().encode()).hexdigest()
+
+    def get_cache_key(self, request, view):
+        account = self.account(request)
+        return None if account is None else self.cache_format % {"scope": self.scope, "ident": account}
+
+    def give_back(self) -> None:
+        if getattr(self, "key", None) is None:
+            return
+        try:
+            cache.decr(self.key)
+        except (ValueError, redis.RedisError):
+            pass  # the window ended meanwhile, or Redis is away: nothing to give back
+
+
+class LoginAddressThrottle(LoginAccountThrottle):
+    """Wrong logins per (account, address), the lock an account's owner meets only for their own
+    mistakes: ten guesses from elsewhere do not lock them out (THROTTLE_LOGIN_ACCOUNT_ADDRESS)."""
+    scope = "login_account_address"
+
+    def get_rate(self):
+        return settings.THROTTLE_LOGIN_ACCOUNT_ADDRESS
+
+    def get_cache_key(self, request, view):
+        account = self.account(request)
+        if account is None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": f"{account}:{self.get_ident(request)}"}
 
 
 class RegisterIn(StrictInput):
@@ -95,8 +126,12 @@ class RegisterView(APIView):
 
 class TokenView(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle, LoginAccountThrottle]
+    throttle_classes = [ScopedRateThrottle, LoginAddressThrottle, LoginAccountThrottle]
     throttle_scope = "auth"
+
+    def get_throttles(self):
+        self.throttles = super().get_throttles()  # kept: a good login gives its counts back
+        return self.throttles
 
     @extend_schema(request=TokenIn, responses={200: TokenOut, 400: ErrorOut, 429: ErrorOut},
                    summary="Log in: a new API token for this device")
@@ -105,6 +140,9 @@ class TokenView(APIView):
         data.is_valid(raise_exception=True)
         token, key = services.obtain_token(data.validated_data["username"], data.validated_data["password"],
                                            *device_of(request, data.validated_data))
+        for throttle in getattr(self, "throttles", []):
+            if isinstance(throttle, LoginAccountThrottle):
+                throttle.give_back()
         return Response({"token": key, "id": token.pk, "expires_at": token.expires_at})
 
 

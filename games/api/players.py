@@ -34,13 +34,16 @@ def profile(username: str, viewer) -> dict[str, Any]:
         return kinds.setdefault(kind, {"kind": kind, "played": 0, "won": 0, "rating": None, "history": []})
 
     seats = (Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
-             .values_list("game__kind", "number", "game__result__winners", "game__result__aborted"))
-    for kind, number, winners, aborted in seats:
+             .values_list("game__kind", "number", "game__result__winners", "game__result__aborted",
+                          "game__result__cooperative__won"))
+    for kind, number, winners, aborted, together in seats:
         if aborted:
             continue  # counts for nobody
         entry = of(kind)
         entry["played"] += 1
-        entry["won"] += number in (winners or [])
+        # A cooperative game its team lost is won by nobody, whatever its `winners` say
+        # (Photoshoot rules version 1 named every seat of a lost cooperative game a winner).
+        entry["won"] += number in (winners or []) and together is not False
     for rating in Rating.objects.filter(user=user):
         of(rating.kind)["rating"] = {"rating": rating.rating, "mu": rating.mu, "sigma": rating.sigma,
                                      "games": rating.games}

@@ -111,7 +111,8 @@ SERVER_EVENT: dict[str, Any] = {
     "description": "written by the server, the same for every kind",
     "properties": {**EVENT_COMMON["properties"],
                    "type": {"type": "string", "enum": sorted(store.SERVER_TYPES)},
-                   "data": {"type": "object", "description": "the event's public facts"}},
+                   "data": {"type": "object", "additionalProperties": True,
+                            "description": "the event's public facts (by `type`: docs/api.md)"}},
 }
 SHARED: dict[str, Any] = {
     # Named members: a generated client makes one class per member (inline ones it may not).
@@ -122,10 +123,13 @@ SHARED: dict[str, Any] = {
                    "description": "a finished game's `Result`, or an aborted game's `AbortedResult`"},
     "Clocks": CLOCKS,
     "NotificationData": NOTIFICATION_DATA,
-    "JsonSchema": {"type": "object", "description": "a JSON Schema (draft 2020-12)"},
-    "FieldErrors": {"type": "object", "description": "field -> its problems",
+    # A JSON Schema is an open object (any keyword may appear): free-form, not an empty one.
+    "JsonSchema": {"type": "object", "additionalProperties": True,
+                   "description": "a JSON Schema (draft 2020-12)"},
+    "FieldErrors": {"type": "object", "description": "field -> its problems; a nested object's "
+                                                     "field -> its own FieldErrors",
                     "additionalProperties": {"anyOf": [{"type": "array", "items": {"type": "string"}},
-                                                       {"type": "object"}]}},
+                                                       ref("FieldErrors")]}},
     "Channels": {"type": "object", "description": "notification type -> the channels it goes to",
                  "propertyNames": {"enum": list(NotificationPreference.TYPES)},
                  "additionalProperties": {"type": "array", "items": {

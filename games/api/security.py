@@ -123,7 +123,11 @@ class PasswordResetConfirmView(AnonymousAuthView):
 # Leaving
 # ---------------------------------------------------------------------------------------------
 @extend_schema_field({"type": "object", "description": "kind of data -> what is held of it",
-                     "additionalProperties": {"type": ["object", "array", "null"]}})
+                     "additionalProperties": {"anyOf": [
+                         {"type": "object", "additionalProperties": True},
+                         {"type": "array", "items": {"anyOf": [  # records, or ids (mutes: game ids)
+                             {"type": "object", "additionalProperties": True}, {"type": "string"}]}},
+                         {"type": "null"}]}})
 class HeldDataField(serializers.JSONField):
     pass
 

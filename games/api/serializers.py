@@ -5,6 +5,10 @@ typed in the document by games.api.schema, from every kind's own schemas."""
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.models import ChatMessage
+
+CHAT_CHANNELS = ChatMessage.Channel.values
+
 
 def has_nul(data) -> bool:
     if isinstance(data, str):
@@ -249,3 +253,14 @@ class CardOut(serializers.Serializer):
     tags = serializers.ListField(child=serializers.CharField())
     image = serializers.CharField(help_text="path under the card image base URL")
     image_url = serializers.CharField()
+
+
+# A chat message (games/api/social.py), here because the game stream sends it too (streams.py).
+class ChatOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.UUIDField()
+    channel = serializers.ChoiceField(choices=CHAT_CHANNELS)
+    author = serializers.IntegerField(allow_null=True, help_text="null once the author's account is deleted")
+    username = serializers.CharField(allow_null=True)
+    text = serializers.CharField(help_text="plain text: show it as text, never as HTML")
+    created_at = serializers.DateTimeField()

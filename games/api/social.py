@@ -42,16 +42,6 @@ class ChatIn(s.StrictInput):
                                            "not only blanks, no control characters but tab and newline")
 
 
-class ChatOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    game = serializers.UUIDField()
-    channel = serializers.ChoiceField(choices=ChatMessage.Channel.values)
-    author = serializers.IntegerField(allow_null=True, help_text="null once the author's account is deleted")
-    username = serializers.CharField(allow_null=True)
-    text = serializers.CharField(help_text="plain text: show it as text, never as HTML")
-    created_at = serializers.DateTimeField()
-
-
 class ReportIn(s.StrictInput):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
@@ -135,7 +125,7 @@ class ChatView(APIView):
                                OpenApiParameter("after", {"type": "integer", "minimum": 0},
                                                 description="only messages with a larger id"),
                                OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 500})],
-                   responses={200: ChatOut(many=True), **ERRORS}, summary="A chat channel of the game")
+                   responses={200: s.ChatOut(many=True), **ERRORS}, summary="A chat channel of the game")
     def get(self, request, game_id):
         channel = single(request, "channel")
         after = int_param(request, "after", 0, 0)
@@ -145,7 +135,7 @@ class ChatView(APIView):
             channel = "players" if access.seat_of(game, request.user) is not None else "spectators"
         return Response(chat.messages(game_id, request.user, channel, after, limit))
 
-    @extend_schema(request=ChatIn, responses={201: ChatOut, **ERRORS}, summary="Say something")
+    @extend_schema(request=ChatIn, responses={201: s.ChatOut, **ERRORS}, summary="Say something")
     def post(self, request, game_id):
         _visible(game_id, request)
         data = parse(ChatIn, request.data)

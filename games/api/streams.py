@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.http import StreamingHttpResponse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import authentication, exceptions, renderers, serializers, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -40,7 +40,7 @@ from games.realtime import live
 from games.api.auth import CachedTokenAuthentication
 from games.api.notifications import NotificationOut
 from games.api.renderers import json_bytes
-from games.api.serializers import EventField
+from games.api.serializers import ChatOut, EventField, ResultField
 from games.errors import DomainError, Invalid
 from games.models import Game, Notification, Seat
 
@@ -113,7 +113,7 @@ def asynchronous(view_class: type[APIView]):
     return view
 
 
-_seats: dict[tuple, int | None] = {}  # (game, user) -> seat, in games past their lobby
+_seats = live.Memory(100_000)  # (game, user) -> seat, in games past their lobby
 
 
 def known_game(request, game_id) -> Game | None:
@@ -138,8 +138,6 @@ def known_game(request, game_id) -> Game | None:
 
 def remember_seat(game: Game, user, seat: int | None) -> None:
     if game.status != Game.Status.OPEN and user.is_authenticated:
-        if len(_seats) > 100_000:
-            _seats.clear()
         _seats[game.pk, user.pk] = seat
 
 
@@ -415,7 +413,7 @@ class Tails:
     wait for its answer on the loop, holding no thread."""
 
     def __init__(self):
-        self.latest: dict[Any, Tail] = {}
+        self.latest: live.Memory = live.Memory(5000)
         self.reading: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict] = weakref.WeakKeyDictionary()
 
     def _fits(self, tail: Tail | None, after: int, announced: int) -> bool:
@@ -425,8 +423,9 @@ class Tails:
         """The game's events after `after`: with `announced` (a version heard of since the
         caller's last read) a shared tail at least that new will do; without, the database now."""
         if announced is not None:
-            if self._fits(self.latest.get(game_id), after, announced):
-                return self.latest[game_id]
+            latest = self.latest.get(game_id)
+            if self._fits(latest, after, announced):
+                return latest
             pending = self.reading.setdefault(asyncio.get_running_loop(), {}).get(game_id)
             if pending is not None:
                 tail = await asyncio.shield(pending)
@@ -455,8 +454,6 @@ class Tails:
                 del reading[game_id]
         newest = self.latest.get(game_id)
         if tail.complete and (newest is None or tail.game.version >= newest.game.version):
-            if len(self.latest) > 5000:
-                self.latest.clear()
             self.latest[game_id] = tail
         return tail
 
@@ -556,18 +553,65 @@ class GameReader:
         return chunks, len(rows) == BATCH
 
 
-class GameStreamMessage(serializers.Serializer):
+# -- What each `event:` of a stream carries --------------------------------------------------------
+# OpenAPI has no form for Server-Sent Events: a stream's response schema is a `oneOf` of one schema
+# per event name (so every generator types the data as a union of named types), and the operation's
+# `x-sse-events` maps each `event:` name to its schema (an SSE message's name travels in the frame,
+# not in the JSON, so no discriminator can say it). docs/api-contract.md says why.
+class GameStreamHead(serializers.Serializer):
     version = serializers.IntegerField(help_text="the game's version when this was read")
     status = serializers.CharField()
     your_seat = serializers.IntegerField(allow_null=True)
     active_seats = serializers.ListField(child=serializers.IntegerField())
     your_turn = serializers.BooleanField()
-    event = EventField(required=False, help_text="one entry as /events/ shows it to you")
-    after = serializers.IntegerField(required=False, help_text="the `ready` message: the resume point")
 
 
-STREAM_DOC = ("text/event-stream. First `event: ready` (no id), then one message per event, "
-              "`id:` = its seq, data = {version, status, your_seat, active_seats, your_turn, event}. "
+class GameStreamReady(GameStreamHead):
+    after = serializers.IntegerField(help_text="the resume point: events after this seq follow")
+
+
+class GameStreamEvent(GameStreamHead):
+    event = EventField(help_text="one entry as /events/ shows it to you")
+
+
+class StreamEnd(serializers.Serializer):
+    reason = serializers.CharField(help_text="why the server closes the stream")
+
+
+class UserStreamReady(serializers.Serializer):
+    after = serializers.IntegerField(help_text="the resume point: notifications after this id follow")
+
+
+class UserStreamGame(serializers.Serializer):
+    game = serializers.UUIDField()
+    your_seat = serializers.IntegerField(allow_null=True, help_text="null: you left its lobby "
+                                         "(then nothing else is said)")
+    kind = serializers.CharField(required=False)
+    status = serializers.CharField(required=False)
+    version = serializers.IntegerField(required=False)
+    active_seats = serializers.ListField(child=serializers.IntegerField(), required=False)
+    your_turn = serializers.BooleanField(required=False)
+    result = ResultField(required=False, allow_null=True)
+
+
+def stream_of(name: str, events: dict[str, type[serializers.Serializer]]):
+    """The response schema (a oneOf of the events' schemas) and the `x-sse-events` extension."""
+    return (PolymorphicProxySerializer(component_name=name, serializers=list(events.values()),
+                                       resource_type_field_name=None),
+            {"x-sse-events": {event: {"$ref": f"#/components/schemas/{serializer.__name__}"}
+                              for event, serializer in events.items()}})
+
+
+# `message`: the SSE default, what a frame without `event:` is called (EventSource's onmessage).
+GAME_STREAM_EVENTS = {"ready": GameStreamReady, "message": GameStreamEvent, "chat": ChatOut, "end": StreamEnd}
+USER_STREAM_EVENTS = {"ready": UserStreamReady, "game": UserStreamGame, "notification": NotificationOut,
+                      "end": StreamEnd}
+GAME_STREAM, GAME_STREAM_EXTENSIONS = stream_of("GameStreamData", GAME_STREAM_EVENTS)
+USER_STREAM, USER_STREAM_EXTENSIONS = stream_of("UserStreamData", USER_STREAM_EVENTS)
+
+
+STREAM_DOC = ("text/event-stream (`x-sse-events`: each event name's data). First `event: ready` "
+              "(no id), then one unnamed message (`message`) per event, `id:` = its seq. "
               "New chat messages of the channels you may read come as `event: chat` (no id; data as "
               "a message of /chat/). "
               "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. Reconnect with Last-Event-ID. "
@@ -582,9 +626,10 @@ class GameStreamView(APIView):
         parameters=[OpenApiParameter("after", int, description="resume after this seq (or Last-Event-ID)"),
                     OpenApiParameter("ticket", str, description="a stream ticket, instead of the header"),
                     OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER)],
-        responses={(200, "text/event-stream"): OpenApiResponse(GameStreamMessage, description=STREAM_DOC),
+        responses={(200, "text/event-stream"): OpenApiResponse(GAME_STREAM, description=STREAM_DOC),
                    400: OpenApiResponse(description="invalid"), 401: OpenApiResponse(description="not_authenticated"),
                    404: OpenApiResponse(description="not_found")},
+        extensions=GAME_STREAM_EXTENSIONS,
         summary="The game's events as they happen (Server-Sent Events)")
     def get(self, request, game_id):
         game = access.get_game(game_id, user=request.user)
@@ -657,11 +702,13 @@ class UserStreamView(APIView):
                     OpenApiParameter("ticket", str, description="a stream ticket, instead of the header"),
                     OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER)],
         responses={(200, "text/event-stream"): OpenApiResponse(
-            NotificationOut, description="text/event-stream. `event: ready`; `event: game` (no id) for "
+            USER_STREAM, description="text/event-stream (`x-sse-events`: each event name's data). "
+            "`event: ready`; `event: game` (no id) for "
             "each of your open or active games on connect and whenever its status or your turn changes; "
             "`event: notification`, `id:` = the notification's id, data as in /notifications/; "
             "`event: end` (then the stream closes): its token was revoked or expired."),
             400: OpenApiResponse(description="invalid"), 401: OpenApiResponse(description="not_authenticated")},
+        extensions=USER_STREAM_EXTENSIONS,
         summary="Your own news across games (Server-Sent Events)")
     def get(self, request):
         after = _cursor(request)

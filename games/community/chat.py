@@ -11,7 +11,7 @@ the game is over (not before: no kibitzing). Hidden messages are served to nobod
 from __future__ import annotations
 
 import math
-import re
+import unicodedata
 from datetime import timedelta
 from typing import Any
 
@@ -26,8 +26,18 @@ from games.errors import AlreadyExists, Forbidden, Invalid, NotFound, Throttled
 from games.models import ChatMessage, ChatReport, Game, Seat
 
 Channel = ChatMessage.Channel
-# Control characters other than tab and newline (and NUL, which PostgreSQL cannot store).
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def invisible_characters(text: str) -> bool:
+    """Whether the text holds a control (Cc: NUL, U+0085...) or format character (Cf: zero-width
+    spaces and joiners, bidirectional overrides...), tab and newline aside: they show nothing, or
+    change how the text around them shows (docs/social.md#chat)."""
+    return any(unicodedata.category(c) in ("Cc", "Cf") and c not in "\t\n" for c in text)
+
+
+def shows_something(text: str) -> bool:
+    """A letter, digit, punctuation mark or symbol (emoji are symbols): not only blanks and marks."""
+    return any(unicodedata.category(c)[0] in "LNPS" for c in text)
 
 
 def readable(game: Game, seat: int | None) -> list[str]:
@@ -72,8 +82,10 @@ def _text(text: Any) -> str:
     text = text.strip()
     if len(text) > settings.CHAT_MAX_LENGTH:
         raise Invalid(f"text must be at most {settings.CHAT_MAX_LENGTH} characters")
-    if CONTROL.search(text):
-        raise Invalid("text may not contain control characters (tab and newline aside)")
+    if invisible_characters(text):
+        raise Invalid("text may not contain control or format characters (tab and newline aside)")
+    if not shows_something(text):
+        raise Invalid("text must show something: a letter, digit, punctuation mark or symbol")
     return text
 
 
@@ -125,7 +137,7 @@ def report(game_id, user, message_id: int, reason: Any) -> ChatReport:
         raise Forbidden("you cannot report your own message")
     if reason is None:
         reason = ""
-    if not isinstance(reason, str) or len(reason) > 500 or CONTROL.search(reason):
+    if not isinstance(reason, str) or len(reason) > 500 or invisible_characters(reason):
         raise Invalid("reason must be a plain text of at most 500 characters")
     report, created = ChatReport.objects.get_or_create(message=message, reporter=user,
                                                        defaults={"reason": reason.strip()})

@@ -14,7 +14,7 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Sequence
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -106,33 +106,43 @@ def rng(seed: str, *label: Any) -> random.Random:
     return random.Random(int.from_bytes(hashlib.sha256(material).digest(), "big"))
 
 
-def places(keys: Mapping[int, Any]) -> dict[int, int]:
-    """Competition ranking ("1224") of seats by a sort key, larger is better; equal keys share."""
-    ordered = sorted(keys.items(), key=lambda kv: kv[1], reverse=True)
+def places(keys: Mapping[int, Any], sides: Sequence[Sequence[int]] | None = None) -> dict[int, int]:
+    """Competition ranking ("1224") of sides by a sort key, larger is better; equal keys share.
+
+    The one rule of every game's `places`: a seat's place is 1 + the number of *sides* that
+    finished strictly ahead of its side. A side is a seat of its own, or a team (`sides`, whose
+    seats share one key) in a team game: every seat of a team gets its team's place, so two teams
+    place 1 and 2 ([1, 2, 1, 2, 1]), never by the number of seats ahead."""
+    groups = [list(side) for side in sides] if sides is not None else [[seat] for seat in keys]
+    groups = [side for side in groups if side]
+    ranked = sorted(groups, key=lambda side: keys[side[0]], reverse=True)
     result: dict[int, int] = {}
-    for index, (seat, key) in enumerate(ordered):
-        if index and key == ordered[index - 1][1]:
-            result[seat] = result[ordered[index - 1][0]]
-        else:
-            result[seat] = index + 1
+    for index, side in enumerate(ranked):
+        key = keys[side[0]]
+        place = index + 1 if not index or key != keys[ranked[index - 1][0]] else result[ranked[index - 1][0]]
+        for seat in side:
+            result[seat] = place
     return result
 
 
 def make_result(scores: Mapping[int, int], keys: Mapping[int, Any] | None = None,
                 breakdown: Mapping[int, Any] | None = None, tie_break: str | None = None,
+                sides: Sequence[Sequence[int]] | None = None, lost: bool = False,
                 **extra: Any) -> dict[str, Any]:
     """The shape every engine's `result` returns.
 
     `keys` are the full sort keys (score first, then the rulebook's tie-breaks); by default the
-    score alone. Seats that tie on the whole key share the place and, at place 1, the victory.
+    score alone. Sides (seats, or the teams in `sides`) that tie on the whole key share the place
+    and, at place 1, the victory. `lost`: a cooperative game its team lost has no winners (its
+    seats still share place 1: nobody finished ahead of them).
     """
     keys = dict(keys) if keys is not None else {s: (v,) for s, v in scores.items()}
-    seat_places = places(keys)
+    seat_places = places(keys, sides)
     seats = sorted(scores)
     return {
         "scores": [scores[s] for s in seats],
         "places": [seat_places[s] for s in seats],
-        "winners": [s for s in seats if seat_places[s] == 1],
+        "winners": [] if lost else [s for s in seats if seat_places[s] == 1],
         "breakdown": [breakdown[s] for s in seats] if breakdown is not None else None,
         "tie_break": tie_break,
         **extra,
@@ -158,9 +168,14 @@ def result_schema(breakdown: dict[str, Any] | None = None) -> dict[str, Any]:
         "properties": {
             "scores": ints,
             "places": {"type": "array", "items": {"type": "integer", "minimum": 1},
-                       "description": "competition ranking: equal keys share a place"},
-            "winners": SEATS_SCHEMA,
-            "breakdown": nullable({"type": "array", "items": breakdown or {"type": "object"}}),
+                       "description": "a seat's place is 1 + the number of sides (seats, or "
+                                      "teams in a team game) strictly ahead of its side: "
+                                      "equal results share a place (1, 1, 3)"},
+            "winners": {**SEATS_SCHEMA, "description": "the seats placed first; none in a "
+                        "cooperative game its team lost"},
+            "breakdown": nullable({"type": "array", "items": breakdown or {
+                "type": "object", "additionalProperties": True,
+                "description": "the kind's own figures for the seat"}}),
             "tie_break": nullable({"type": "string"}),
             "forfeited": {**SEATS_SCHEMA, "description": "seats out by forfeit, ranked last"},
             "rating_changes": {"type": "array", "description": "a rated game: each rated seat's "
@@ -246,7 +261,8 @@ class Engine:
         """JSON Schema of `view` (what a seat or spectator sees), for the OpenAPI document.
 
         The default promises only an object; every product game gives a precise one."""
-        return {"type": "object", "description": f"the {self.kind} game as the caller may see it"}
+        return {"type": "object", "additionalProperties": True,
+                "description": f"the {self.kind} game as the caller may see it"}
 
     def event_schema(self) -> dict[str, Any]:
         """JSON Schema of one `describe`d log entry, for the OpenAPI document."""
@@ -327,6 +343,12 @@ class Engine:
         plays for itself. A single team is a cooperative game, which no rating can rank."""
         return None
 
+    def sides(self, state: State) -> list[list[int]] | None:
+        """The sides the result's `places` rank (docs/games.md, "Results"): the teams of a team
+        game, whose seats share their team's place; None when each seat is a side of its own.
+        Default: `teams`."""
+        return self.teams(state)
+
     # -- forfeits (concrete): the same for every game -------------------------------------------
     # A forfeited seat stays in the game so the others can play on (the server plays its turns
     # for it: see games.play.clocks); it ranks below every seat still in. When one seat is left, the
@@ -350,9 +372,15 @@ class Engine:
             return None
         scores = dict(enumerate(base["scores"])) if base else {s: 0 for s in range(state["players"])}
         keys = {s: (s not in out, -(base["places"][s]) if base else 0) for s in scores}
+        # A team keeps its place for the teammates who played on; a forfeited seat leaves its
+        # team to be a side of its own, ranked last (as ratings rate it).
+        sides = self.sides(state)
+        if sides is not None:
+            sides = [[s for s in side if s not in out] for side in sides] + [[s] for s in out]
         return make_result(scores, keys, breakdown=dict(enumerate(base["breakdown"]))
                            if base and base.get("breakdown") else None,
-                           tie_break="forfeit", forfeited=out)
+                           tie_break="forfeit", sides=sides,
+                           lost=base is not None and not base["winners"], forfeited=out)
 
     # -- the pipeline (concrete) ----------------------------------------------------------------
     def is_over(self, state: State) -> bool:

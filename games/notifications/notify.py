@@ -17,13 +17,14 @@ import json
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
 from django.utils import timezone
 
-from config import hotsql, jsoncodec
+from config import jsoncodec
 from config.metrics import DELIVERIES
 from games.play import bulk, scheduling, store
 from games.realtime import live
@@ -52,9 +53,8 @@ def _seats(game: Game) -> dict[int, int]:
 
 def seats_with_names(game: Game) -> dict[int, tuple[int, str]]:
     """seat -> (user id, username): what after_turn needs, in one query."""
-    return {number: (user_id, name) for number, user_id, name in hotsql.fetch(
-        'SELECT s.number, s.user_id, u.username FROM "games_seat" s JOIN "accounts_user" u ON u.id = s.user_id '
-        "WHERE s.game_id = %s", [game.pk])}
+    return {number: (user_id, name) for number, user_id, name in
+            Seat.objects.filter(game_id=game.pk).values_list("number", "user_id", "user__username")}
 
 
 def _title(game: Game) -> str:
@@ -104,7 +104,7 @@ class Outbox:
         turn_games = {n.game.pk for n in notices if n.kind in COLLAPSING and n.game is not None}
         turn_users = {u for n in notices if n.kind in COLLAPSING for u in n.user_ids}
         found = _recipients(candidates, {n.game.pk for n in notices if n.game is not None},
-                            turn_games, turn_users)
+                            turn_games, turn_users, now)
         wanted = [(user_id, n) for n in notices for user_id in sorted(set(n.user_ids))
                   if n.game is None or n.game.pk not in found[user_id].muted]
         if not wanted:
@@ -118,7 +118,9 @@ class Outbox:
             return list(found[user_id].channels.get(kind, NotificationPreference.DEFAULT_CHANNELS[kind]))
 
         # Unread turn (and chat) notices collapse: one per user, game and type, kept fresh, and
-        # no new push.
+        # no new push. A turn notice read (by a move) within TURN_NOTICE_REOPEN_SECONDS is opened
+        # again rather than a new one written: in a real-time game the turn comes back every few
+        # seconds, and each would otherwise be a row and a push of its own.
         unread: dict[tuple[int, Any, str], Notification] = {
             (user_id, game_id, kind): Notification(pk=pk, user_id=user_id, game_id=game_id, type=kind,
                                                    collapsed=count)
@@ -135,21 +137,21 @@ class Outbox:
                 if key in unread:
                     note = unread[key]
                     note.collapsed += 1
-                    note.updated_at, note.data, note.seq = now, payload, notice.seq
+                    note.updated_at, note.data, note.seq, note.read_at = now, payload, notice.seq, None
                     if note.pk is not None:
                         collapsed[note.pk] = note
                     continue
             title = TITLES[notice.kind].format(title=titles[notice.game.kind] if notice.game else "",
                                                **notice.title_args)
-            note = hotsql.new(Notification, {"game": notice.game} if notice.game else None, user_id=user_id,
-                              game_id=notice.game.pk if notice.game else None, type=notice.kind, title=title,
-                              data=payload, seq=notice.seq, created_at=now, updated_at=now,
-                              read_at=None if "inbox" in chosen else now)
+            note = Notification(user_id=user_id, game=notice.game, type=notice.kind, title=title,
+                                data=payload, seq=notice.seq, created_at=now, updated_at=now,
+                                read_at=None if "inbox" in chosen else now)
             fresh.append((note, chosen))
             if notice.kind in COLLAPSING and note.read_at is None:
                 unread[(user_id, notice.game.pk if notice.game else None, notice.kind)] = note
         if collapsed:
-            bulk.update(Notification, ["collapsed", "updated_at", "data", "seq"], list(collapsed.values()))
+            bulk.update(Notification, ["collapsed", "updated_at", "data", "seq", "read_at"],
+                        list(collapsed.values()))
         if not fresh:
             return []
         created = [note for note, _ in fresh]
@@ -182,15 +184,17 @@ class _Recipient:
     unread: list[tuple[int, Any, int, str]] = field(default_factory=list)  # (id, game id, collapsed, type)
 
 
-def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: set) -> dict[int, _Recipient]:
+def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: set,
+                now: datetime) -> dict[int, _Recipient]:
     """Everything the outbox reads about the users it may notify, in one statement: their channel
     preferences, which of these games they muted, their active webhooks, whether they have a
-    push target, and their unread turn
-    and chat notices of these games (locked: two writes collapsing into the same notice take turns)."""
+    push target, and their unread turn and chat notices of these games, with turn notices read
+    within TURN_NOTICE_REOPEN_SECONDS (locked: two writes collapsing into the same notice take turns)."""
     sql = """
         WITH unread AS (
-            SELECT id, user_id, game_id, collapsed, type FROM games_notification
-             WHERE type = ANY(%s::text[]) AND read_at IS NULL
+            SELECT id, user_id, game_id, collapsed, type, read_at FROM games_notification
+             WHERE type = ANY(%s::text[])
+               AND (read_at IS NULL OR (type = 'your_turn' AND read_at > %s AND read_at > created_at))
                AND game_id = ANY(%s::uuid[]) AND user_id = ANY(%s::bigint[])
              ORDER BY id FOR UPDATE)
         SELECT u.id, p.channels,
@@ -199,16 +203,23 @@ def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: 
                ARRAY(SELECT w.id FROM accounts_webhook w WHERE w.user_id = u.id AND w.active ORDER BY w.id),
                EXISTS(SELECT 1 FROM accounts_pushsubscription s WHERE s.user_id = u.id)
                  OR EXISTS(SELECT 1 FROM accounts_pushdevice d WHERE d.user_id = u.id),
-               (SELECT json_agg(json_build_array(n.id, n.game_id, n.collapsed, n.type) ORDER BY n.id)
+               (SELECT json_agg(json_build_array(n.id, n.game_id, n.collapsed, n.type)
+                                ORDER BY n.read_at IS NULL DESC,
+                                         CASE WHEN n.read_at IS NULL THEN n.id ELSE -n.id END)
                   FROM unread n WHERE n.user_id = u.id)
           FROM unnest(%s::bigint[]) AS u(id)
           LEFT JOIN accounts_notificationpreference p ON p.user_id = u.id"""
     games = sorted(str(g) for g in game_ids)
     out: dict[int, _Recipient] = {}
-    for user_id, channels, muted, hooks, push, unread in hotsql.fetch(sql, [
-            list(COLLAPSING), sorted(str(g) for g in turn_games), sorted(turn_users), games, sorted(user_ids)]):
-        # A user's first unread notice per game and type is the one kept fresh (the rest stay
-        # as they are).
+    reopen_after = now - timedelta(seconds=settings.TURN_NOTICE_REOPEN_SECONDS)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(COLLAPSING), reopen_after, sorted(str(g) for g in turn_games),
+                             sorted(turn_users), games, sorted(user_ids)])
+        rows = cursor.fetchall()
+    for user_id, channels, muted, hooks, push, unread in rows:
+        # A user's oldest unread notice per game and type (else the latest turn notice read
+        # recently, and read by the user: one kept out of the inbox was read when written) is the
+        # one kept fresh (the rest stay as they are).
         first: dict[Any, tuple] = {}
         for pk, game_id, count, kind in unread or []:
             first.setdefault((uuid.UUID(game_id), kind), (pk, uuid.UUID(game_id), count, kind))
@@ -254,7 +265,9 @@ def _insert_notifications(notes: list[Notification], deliveries: list[tuple],
         SELECT (SELECT array_agg(id ORDER BY id) FROM notes),
                (SELECT json_agg(json_build_array(id, notification_id, channel, next_attempt_at) ORDER BY id)
                   FROM sent)"""
-    ((ids, sent),) = hotsql.fetch(sql, [*slot_params, document, Delivery.Status.PENDING, now, wanted])
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*slot_params, document, Delivery.Status.PENDING, now, wanted])
+        ((ids, sent),) = cursor.fetchall()
     ids = list(ids)
     user_of = {pk: note.user_id for note, pk in zip(notes, ids)}
     outgoing = [scheduling.Outgoing(pk, channel, user_of[note_id], 0, datetime.fromisoformat(at))
@@ -339,12 +352,12 @@ def dispute_changed(game: Game, dispute, opened: bool = False) -> None:
 
 def mark_turn_notices_read(game: Game, user) -> None:
     """Acting in a game reads its turn notice: the user has evidently seen it."""
-    hotsql.execute(*turn_notices_read(game, user))
+    with connection.cursor() as cursor:
+        cursor.execute(*turn_notices_read(game, user))
 
 
 def turn_notices_read(game: Game, user) -> bulk.Part:
     """`mark_turn_notices_read` as a write to make with others (a move's, in one statement)."""
-    # Every move runs this: SQL written once (config.hotsql), not compiled per call.
     sql = ('UPDATE "games_notification" SET read_at = %s WHERE user_id = %s AND game_id = %s '
            "AND type = 'your_turn' AND read_at IS NULL")
     return sql, [timezone.now(), user.pk, game.pk]

@@ -8,22 +8,24 @@ from datetime import datetime
 
 from django.db.models import Q
 
-from config import hotsql
 from games.errors import Forbidden, GamesInProgress, NotAPlayer, NotFound
 from games.models import Game, Seat
 
 
-# The table of a game, for a move: seat -> (user id, username), and seat -> its user's vacations.
+# The game's row, with what a request needs beside it in the same statement (Game.objects.raw):
+# the caller's seat; for a move, the table (seat -> (user id, username), and seat -> its user's
+# vacations) and whether the caller has an unread turn notice there (a move marks it read).
+_GAME = 'SELECT g.*'
+_SEAT = ', (SELECT s.number FROM "games_seat" s WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1) AS seat_found'
 _TABLE = (
     ', (SELECT json_agg(json_build_array(s.number, s.user_id, u.username)) FROM "games_seat" s'
-    ' JOIN "accounts_user" u ON u.id = s.user_id WHERE s.game_id = g.id)'
+    ' JOIN "accounts_user" u ON u.id = s.user_id WHERE s.game_id = g.id) AS seats_found'
     ', (SELECT json_agg(json_build_array(s.number, v.start, v."end") ORDER BY v.start) FROM "accounts_vacation" v'
-    ' JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = g.id)')
-
-
-# ... and whether the caller has an unread turn notice there (a move marks it read).
+    ' JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = g.id) AS vacations_found')
 _UNREAD = (', EXISTS(SELECT 1 FROM "games_notification" n WHERE n.user_id = %s AND n.game_id = g.id'
-           " AND n.type = 'your_turn' AND n.read_at IS NULL)")
+           " AND n.type = 'your_turn' AND n.read_at IS NULL) AS unread_found")
+_FROM = ' FROM "games_game" g WHERE g.id = %s'
+_LOCK = " FOR UPDATE OF g"
 
 
 @dataclass(frozen=True)
@@ -43,28 +45,22 @@ def get_game(game_id, *, lock: bool = False, user=None, table: bool = False) -> 
     except (ValueError, TypeError, AttributeError):
         raise NotFound("no such game") from None
     known = user is not None and user.is_authenticated
-    # Every game endpoint runs this: SQL written once (config.hotsql), not compiled per call.
-    seat = ', (SELECT s.number FROM "games_seat" s WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1)' if known else ""
-    unread = _UNREAD if table and known else ""
-    found = hotsql.fetch(f'SELECT {hotsql.columns(Game, "g")}{seat}{_TABLE if table else ""}{unread} '
-                         f'FROM "games_game" g WHERE g.id = %s{" FOR UPDATE OF g" if lock else ""}',
-                         [user.pk, *([user.pk] if unread else []), key] if known else [key])
+    unread = table and known
+    sql = (_GAME + (_SEAT if known else "") + (_TABLE if table else "") + (_UNREAD if unread else "")
+           + _FROM + (_LOCK if lock else ""))
+    params = [user.pk, *([user.pk] if unread else []), key] if known else [key]
+    found = list(Game.objects.raw(sql, params))
     if not found:
         raise NotFound("no such game")
-    row = found[0]
+    game = found[0]
     if table:
-        notice = row[-1] if unread else None
-        row = row[:-1] if unread else row
-        row, seats, vacations = row[:-2], _json(row[-2]), _json(row[-1])
-        game_table = Table({number: (user_id, name) for number, user_id, name in seats}, {}, notice)
-        for number, start, end in vacations:
-            game_table.vacations.setdefault(number, []).append(
+        game.table = Table({number: (user_id, name) for number, user_id, name in _json(game.seats_found)}, {},
+                           game.unread_found if unread else None)
+        for number, start, end in _json(game.vacations_found):
+            game.table.vacations.setdefault(number, []).append(
                 (datetime.fromisoformat(start), datetime.fromisoformat(end)))
-    game = hotsql.load(Game, row)
-    if table:
-        game.table = game_table
     if known:
-        game._seat_known = (user.pk, row[-1])
+        game._seat_known = (user.pk, game.seat_found)
     return game
 
 

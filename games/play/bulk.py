@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import connection, models
 
-from config import hotsql, jsoncodec
+from config import jsoncodec
 
 # Field types whose Python values (aware datetimes, UUIDs, ints, str, bool, None) psycopg takes
 # as they are: preparing each through Django is most of the cost of a big batch.
@@ -83,7 +83,7 @@ def _keys(width: int) -> tuple[str, ...]:
 def update(model: type[models.Model], names: Sequence[str], objects: Sequence[models.Model]) -> None:
     """UPDATE each object's row with its current values of `names`, in one statement."""
     if objects:
-        hotsql.execute(*update_sql(model, names, objects))
+        _execute(*update_sql(model, names, objects))
 
 
 Part = tuple[str, list]  # a data-modifying statement without a WITH of its own, and its parameters
@@ -99,7 +99,12 @@ def write(*parts: Part | None) -> None:
         return
     ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(given[:-1]))
     sql = (f"WITH {ctes} " if ctes else "") + given[-1][0]
-    hotsql.execute(sql, [param for _, params in given for param in params])
+    _execute(sql, [param for _, params in given for param in params])
+
+
+def _execute(sql: str, params: list) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def insert_sql(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence[Any]]) -> Part | None:

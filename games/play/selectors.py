@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from config import hotsql
-from games.play import access, store
+from games.play import access
+from games.play import store
 from games.errors import GameNotActive, Invalid
 from games.play.kinds import engine_of
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 
 # What a server-written event shows; the seed in GameCreated stays secret until GameFinished.
 PUBLIC_FIELDS = {
@@ -19,7 +19,7 @@ PUBLIC_FIELDS = {
 def players(game: Game) -> list[dict[str, Any]]:
     # Through the relation when a list view's prefetch_related("seat_set__user") has read every
     # game's seats; one game alone reads its seats and usernames in one query, its SQL written
-    # once (config.hotsql: every game view runs this).
+    # query.
     if "seat_set" in getattr(game, "_prefetched_objects_cache", {}):
         seated = sorted(game.seat_set.all(), key=lambda s: s.number)
         return [{"seat": s.number, "user": s.user_id, "username": s.user.username} for s in seated]
@@ -27,8 +27,7 @@ def players(game: Game) -> list[dict[str, Any]]:
     if table is not None:
         return [{"seat": number, "user": user_id, "username": username}
                 for number, (user_id, username) in sorted(table.seats.items())]
-    found = hotsql.fetch('SELECT s.number, s.user_id, u.username FROM "games_seat" s JOIN "accounts_user" u '
-                       "ON u.id = s.user_id WHERE s.game_id = %s ORDER BY s.number", [game.pk])
+    found = Seat.objects.filter(game_id=game.pk).order_by("number").values_list("number", "user_id", "user__username")
     return [{"seat": number, "user": user_id, "username": username} for number, user_id, username in found]
 
 

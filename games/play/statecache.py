@@ -22,7 +22,7 @@ import redis
 from django.conf import settings
 from django.db import transaction
 
-from config.failopen import came_back, went_down
+from config.outages import came_back, went_down
 from games.realtime import live
 
 TTL_SECONDS = 3600

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from config import hotsql, jsoncodec
+from config import jsoncodec
 from config.metrics import EXPIRIES, EXPIRY_LATENESS, MOVES
 from games.play import bulk, statecache
 from games.realtime import live
@@ -96,9 +96,9 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
     for item in batch:
         if item.game.version != item.expected_version:
             raise VersionConflict(item.game.version)
-    rows = [[hotsql.new(Event, {"game": item.game}, game_id=item.game.pk, seq=item.expected_version + i,
-                        type=e.type, actor=e.actor, data=e.data, created_at=item.at,
-                        idempotency_key=e.idempotency_key, request_hash=e.request_hash, user_id=e.user_id)
+    rows = [[Event(game=item.game, seq=item.expected_version + i, type=e.type, actor=e.actor, data=e.data,
+                   created_at=item.at, idempotency_key=e.idempotency_key, request_hash=e.request_hash,
+                   user_id=e.user_id)
              for i, e in enumerate(item.events, start=1)] for item in batch]
     version = batch[0].game.version  # what a clash reports
     events = bulk.insert_sql(Event, EVENT_COLUMNS, [[getattr(row, name) for name in EVENT_ATTNAMES]
@@ -127,7 +127,7 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
                 cached[_cache_key(game.pk, game.version)] = jsoncodec.dumps(state)
         elif item.state is not None:
             cached[_cache_key(game.pk, game.version)] = jsoncodec.dumps(item.state)
-    # One game or many, one statement: Model.save compiles its UPDATE on every call (config.hotsql).
+    # One game or many, one statement (bulk.write).
     _write_events(version, events, *[part for item in batch for part in item.also],
                   bulk.update_sql(Game, fields, [item.game for item in batch]),
                   bulk.insert_sql(Snapshot, ["game", "version", "state", "created_at"], snapshots))
@@ -243,13 +243,13 @@ def events(game: Game, after: int = 0, limit: int | None = None):
 
 
 def events_read(game: Game, after: int = 0, limit: int | None = None, upto: int | None = None) -> list[Event]:
-    """`events`, at most up to event `upto`, as a list read with SQL written once: what every
-    long-poll answer and every stream's shared read runs (config.hotsql)."""
-    found = hotsql.fetch(
-        f'SELECT {hotsql.columns(Event, "e")} FROM "games_event" e WHERE e.game_id = %s AND e.seq > %s'
-        f'{" AND e.seq <= %s" if upto is not None else ""} ORDER BY e.seq{" LIMIT %s" if limit else ""}',
-        [game.pk, after, *([upto] if upto is not None else []), *([limit] if limit else [])])
-    return [hotsql.load(Event, row) for row in found]
+    """`events`, at most up to event `upto`, as a list: what every long-poll answer and every
+    stream's shared read runs."""
+    found = Event.objects.filter(game_id=game.pk, seq__gt=after)
+    if upto is not None:
+        found = found.filter(seq__lte=upto)
+    found = found.order_by("seq")
+    return list(found[:limit] if limit else found)
 
 
 # -- counted in the metrics (config.metrics defines them; the game's events are known here) --------

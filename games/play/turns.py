@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 
-from config import hotsql
 from games.notifications import notify
 from games.play import clocks, scheduling, store
 from games.realtime import live
@@ -29,12 +29,14 @@ def vacations_for(game: Game) -> dict[int, list[tuple[datetime, datetime]]]:
 
 
 def vacations_for_games(games: list[Game]) -> dict[Any, dict[int, list[tuple[datetime, datetime]]]]:
-    """game id -> seat -> its user's vacation intervals, for many games in one query (its SQL
-    written once, config.hotsql: every move runs it)."""
+    """game id -> seat -> its user's vacation intervals, for many games in one query."""
     found: dict[Any, dict[int, list]] = {}
-    for game_id, seat, start, end in hotsql.fetch(
-            'SELECT s.game_id, s.number, v.start, v."end" FROM "accounts_vacation" v '
-            'JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = ANY(%s)', [[g.pk for g in games]]):
+    with connection.cursor() as cursor:
+        cursor.execute('SELECT s.game_id, s.number, v.start, v."end" FROM "accounts_vacation" v '
+                       'JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = ANY(%s)',
+                       [[g.pk for g in games]])
+        rows = cursor.fetchall()
+    for game_id, seat, start, end in rows:
         found.setdefault(game_id, {}).setdefault(seat, []).append((start, end))
     return found
 

@@ -38,12 +38,13 @@ from typing import Any, Callable, Iterable, TypeVar
 import redis
 import redis.asyncio as aioredis
 from asgiref.sync import AsyncToSync, sync_to_async
+from cachetools import LRUCache
 from django.conf import settings
 from django.db import connections, transaction
 from django.utils import timezone
 
-from config.failopen import came_back, went_down
 from config.keys import deployment_key
+from config.outages import came_back, went_down
 
 log = logging.getLogger(__name__)
 MAX_WAIT_SECONDS = 30
@@ -127,11 +128,34 @@ def _revoked_channel() -> str:
     return key("revoked")
 
 
+class Memory:
+    """A process's memory of at most `size` entries, the least recently used going first
+    (cachetools' LRUCache), safe to share between the event loop and the live threads."""
+
+    def __init__(self, size: int):
+        self._lru: LRUCache = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
+
+    def get(self, key_, default=None):
+        with self._lock:
+            return self._lru.get(key_, default)
+
+    def __setitem__(self, key_, value) -> None:
+        with self._lock:
+            self._lru[key_] = value
+
+    def __len__(self) -> int:
+        return len(self._lru)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._lru.clear()
+
+
 # ---------------------------------------------------------------------------------------------
 # Token -> user for waiters, per process
 # ---------------------------------------------------------------------------------------------
-_tokens: dict[str, tuple[float, object, object]] = {}
-_tokens_lock = threading.Lock()
+_tokens = Memory(10_000)  # token key -> (until, user, token)
 _hearing: set[int] = set()  # the hubs of this process that are subscribed now
 
 
@@ -152,16 +176,12 @@ def cached_token(key_: str, lookup: Callable[[str], tuple]) -> tuple:
         expires = getattr(token, "expires_at", None)
         left = (expires - timezone.now()).total_seconds() if expires is not None else float("inf")
         hit = (now + min(settings.LIVE_AUTH_CACHE_SECONDS, left), user, token)
-        with _tokens_lock:
-            if len(_tokens) > 10000:
-                _tokens.clear()
-            _tokens[key_] = hit
+        _tokens[key_] = hit
     return hit[1], hit[2]
 
 
 def forget_tokens() -> None:
-    with _tokens_lock:
-        _tokens.clear()
+    _tokens.clear()
 
 
 def _revoked(sender=None, **kwargs) -> None:

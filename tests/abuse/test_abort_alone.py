@@ -15,18 +15,21 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_seat_only_ever_auto_moved_does_not_let_the_other_abort_alone_late(alice, bob, monkeypatch):
-    game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600,
+    game_id = start_game(alice, [bob], options={"hand_size": 6, "time_control": "per_move", "move_seconds": 3600,
                                                  "timeout_policy": "auto_move"})
     assert alice.game(game_id)["rated"] is True
-    for _ in range(3):  # alice plays; bob never does, the server plays his turns at his deadline
+    own, auto = 0, 0
+    while own < 3 or auto < 2:  # alice plays; bob never does: the server plays his turns at his deadline
         game = Game.objects.get(pk=game_id)
+        assert game.status == "active" and own + auto < 40
         if game.active_seats == [0]:
             first_move(alice, game_id)
-            game.refresh_from_db()
-        assert game.active_seats == [1]
+            own += 1
+            continue
         with monkeypatch.context() as m:
             m.setattr(timezone, "now", lambda: game.next_deadline)
             assert services.expire_due(game_id, game.version) >= 1
+        auto += 1
     assert alice.game(game_id)["status"] == "active"
     assert alice.get(url(game_id, "abort")).json()["alone"] is False
     vote = alice.post(url(game_id, "abort")).json()

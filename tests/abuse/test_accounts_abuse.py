@@ -107,3 +107,53 @@ def test_tokens_beyond_tokens_per_user_go_least_recently_used_first(alice, setti
     oldest = APIClient()
     oldest.credentials(HTTP_AUTHORIZATION=f"Token {keys[0]}")
     assert oldest.get("/api/v1/accounts/me/").status_code == 401
+
+
+# ---------------------------------------------------------------------------------------------
+# Login limits (#14)
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def clean_counts():
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def guess(name, address, password="not the password"):
+    return APIClient().post("/api/v1/accounts/token/", {"username": name, "password": password},
+                            format="json", REMOTE_ADDR=address)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_wrong_logins_never_pass_the_limit(make_player, settings, clean_counts):
+    from tests.games.test_concurrency import race
+
+    settings.THROTTLE_LOGIN_ACCOUNT_ADDRESS = "10/hour"
+    name = make_player().user.username
+    codes = race(25, lambda i: guess(name, "192.0.2.1").status_code)
+    assert sorted(codes) == [400] * 10 + [429] * 15
+
+
+def test_guesses_from_elsewhere_do_not_lock_the_owner_out(make_player, settings, clean_counts):
+    settings.THROTTLE_LOGIN_ACCOUNT_ADDRESS = "10/hour"
+    name = make_player().user.username
+    assert [guess(name, "198.51.100.7").status_code for _ in range(11)] == [400] * 10 + [429]
+    assert guess(name, "192.0.2.1", PASSWORD).status_code == 200  # the owner, from home
+    assert guess(name, "192.0.2.1").status_code == 400  # and their own typo is theirs to count
+
+
+def test_a_good_login_gives_its_count_back(make_player, settings, clean_counts):
+    settings.THROTTLE_LOGIN_ACCOUNT_ADDRESS = "3/hour"
+    name = make_player().user.username
+    assert [guess(name, "192.0.2.1", PASSWORD).status_code for _ in range(5)] == [200] * 5
+    assert [guess(name, "192.0.2.1").status_code for _ in range(4)] == [400] * 3 + [429]
+
+
+def test_a_ceiling_per_account_stops_guessing_spread_over_addresses(make_player, settings, clean_counts):
+    settings.THROTTLE_LOGIN_ACCOUNT_ADDRESS, settings.THROTTLE_LOGIN_ACCOUNT = "10/hour", "25/hour"
+    name = make_player().user.username
+    codes = [guess(name, f"203.0.113.{n % 5}").status_code for n in range(30)]
+    assert codes == [400] * 25 + [429] * 5
+    error_of(guess(name, "192.0.2.99", PASSWORD), 429, "throttled")

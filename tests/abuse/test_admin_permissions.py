@@ -1,5 +1,5 @@
 """Admin views that show a game's whole state ask the game's change-page permission (issue 33
-#9; docs/social.md#disputes)."""
+#9; docs/operations.md, "Who may see a game's whole state")."""
 from __future__ import annotations
 
 import pytest

@@ -1,6 +1,6 @@
-"""`make bench`: the write path and the timers at load (issue 10). Writes docs/benchmarks.md with
-this run's figures beside the ones measured on the code before the work (docs/benchmarks-before.json,
-taken with this same harness). Set BENCH_JSON to also keep this run's raw figures."""
+"""`make bench`: the write path and the timers at load (issue 10). Writes .benchmarks/report.md with
+this run's figures beside the ones measured on the code before the work (baseline-before.json,
+taken with this same harness); docs/benchmarks.md quotes the figures readers need. Set BENCH_JSON to also keep this run's raw figures."""
 import json
 import os
 

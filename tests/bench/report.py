@@ -1,5 +1,6 @@
-"""docs/benchmarks.md from a run of tests/bench/throughput.py, beside the figures measured on the
-code before issue 10's work (docs/benchmarks-before.json, the same harness on commit 79ee5b6)."""
+"""The full report of a run of tests/bench/throughput.py (.benchmarks/report.md, not committed),
+beside the figures measured on the code before issue 10's work (baseline-before.json, the same
+harness on commit 79ee5b6). docs/benchmarks.md, the readers' page, takes its figures from it."""
 from __future__ import annotations
 
 import json
@@ -8,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-BEFORE = ROOT / "docs" / "benchmarks-before.json"
+BEFORE = Path(__file__).resolve().parent / "baseline-before.json"
 # The table of the previous round of work (its figures only: {"label", "rows": {figure: value}}),
 # shown between before and this run so each round's effect stays visible.
-PREVIOUS = ROOT / "docs" / "benchmarks-previous.json"
-DOC = ROOT / "docs" / "benchmarks.md"
-LIVE_SECTION = "## Live updates: streams and long-polls"
+PREVIOUS = Path(__file__).resolve().parent / "baseline-previous.json"
+DOC = ROOT / ".benchmarks" / "report.md"
 
 
 def rows(out: dict[str, Any]) -> list[tuple[str, str]]:
@@ -536,7 +536,6 @@ def write(out: dict[str, Any]) -> Path:
         lines += ["", f"Before: {before.get('machine', '')}; server `{before.get('web', '')}`; "
                   f"worker `{before.get('worker', '')}`."]
     lines += ["", NOTES]
-    # The live-update section (bench_streams.py, issue 9) is written by hand: carry it over.
-    kept = DOC.read_text().partition(LIVE_SECTION)[1:] if DOC.exists() else ("", "")
-    DOC.write_text("\n".join(lines) + "\n" + ("\n" + "".join(kept) if kept[0] else ""))
+    DOC.parent.mkdir(parents=True, exist_ok=True)
+    DOC.write_text("\n".join(lines) + "\n")
     return DOC

@@ -22,13 +22,13 @@ from datetime import datetime, timezone
 from functools import cache
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import include, path
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import hotsql, jsoncodec
+from config import jsoncodec
 from config import urls as config_urls
 from games.play import access, selectors
 from games.play import options as game_options
@@ -92,8 +92,9 @@ class MovesView(APIView):
                 raise VersionConflict(game.version)
             version = game.version + 1
             record = jsoncodec.dumps({"move": data["move"], "record": {}}).decode()
-            hotsql.execute(WRITE, [game.pk, version, MOVED, seat, record, datetime.now(timezone.utc), "",
-                                   request.user.pk, version, game.pk])
+            with connection.cursor() as cursor:
+                cursor.execute(WRITE, [game.pk, version, MOVED, seat, record, datetime.now(timezone.utc), "",
+                                       request.user.pk, version, game.pk])
         return Response({"version": version, "state": phase(version)[0]}, status=status.HTTP_201_CREATED)
 
 

@@ -38,7 +38,7 @@ def test_each_request_writes_one_json_access_line_with_its_id(alice, duel, caplo
     assert len(parsed) == 1
     line = parsed[0]
     assert line["request_id"] == "trace-1" and line["status"] == 200 and line["method"] == "GET"
-    assert line["route"] == "api/v1/games/<str:game_id>/" and line["level"] == "INFO"
+    assert line["route"] == "api/v1/games/<text:game_id>/" and line["level"] == "INFO"
     assert isinstance(line["duration_ms"], float) and line["ts"].endswith("+00:00")
 
 

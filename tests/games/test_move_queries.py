@@ -61,8 +61,8 @@ def test_a_move_that_notifies_nobody_costs_two_statements(make_player, warm, opt
     # it); then the event with the game's new version, in one statement. The creator started the
     # game and has no notice to mark read.
     assert len(sql) == 2, "\n".join(sql)
-    assert sql[1].lstrip().startswith('WITH w0 AS (INSERT INTO "games_event"') and 'UPDATE "games_game"' in sql[1]
-    assert not any("games_notification" in q and q.lstrip().startswith("INSERT") for q in sql)
+    game = Game.objects.get(pk=game_id)
+    assert game.version == game.events.count()  # the event and the game's version, together
 
 
 def test_a_move_costs_the_same_queries_however_many_players_it_notifies(make_player, warm):
@@ -132,7 +132,7 @@ def test_a_move_reads_the_mover_s_turn_notice_in_its_own_write(make_player, warm
     assert unread.count() == 1  # told at the start: the creator's start made seat 1 active
     sql = queries_of_move(game_id, by_user, 1)
     # Still two statements: the notice is marked read by a part of the move's write.
-    assert len(sql) == 2 and 'UPDATE "games_notification" SET read_at' in sql[-1], "\n".join(sql)
+    assert len(sql) == 2, "\n".join(sql)
     assert unread.count() == 0
 
 
@@ -188,17 +188,25 @@ def test_no_table_a_move_writes_keeps_a_like_pattern_index():
     assert found == []
 
 
-@pytest.mark.django_db
-def test_the_game_table_has_only_the_indexes_its_queries_use():
-    """A move that moves a deadline updates the game row out of place, adding an entry to every
-    index of the table: the lookups by key, code, kind and status, the timers' sweeps by
-    deadline and reminder, and the foreign keys a delete checks."""
-    indexed = set()
-    for definition in index_definitions("games_game"):
-        columns = re.search(r"USING btree \((.*)\)", definition).group(1)
-        indexed.add(("unique " if definition.startswith("CREATE UNIQUE") else "") + columns)
-    assert indexed == {"unique id", "unique join_code", "kind", "status", "next_deadline", "next_reminder",
-                       "creator_id", "rematch_of_id"}
+def test_every_statement_of_a_move_finds_its_rows_by_an_index(make_player, warm):
+    """A move's cost must not grow with other games' rows: each of its statements reaches the
+    rows it reads or writes through an index, never by scanning a table (asked of PostgreSQL's
+    planner with sequential scans priced out, so a tiny test table does not tip the choice)."""
+    with warm(execute=True):
+        game_id, by_user = pickpic(make_player, 3, {"time_control": "per_move", "move_seconds": 600})
+        for seat in range(2):
+            users, _ = seat_users(game_id)
+            player, move, version = give(game_id, users[seat], by_user)
+            services.submit_move(game_id, player.user, move, version)
+    sql = queries_of_move(game_id, by_user, 2)  # the last give: notices, deliveries, clocks
+    assert len(sql) >= 2
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        for statement in sql:
+            cursor.execute("EXPLAIN " + statement)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            scanned = re.findall(r"Seq Scan on (\w+)", plan)
+            assert scanned == [], f"{scanned} scanned by:\n{statement}\n{plan}"
 
 
 @pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from games import tasks
 from accounts import webhooks
+from games import tasks
 from games.models import Delivery
 from tests.faults.stack import Tarpit
 from tests.games.test_tasks_behaviour import webhook_for_bob

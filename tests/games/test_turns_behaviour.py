@@ -220,9 +220,9 @@ def test_a_team_game_finished_by_a_turn_is_rated_team_against_team(make_player):
     turn.commit()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result["winners"] == [0, 2]
-    assert game.result["places"] == [1, 3, 1, 3]
+    assert game.result["places"] == [1, 2, 1, 2]   # the teams are placed (rules version 2)
     changes = game.result["rating_changes"]
-    result = {"places": [1, 3, 1, 3]}
+    result = {"places": [1, 2, 1, 2]}
     as_teams = ratings.rate_finished(game, result, [[0, 2], [1, 3]], fresh_users(4, "team"), game.finished_at)
     each_alone = ratings.rate_finished(game, result, None, fresh_users(4, "alone"), game.finished_at)
     assert [c["delta"] for c in changes] == [c["delta"] for c in as_teams]

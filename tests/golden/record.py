@@ -59,7 +59,9 @@ def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = 
             users = [User.objects.create_user(f"golden-{seed}-{i}", f"g{i}@example.org", "x" * 12)
                      for i in range(players)]
             with mock.patch("games.play.services.secrets.token_hex", return_value=seed):
-                game = services.create_game(users[0], kind, options or {}, players)
+                # Unrated: a golden game pins the rules; ratings would add rating changes to
+                # the recorded result that no replay of the rules gives back.
+                game = services.create_game(users[0], kind, options or {}, players, rated=False)
             for user in users[1:]:
                 services.join_game(game.pk, user)
             services.start_game(game.pk, users[0])

@@ -68,6 +68,11 @@ def test_two_players_play_cooperative_photoshoot_to_the_result(players, web, sho
         assert actions > 0
         coop = ann.page.get_by_test_id("coop-result").inner_text()
         assert ("won" if result["cooperative"]["won"] else "lost") in coop
+        # The result screen says what happened: a lost cooperative game names no winner.
+        outcome = "won" if result["cooperative"]["won"] else "lost"
+        assert f"the team {outcome}" in ann.page.locator("section.result h2").inner_text()
+        shown = ann.page.locator(".photoshoot-result").inner_text()
+        assert ("(winner)" in shown) == result["cooperative"]["won"]
         path = shoot(ann, "result")
         ann.page.locator("#table").screenshot(path=str(path.with_name("table-ann.png")))
         shutil.copy(path.with_name("table-ann.png"), path.with_name("photoshoot.png"))

@@ -75,7 +75,7 @@ VIEW: dict[str, Any] = {
             "type": "object", "required": ["holder", "void"],
             "properties": {"holder": nullable(SEAT_SCHEMA), "void": {"type": "boolean"}}}},
         "good_shot_threshold": {"type": "integer"},
-        "shown": {"type": "array", "items": {"type": "object"},
+        "shown": {"type": "array", "items": card_with(seat=SEAT_SCHEMA),
                   "description": "blurred cards the last action showed face up, until the next action"},
         "out": {"type": "array", "items": CARD, "description": "cards out of the game"},
         "to_play": {"type": "integer", "description": "wind phase: cards to play"},
@@ -98,7 +98,9 @@ EVENT = event_schema({
     "cards": {"type": "array", "items": card_with(pos=POS, face_up={"type": "boolean"})},
     "stage": nullable({"type": "string"}),
     "resolved": {"type": "boolean"},
-    "winds": {"type": "array", "items": {"type": "object"}},
+    "winds": {"type": "array", "description": "each seat's wind, once all are chosen", "items": {
+        "type": "object", "required": ["seat", "from", "to"],
+        "properties": {"seat": SEAT_SCHEMA, "from": {"type": "integer"}, "to": {"type": "integer"}}}},
     "played": {"type": "array", "items": PLAYED},
     "voided": {"type": "array", "items": COLOUR},
     "check": {"type": "object", "properties": {

@@ -67,13 +67,16 @@ def perform(state: base.State, actor: int, action: dict[str, Any]) -> dict[str, 
         moved = sorted({name for name, old in zip(after, grid) if name != old})
         faults += [f for f in (fault, fx.placement_fault(after, effects)) if f]
         state["grid"] = after
-    faults += rt.faults(effects, moved, action["rituals"], actor, team, state["players"])
+    declared = rounds.declared(state)
+    faults += rt.faults(effects, moved, action["rituals"], actor, team, state["players"], declared)
     state["stroke_due"] = rt.strokes_next(effects, moved)
     state["actions"] += 1
     public.update(moved=moved, rituals=action["rituals"], grid=list(state["grid"]))
     state["last"] = {"number": state["actions"], "seat": actor, **base.clone(public),
-                     "status": "open", "owed": rt.owed(effects, moved, actor, team),
+                     "status": "open", "owed": rt.owed(effects, moved, actor, team, declared),
                      "faults": faults, "before": before}
+    if declared:
+        state["last"]["passed"] = []  # control seats that let this action stand
     rounds.pass_turn(state)
     return {"action": state["actions"], "seat": actor, **public}
 
@@ -136,6 +139,19 @@ def join(state: base.State, actor: int, kind: str) -> dict[str, Any]:
                  f"seat {actor} owes no {kind} now")
     last["owed"][kind] = [s for s in last["owed"][kind] if s != actor]
     return {"action": last["number"], "seat": actor, kind: True}
+
+
+def pass_move(state: base.State, actor: int) -> dict[str, Any]:
+    """Rules version 2: a seat with something to do may let it go. The photographer whose turn it
+    is passes the turn to the next teammate (nothing moves: no action to challenge, the latest
+    one stays challengeable); a control seat lets the latest action stand (it may no longer
+    challenge it; its teammates still may). What the server plays for a timed-out seat."""
+    last = state["last"]
+    if rounds.current_photographer(state) == actor:
+        rounds.pass_turn(state)
+        return {"seat": actor, "passed": "turn", "turn": rounds.current_photographer(state)}
+    last["passed"] = sorted({*last["passed"], actor})
+    return {"seat": actor, "passed": "challenge", "action": last["number"]}
 
 
 def owes(state: base.State, seat: int) -> list[str]:

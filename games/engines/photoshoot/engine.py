@@ -10,6 +10,7 @@ from . import challenges as ch
 from . import effects as fx
 from . import grid as g
 from . import moves as mv
+from . import rituals as rt
 from . import rounds, scoring, views
 
 
@@ -18,7 +19,11 @@ class Photoshoot(base.Engine):
     title = "Photoshoot"
     min_players = 2
     max_players = 6
-    rules_version = 1
+    # Version 2 (docs/photoshoot.md, "Rules versions"): the teammates' rituals declared with the
+    # action, a mend is one movement with its rituals, `pass` (the timeout's move), results that
+    # place teams and give a lost cooperative game no winners. Version 1 stays for its games.
+    rules_version = 2
+    rules_versions = (1, 2)
 
     # -- identity and options -----------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:
@@ -65,7 +70,10 @@ class Photoshoot(base.Engine):
         seconds = options["hourglass_seconds"]
         if not (type(seconds) is int and 5 <= seconds <= 3600):
             raise ValueError("option 'hourglass_seconds' must be an integer from 5 to 3600")
-        return rounds.new_state(players, options, seed)
+        state = rounds.new_state(players, options, seed)
+        if self.rules_version >= 2:
+            state["rules_version"] = self.rules_version
+        return state
 
     # -- who acts -------------------------------------------------------------------------------
     def move_types(self, state: base.State, seat: int | None) -> set[str]:
@@ -78,12 +86,18 @@ class Photoshoot(base.Engine):
             if rounds.mending(state) and seat == rounds.current_photographer(state):
                 found.add("mend")
             return found
-        if seat == rounds.current_photographer(state):
+        declared = rounds.declared(state)
+        if seat == rounds.current_photographer(state) and not (declared and seat in self.forfeited(state)):
             found.update(mv.ACTIONS)
+            if declared:
+                found.add(mv.PASS)
         found.update(ch.owes(state, seat))
         last = state["last"]
-        if last and last["status"] == "open" and seat in self._controllers(state):
+        if last and last["status"] == "open" and seat in self._controllers(state) \
+                and seat not in last.get("passed", ()):
             found.add("challenge")
+            if declared:
+                found.add(mv.PASS)
         return found
 
     def _controllers(self, state: base.State) -> list[int]:
@@ -98,22 +112,42 @@ class Photoshoot(base.Engine):
         found: list[base.Move] = []
         if "ready" in types:
             found.append({"type": "ready"})
+        declared = rounds.declared(state)
         if "mend" in types:
-            found += mv.mend_moves(state["grid"], rounds.team_effects(state))
+            if declared:
+                found += mv.mend_moves_v2(state["grid"], rounds.team_effects(state), seat,
+                                          rounds.photographers(state), state["players"])
+            else:
+                found += mv.mend_moves(state["grid"], rounds.team_effects(state))
         if "swap" in types:
             found += mv.action_moves(state["grid"], rounds.team_effects(state), state["objective"], seat,
-                                     rounds.photographers(state), state["players"])
+                                     rounds.photographers(state), state["players"], declared)
         found += [{"type": kind} for kind in mv.TEAM_RITUALS if kind in types]
         if "challenge" in types:
             found.append({"type": "challenge", "action": state["last"]["number"]})
+        if mv.PASS in types:
+            found.append({"type": mv.PASS})
         return found
+
+    def auto_move(self, state: base.State, seat: int, rng) -> base.Move:
+        """A timeout is a timeout (rules version 2): the server never chooses an action for a
+        timed-out seat, so it can neither give the other team a token nor win one. The
+        photographer on turn and a control seat pass (the photographers lose the time, the
+        control seat its chance to challenge); a seat the ready step waits for is made ready, and
+        a mend the round cannot start without is the first correct one offered, rituals done.
+        Version 1 draws from `legal_moves` (errors and challenges included)."""
+        if not rounds.declared(state):
+            return super().auto_move(state, seat, rng)
+        if mv.PASS in self.move_types(state, seat):
+            return {"type": mv.PASS}
+        return self.legal_moves(state, seat)[0]
 
     # Log entries that show nobody anything hidden: the table is public, and none of these draws
     # from a pile or gives a verdict. A "Photo!" reveals the next objective, a challenge (or the
     # cooperative referee) a verdict, the hourglass's end the Effect cards drawn: those, and any
     # type not listed here, count as reveals (the cautious default), so no rollback crosses them.
     SILENT = frozenset({"PlayerReady", "SquareMended", "CharactersSwapped", "RowPushed",
-                        "WaveJoined", "EdgarAnswered"})
+                        "WaveJoined", "EdgarAnswered", "Passed"})
 
     def reveals(self, event: Mapping[str, Any]) -> bool:
         return event.get("type") not in self.SILENT and super().reveals(event)
@@ -134,6 +168,11 @@ class Photoshoot(base.Engine):
             return base.Step(new, "HourglassRanOut", {**self._end_round(new), "late_move": kind})
         if kind == "ready":
             return self._ready(new, actor, move, at)
+        if kind == "mend" and rounds.declared(new):
+            return self._mend(new, actor, move, at)
+        if kind == mv.PASS:
+            mv.only_fields(move, ())
+            return base.Step(new, "Passed", ch.pass_move(new, actor))
         if kind == "mend":
             mv.only_fields(move, ("cells",))
             a, b = mv.parse_pair(move)
@@ -152,12 +191,45 @@ class Photoshoot(base.Engine):
         if kind == "challenge":
             number = mv.parse_challenge(move)
             return base.Step(new, "ActionChallenged", ch.challenge(new, actor, number))
-        action = mv.parse_action(move, new["players"])
+        action = mv.parse_action(move, new["players"], rounds.declared(new))
         if new["mode"] == "coop":
             event, record = ch.coop_action(new, actor, action)
             return base.Step(new, event, record)
         ch.close_window(new)
         return base.Step(new, ch.EVENT[kind], ch.perform(new, actor, action))
+
+    def _mend(self, new: base.State, actor: int, move: base.Move, at: datetime) -> base.Step:
+        """Rules version 2, Arthur's and James's notes: "make a move to separate them (bring them
+        closer) before starting". A mend is one movement, a swap or Jo's push, made as any move
+        is: the team's effects and the blue cards' rituals apply. Nothing is hidden before the
+        hourglass, so the server refuses a mend that breaks a rule, or one that leaves the
+        square unmended when a single movement mends it (the rulebook's "a move"); only when
+        none does may the player mend again."""
+        action = mv.parse_mend(move, new["players"])
+        effects, team, grid = rounds.team_effects(new), rounds.photographers(new), new["grid"]
+        if action["kind"] == "swap":
+            a, b = action["cells"]
+            fault, movement = fx.swap_fault(grid, a, b, effects), ("swap", a, b)
+            after = g.swap(grid, a, b)
+        else:
+            fault = fx.push_fault(grid, action["cell"], action["direction"], effects)
+            movement = ("push", action["cell"], action["direction"])
+            after = g.push(grid, action["cell"], action["direction"])
+        base.require(fault is None, fault or "")
+        moved = sorted({name for name, old in zip(after, grid) if name != old})
+        forgotten = rt.stroke_fault(new["stroke_due"], action["rituals"]) + rt.faults(
+            effects, moved, action["rituals"], actor, team, new["players"], declared=True)
+        base.require(not forgotten, "a mend is a move like any other: " + "; ".join(forgotten))
+        mending = mv.mending_movements(grid, effects)
+        base.require(not mending or movement in mending,
+                     "make a move that mends the square: this one leaves it to mend, and a "
+                     "single move mends it (legal-moves lists them)")
+        new["grid"] = after
+        new["stroke_due"] = rt.strokes_next(effects, moved)
+        record = {"seat": actor, **{k: v for k, v in action.items() if k != "kind"}, "moved": moved,
+                  "grid": list(after), "mended": not rounds.mending(new)}
+        record["hourglass"] = base.clone(new["hourglass"]) if rounds.maybe_start_hourglass(new, at) else None
+        return base.Step(new, "SquareMended", record)
 
     def _ready(self, new: base.State, actor: int, move: base.Move, at: datetime) -> base.Step:
         mv.only_fields(move, ())
@@ -210,3 +282,7 @@ class Photoshoot(base.Engine):
 
     def teams(self, state: base.State) -> list[list[int]] | None:
         return [list(team) for team in state["teams"]]
+
+    def sides(self, state: base.State) -> list[list[int]] | None:
+        # Version 1 ranked seats (the losing team placed 3rd or 4th); version 2 places teams.
+        return self.teams(state) if rounds.declared(state) else None

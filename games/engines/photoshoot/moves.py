@@ -6,7 +6,11 @@ Photographer actions (one per turn):
   {"type": "photo", "rituals": {...}}
 Teammates' part of a ritual: {"type": "wave"} (Pam), {"type": "answer"} (Edgar).
 Control team: {"type": "challenge", "action": n} (n: the number of the latest action).
-Before the hourglass: {"type": "ready"}; {"type": "mend", "cells": [a, b]} (Arthur, James).
+Before the hourglass: {"type": "ready"}; {"type": "mend", "cells": [a, b]} (Arthur, James; rules
+version 2: a movement with its rituals, {"type": "mend", "cells": [a, b], "rituals": {...}} or
+{"type": "mend", "cell": c, "direction": d, "rituals": {...}} for Jo).
+Rules version 2: {"type": "pass"}: the photographer on turn passes it, a control seat lets the
+latest action stand (what the server plays for a timed-out seat).
 The system: {"type": "hourglass_run_out"} (the server's timer, never a player).
 
 An action the rules forbid (a diagonal swap, a push without Jo's card, a false "Photo!", a
@@ -26,6 +30,7 @@ from . import rituals as rt
 
 ACTIONS = ("swap", "push", "photo")
 TEAM_RITUALS = ("wave", "answer")
+PASS = "pass"
 SYSTEM = "hourglass_run_out"
 CELL = {"type": "integer", "minimum": 0, "maximum": 8}
 PAIR = {"type": "array", "items": CELL, "minItems": 2, "maxItems": 2}
@@ -52,8 +57,10 @@ def move_schema() -> dict[str, Any]:
     return {"oneOf": [
         _move("ready", "present for the round: the hourglass starts when every photographer and "
                        "one control-team member are ready"),
-        _move("mend", "before the hourglass: swap to separate Arthur from Max or bring James "
-                      "beside Olivia", ("cells",), cells=PAIR),
+        _move("mend", "before the hourglass: the move that separates Arthur from Max or brings "
+                      "James beside Olivia: a swap (`cells`) or, rules version 2, Jo's push "
+                      "(`cell`, `direction`), with its `rituals` (version 2)", (), cells=PAIR,
+              cell=CELL, direction={"enum": list(g.DIRECTIONS)}, rituals=RITUALS_SCHEMA),
         _move("swap", "swap the characters of two cells", ("cells",), cells=PAIR,
               rituals=RITUALS_SCHEMA),
         _move("push", "Jo pushes his row or column one cell", ("cell", "direction"), cell=CELL,
@@ -63,6 +70,9 @@ def move_schema() -> dict[str, Any]:
         _move("answer", 'answer Edgar\'s "Tout le monde est prêt?"'),
         _move("challenge", "control team: challenge the latest action", ("action",),
               action={"type": "integer", "minimum": 1}),
+        _move(PASS, "rules version 2: the photographer on turn passes it to the next teammate; "
+                    "a control seat lets the latest action stand (the server's move for a "
+                    "timed-out seat)"),
     ]}
 
 
@@ -88,7 +98,14 @@ def parse_pair(move: dict[str, Any]) -> tuple[int, int]:
     return a, b
 
 
-def parse_action(move: dict[str, Any], players: int) -> dict[str, Any]:
+def parse_mend(move: dict[str, Any], players: int) -> dict[str, Any]:
+    """Rules version 2: a mend is a movement, a swap (`cells`) or Jo's push (`cell` and
+    `direction`), with its rituals, as {kind, cells | cell+direction, rituals}."""
+    kind = "push" if "direction" in move or "cell" in move else "swap"
+    return parse_action({**move, "type": kind}, players, declared=True)
+
+
+def parse_action(move: dict[str, Any], players: int, declared: bool = False) -> dict[str, Any]:
     """A photographer's action as {kind, cells | cell+direction, rituals}; IllegalMove if malformed."""
     kind = move["type"]
     if kind == "swap":
@@ -102,7 +119,7 @@ def parse_action(move: dict[str, Any], players: int) -> dict[str, Any]:
     else:
         only_fields(move, ("rituals",))
         parsed = {"kind": kind}
-    parsed["rituals"] = rt.parse(move.get("rituals"), players)
+    parsed["rituals"] = rt.parse(move.get("rituals"), players, declared)
     return parsed
 
 
@@ -117,25 +134,30 @@ def parse_challenge(move: dict[str, Any]) -> int:
 # ---------------------------------------------------------------------------------------------
 # What legal_moves offers
 # ---------------------------------------------------------------------------------------------
-def full_rituals(effects: Iterable[str], actor: int, team: Sequence[int], players: int) -> dict[str, Any]:
-    """Every ritual the team's cards could ask for, done."""
+def full_rituals(effects: Iterable[str], actor: int, team: Sequence[int], players: int,
+                 declared: bool = False) -> dict[str, Any]:
+    """Every ritual the team's cards could ask for, done (`declared`, rules version 2: the
+    team's answer to Edgar too)."""
     effects = set(effects)
     said = [phrase for card, phrase in rt.PHRASES.items() if card in effects]
-    return {"say": said, "smile": True, "applaud": True, "contact": True, "stroke": True,
+    done = {"say": said, "smile": True, "applaud": True, "contact": True, "stroke": True,
             "wave": True, "slap": rt.next_teammate(team, actor),
             "shake": min(rt.neighbours(actor, players))}
+    if declared:
+        done["answered"] = True
+    return done
 
 
 def action_moves(grid: Sequence[str], effects: Iterable[str], objective: int, actor: int,
-                 team: Sequence[int], players: int) -> list[dict[str, Any]]:
+                 team: Sequence[int], players: int, declared: bool = False) -> list[dict[str, Any]]:
     """Useful actions first, then one example of each way to err; clients may send any other
     well-formed action too. Useful: "Photo!" when the square matches the objective, else the
     correct movements that put more characters where the objective wants them (all correct
     movements when none does), every ritual done. The errors: a "Photo!" and a movement with the
     rituals forgotten, a forbidden swap, a push without cause. (The server's auto-move for a
-    timed-out photographer draws from this list.)"""
+    timed-out photographer draws from this list under rules version 1; version 2 passes.)"""
     effects = set(effects)
-    done = full_rituals(effects, actor, team, players)
+    done = full_rituals(effects, actor, team, players, declared)
     found: list[dict[str, Any]] = []
     if obj.matches(grid, objective):
         found.append({"type": "photo", "rituals": done})
@@ -192,3 +214,28 @@ def mend_moves(grid: Sequence[str], effects: Iterable[str], depth: int = 4) -> l
     if not moves:  # no short mending: any correct swap (the square still changes)
         moves = [(a, b) for a, b in swaps if not fx.swap_fault(grid, a, b, effects)]
     return [{"type": "mend", "cells": [a, b]} for a, b in moves]
+
+
+def mending_movements(grid: Sequence[str], effects: Iterable[str]) -> list[tuple[str, ...]]:
+    """Rules version 2, "make a move to separate them (bring them closer) before starting": the
+    correct movements (swaps, and Jo's pushes with his card) after which the square needs no
+    mending. Empty when no single movement mends it (both Arthur and James at fault, say)."""
+    effects = set(effects)
+    return [m for m in fx.correct_movements(grid, effects)
+            if not fx.needs_mending(_after(grid, m), effects)]
+
+
+def mend_moves_v2(grid: Sequence[str], effects: Iterable[str], actor: int, team: Sequence[int],
+                  players: int) -> list[dict[str, Any]]:
+    """The mends offered under rules version 2, every ritual done: the movements that mend the
+    square at once, or (none does) the first swaps of the shortest mendings."""
+    done = full_rituals(effects, actor, team, players, declared=True)
+    found = []
+    for movement in mending_movements(grid, effects):
+        if movement[0] == "swap":
+            found.append({"type": "mend", "cells": [movement[1], movement[2]], "rituals": done})
+        else:
+            found.append({"type": "mend", "cell": movement[1], "direction": movement[2], "rituals": done})
+    if found:
+        return found
+    return [{**move, "rituals": done} for move in mend_moves(grid, effects)]

@@ -11,11 +11,16 @@ A photographer's action (swap, push, photo) may carry `rituals`, an object of wh
   shake    the seat shaken awake (Alice: a neighbour at the table)
   contact  Alice's tile kept in contact with the table (slid, never lifted)
   stroke   stroked Max's tile before playing (Max: the player after the one who moved him)
-  wave     started the Mexican wave (Pam; every teammate then posts a `wave` move)
+  wave     the Mexican wave (Pam)
+  answered the team answered Edgar's "Tout le monde est prêt?" (rules version 2)
 
-Two cards ask the rest of the team to act: Pam's Mexican wave (`wave` moves) and Edgar's "Tout le
-monde est prêt?" (`answer` moves). Those teammates owe the move until the next action; a
-challenge judges what has been done by then. Doing more than a card asks is never an error.
+Two cards ask the rest of the team to act: Pam's Mexican wave and Edgar's "Tout le monde est
+prêt?". Rules version 2 (`declared`): the team's part is declared with the action that triggers
+it (`wave`, `answered`), as the slap and the shake always were, so it is judged with the action
+and no challenge can arrive before it. Rules version 1: the mover starts the wave and each
+teammate posts a `wave` / `answer` move, owed until the next action; a challenge judges what has
+been done by then (a race the teammates lose against a fast control team). Doing more than a card
+asks is never an error.
 """
 from __future__ import annotations
 
@@ -30,7 +35,8 @@ PHRASES = {
     "edgar-smile": "Ouistiti",
     "edgar-ready": "Tout le monde est prêt?",
 }
-FLAGS = ("smile", "applaud", "contact", "stroke", "wave")
+FLAGS_V1 = ("smile", "applaud", "contact", "stroke", "wave")
+FLAGS = (*FLAGS_V1, "answered")  # `answered`: rules version 2
 SEATS = ("slap", "shake")
 KEYS = ("say", *FLAGS, *SEATS)
 MAX_PHRASES, MAX_PHRASE_LENGTH = 8, 80
@@ -41,22 +47,25 @@ def normal(text: str) -> str:
     return "".join(ch for ch in plain.casefold() if ch.isalnum())
 
 
-def parse(raw: Any, players: int) -> dict[str, Any]:
-    """The rituals of a move, every key present; IllegalMove when malformed."""
+def parse(raw: Any, players: int, declared: bool = False) -> dict[str, Any]:
+    """The rituals of a move, every key of its rules version present; IllegalMove when
+    malformed (`declared`, rules version 2, knows `answered`)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise IllegalMove('"rituals" must be an object')
-    unknown = sorted(set(raw) - set(KEYS))
+    flags = FLAGS if declared else FLAGS_V1
+    known = ("say", *flags, *SEATS)
+    unknown = sorted(set(raw) - set(known))
     if unknown:
-        raise IllegalMove(f"unknown ritual(s) {unknown}; known: {list(KEYS)}")
+        raise IllegalMove(f"unknown ritual(s) {unknown}; known: {list(known)}")
     said = raw.get("say", [])
     if not (isinstance(said, list) and len(said) <= MAX_PHRASES
             and all(isinstance(p, str) and len(p) <= MAX_PHRASE_LENGTH for p in said)):
         raise IllegalMove(f'"say" is a list of up to {MAX_PHRASES} phrases of up to '
                           f"{MAX_PHRASE_LENGTH} characters")
     out: dict[str, Any] = {"say": list(said)}
-    for key in FLAGS:
+    for key in flags:
         value = raw.get(key, False)
         if type(value) is not bool:
             raise IllegalMove(f'"{key}" must be true or false')
@@ -78,9 +87,10 @@ def neighbours(seat: int, players: int) -> set[int]:
 
 
 def faults(effects: Iterable[str], moved: Iterable[str], rituals: Mapping[str, Any], actor: int,
-           team: Sequence[int], players: int) -> list[str]:
+           team: Sequence[int], players: int, declared: bool = False) -> list[str]:
     """What the acting player forgot for the characters the action moves (not counting the
-    stroke, owed by the *next* player: see `stroke_fault`)."""
+    stroke, owed by the *next* player: see `stroke_fault`). `declared` (rules version 2): the
+    team's answer to Edgar is declared with the action too."""
     effects, moved = set(effects), set(moved)
     said = {normal(p) for p in rituals["say"]}
     found = []
@@ -104,6 +114,8 @@ def faults(effects: Iterable[str], moved: Iterable[str], rituals: Mapping[str, A
         found.append("Alice moved without shaking a neighbour awake")
     if needs("pam-wave", "Pam") and not rituals["wave"]:
         found.append("Pam moved without a Mexican wave")
+    if declared and needs("edgar-ready", "Edgar") and not rituals["answered"]:
+        found.append("the team did not answer Edgar")
     return found
 
 
@@ -117,9 +129,13 @@ def strokes_next(effects: Iterable[str], moved: Iterable[str]) -> bool:
     return "max-stroke" in set(effects) and "Max" in set(moved)
 
 
-def owed(effects: Iterable[str], moved: Iterable[str], actor: int, team: Sequence[int]) -> dict[str, list[int]]:
-    """The teammates who must still wave (Pam) or answer (Edgar) for this action."""
+def owed(effects: Iterable[str], moved: Iterable[str], actor: int, team: Sequence[int],
+         declared: bool = False) -> dict[str, list[int]]:
+    """The teammates who must still wave (Pam) or answer (Edgar) for this action: nobody when
+    the team's part is declared with the action (rules version 2)."""
     effects, moved = set(effects), set(moved)
+    if declared:
+        return {"wave": [], "answer": []}
     others = [s for s in team if s != actor]
     return {"wave": others if "pam-wave" in effects and "Pam" in moved else [],
             "answer": others if "edgar-ready" in effects and "Edgar" in moved else []}

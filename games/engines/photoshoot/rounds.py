@@ -73,6 +73,18 @@ def start_round(state: base.State) -> None:
                  tally={"validated": 0, "photographer_tokens": 0, "control_tokens": 0})
 
 
+def version(state: base.State) -> int:
+    """The rules version the state was set up under (docs/photoshoot.md, "Rules versions"):
+    version 2 records itself in the state; a state without it is version 1."""
+    return state.get("rules_version", 1)
+
+
+def declared(state: base.State) -> bool:
+    """Rules version 2: the teammates' rituals are declared with the action (no owed moves), a
+    mend is one movement with its rituals, seats may pass, results place teams."""
+    return version(state) >= 2
+
+
 def photographers(state: base.State) -> list[int]:
     return state["teams"][state["photographers"]]
 
@@ -88,13 +100,26 @@ def team_effects(state: base.State) -> list[str]:
 
 
 def current_photographer(state: base.State) -> int:
+    """Whose turn it is. Rules version 2 skips a forfeited seat: its teammates play on (the
+    server would only pass for it, one pass after another); when the whole team is out, nobody
+    acts until the hourglass runs out."""
     team = photographers(state)
-    return team[state["turn"][state["photographers"]] % len(team)]
+    start = state["turn"][state["photographers"]] % len(team)
+    if declared(state):
+        out = set(state.get("_forfeited", []))
+        for offset in range(len(team)):
+            seat = team[(start + offset) % len(team)]
+            if seat not in out:
+                return seat
+    return team[start]
 
 
 def pass_turn(state: base.State) -> None:
-    index = state["photographers"]
-    state["turn"][index] = (state["turn"][index] + 1) % len(photographers(state))
+    index, team = state["photographers"], photographers(state)
+    if declared(state):
+        state["turn"][index] = (team.index(current_photographer(state)) + 1) % len(team)
+        return
+    state["turn"][index] = (state["turn"][index] + 1) % len(team)
 
 
 # -- the ready step -----------------------------------------------------------------------------

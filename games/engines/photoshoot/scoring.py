@@ -63,9 +63,17 @@ def result(state: base.State) -> dict[str, Any] | None:
     scores = {seat: state["scores"][team_of[seat]] for seat in range(state["players"])}
     breakdown = {seat: {"team": team_of[seat], "team_score": scores[seat]} for seat in scores}
     extra: dict[str, Any] = {"teams": base.clone(state["teams"]), "team_scores": list(state["scores"])}
+    won = state["scores"][0] >= TARGET
     if state["mode"] == "coop":
         # One team: every seat shares the result; whether the team won is said apart.
-        extra["cooperative"] = {"target": TARGET, "won": state["scores"][0] >= TARGET}
+        extra["cooperative"] = {"target": TARGET, "won": won}
+    keys = {s: (v,) for s, v in scores.items()}
+    if state.get("rules_version", 1) < 2:
+        # Version 1 (kept for its games): seats ranked one by one, a lost cooperative game
+        # naming every seat a winner.
+        return base.make_result(scores, keys, breakdown=breakdown, **extra)
     # "The team with the most points wins"; equal points: a shared result (the rulebook's
-    # rematch is left to the players).
-    return base.make_result(scores, {s: (v,) for s, v in scores.items()}, breakdown=breakdown, **extra)
+    # rematch is left to the players). Places rank the teams, every seat gets its team's place;
+    # "If the team has not reached 25 points, it loses the game": no winners.
+    lost = state["mode"] == "coop" and not won
+    return base.make_result(scores, keys, breakdown=breakdown, sides=state["teams"], lost=lost, **extra)

@@ -14,9 +14,10 @@ from . import effects as fx
 from . import objectives as obj
 from . import rounds
 from .characters import CHARACTERS
+from .moves import RITUALS_SCHEMA
 
 LAST_KEYS = ("number", "seat", "kind", "cells", "cell", "direction", "rituals", "moved", "grid",
-             "validated", "objective", "status", "owed")
+             "validated", "objective", "status", "owed", "passed")
 
 
 def _copy(value: Any) -> Any:
@@ -102,17 +103,29 @@ def view_schema() -> dict[str, Any]:
                  "properties": {"id": {"type": "integer"},
                                 "cells": {"type": "array", "items": {"type": ["string", "null"]}}}}
     nullable_int = {"type": ["integer", "null"]}
+    result = base.nullable({**base.result_schema({
+        "type": "object", "required": ["team", "team_score"],
+        "properties": {"team": {"type": "integer"}, "team_score": {"type": "integer"}}}),
+        "description": "the outcome, once the game is over"})
+    result["anyOf"][0]["properties"].update({
+        "teams": {"type": "array", "items": {"type": "array", "items": seat}},
+        "team_scores": {"type": "array", "items": {"type": "integer"}},
+        "cooperative": {"type": "object", "properties": {"target": {"type": "integer"},
+                                                         "won": {"type": "boolean"}}}})
     last = {"type": ["object", "null"], "description": "the latest action, as the table saw it",
             "properties": {"number": {"type": "integer"}, "seat": seat,
                            "kind": {"enum": ["swap", "push", "photo"]},
                            "cells": {"type": "array", "items": {"type": "integer"}},
                            "cell": {"type": "integer"}, "direction": {"type": "string"},
-                           "rituals": {"type": "object"}, "moved": {"type": "array", "items": name},
+                           "rituals": RITUALS_SCHEMA, "moved": {"type": "array", "items": name},
                            "grid": grid, "validated": {"type": "integer"}, "objective": objective,
                            "status": {"enum": ["open", "closed", "challenged"]},
                            "owed": {"type": "object", "properties": {
                                "wave": {"type": "array", "items": seat},
-                               "answer": {"type": "array", "items": seat}}}}}
+                               "answer": {"type": "array", "items": seat}}},
+                           "passed": {"type": "array", "items": seat,
+                                      "description": "rules version 2: the control seats that "
+                                                     "let this action stand"}}}
     return {
         "type": "object",
         "required": ["phase", "mode", "round", "grid", "objective", "scores", "deadline", "active"],
@@ -149,10 +162,27 @@ def view_schema() -> dict[str, Any]:
             "challengeable": {"type": ["integer", "null"],
                               "description": "the action the Control team may challenge now"},
             "last_action": last,
-            "last_round": {"type": ["object", "null"], "description": "the previous round's scoring"},
+            "last_round": {"type": ["object", "null"], "description": "the previous round's scoring",
+                           "properties": {"round": {"type": "integer"}, "photographers": seat,
+                                          "validated": {"type": "integer"},
+                                          "photographer_tokens": {"type": "integer"},
+                                          "control_tokens": {"type": "integer"},
+                                          "points": {"type": "array", "items": {"type": "integer"}},
+                                          "scores": {"type": "array", "items": {"type": "integer"}},
+                                          "drawn": {"type": "array", "description": "Effect cards drawn",
+                                                    "items": {"type": "object", "properties": {
+                                                        "team": {"type": "integer"},
+                                                        "threshold": {"type": "integer"}, "card": card}}},
+                                          "caught": {"type": "object", "description": "coop: the referee's catch",
+                                                     "properties": {
+                                                         "action": {"type": "integer"}, "error": {"type": "boolean"},
+                                                         "faults": {"type": "array", "items": {"type": "string"}},
+                                                         "token": {"type": ["string", "null"]},
+                                                         "grid": grid, "objective": objective}},
+                                          "result": result}},
             "active": {"type": "array", "items": seat},
             "moves": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
-            "result": {"type": ["object", "null"]},
+            "result": result,
             "you": {"type": "object", "properties": {"seat": seat, "team": {"type": "integer"}}},
         },
     }

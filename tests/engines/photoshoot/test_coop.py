@@ -39,8 +39,9 @@ def test_a_false_photo_is_caught():
     assert result.event_type == "ErrorCaught" and result.state["tally"]["validated"] == 0
 
 
-def test_a_missing_wave_is_caught_when_the_next_action_comes():
-    state = started(3, effects=["pam-wave"])
+def test_version_1_a_missing_wave_is_caught_when_the_next_action_comes():
+    """Rules version 1 (kept for its games): the teammates owed their wave as moves."""
+    state = started(3, effects=["pam-wave"], version=1)
     state = play(state, 0, {"type": "swap", "cells": [3, 6], "rituals": {"wave": True}})
     assert state["last"]["owed"]["wave"] == [1, 2]
     state = play(state, 1, {"type": "wave"})
@@ -49,55 +50,10 @@ def test_a_missing_wave_is_caught_when_the_next_action_comes():
     assert result.state["grid"] == ROW_MAJOR and turn(result.state) == 1  # seat 1 plays again
 
 
-def test_a_complete_wave_passes():
-    state = started(3, effects=["pam-wave"])
+def test_version_1_a_complete_wave_passes():
+    state = started(3, effects=["pam-wave"], version=1)
     state = play(state, 0, {"type": "swap", "cells": [3, 6], "rituals": {"wave": True}})
     state = play(state, 1, {"type": "wave"})
     state = play(state, 2, {"type": "wave"})
     result = step(state, 1, {"type": "swap", "cells": [0, 1]})
     assert result.event_type == "CharactersSwapped"
-
-
-def test_scoring_2_per_objective_minus_1_per_token():
-    state = started(2)
-    state = play(state, 0, {"type": "swap", "cells": [0, 8]})   # caught: -1
-    state["tally"]["validated"] = 3
-    result = run_out(state)
-    assert result.record["points"] == [5] and result.state["scores"] == [5]
-
-
-def test_effects_are_added_as_in_the_normal_game():
-    state = started(2)
-    state["scores"] = [5]
-    state = run_out(state).state
-    assert len(state["effects"][0]) == 1
-
-
-def test_five_rounds_then_won_with_25_points():
-    state = started(2)
-    for round_no in range(1, 6):
-        assert state["round"] == round_no and ENGINE.result(state) is None
-        if round_no == 5:
-            state["scores"] = [25]
-        state = run_out(state).state
-        while state["phase"] == "ready":
-            seat = min(ENGINE.active_players(state))
-            state = play(state, seat, ENGINE.legal_moves(state, seat)[0])
-    out = ENGINE.result(state)
-    assert out["cooperative"] == {"target": 25, "won": True} and out["teams"] == [[0, 1]]
-
-
-def test_five_rounds_under_25_points_is_lost():
-    state = new(3)
-    state["round"] = 5
-    state = started_round(state)
-    state["scores"] = [24]
-    out = ENGINE.result(run_out(state).state)
-    assert out["cooperative"]["won"] is False and out["team_scores"] == [24]
-
-
-def started_round(state):
-    while state["phase"] == "ready":
-        seat = min(ENGINE.active_players(state))
-        state = play(state, seat, ENGINE.legal_moves(state, seat)[0])
-    return state

@@ -70,8 +70,8 @@ def test_max_moved_by_jos_push_is_moved():
     assert challenge(state).record["error"] is True
 
 
-def test_pam_the_whole_team_does_a_mexican_wave():
-    state = started(effects=["pam-wave"])
+def test_version_1_pam_the_whole_team_does_a_mexican_wave():
+    state = started(effects=["pam-wave"], version=1)
     state = act(state, {"type": "swap", "cells": MOVE["Pam"], "rituals": {"wave": True}})
     assert state["last"]["owed"]["wave"] == [2]
     early = challenge(state).record
@@ -82,26 +82,26 @@ def test_pam_the_whole_team_does_a_mexican_wave():
         play(waved, 2, {"type": "wave"})  # owed once
 
 
-def test_pam_the_player_moving_her_starts_the_wave():
-    state = started(effects=["pam-wave"])
+def test_version_1_pam_the_player_moving_her_starts_the_wave():
+    state = started(effects=["pam-wave"], version=1)
     state = act(state, {"type": "swap", "cells": MOVE["Pam"]})
     state = play(state, 2, {"type": "wave"})
     assert challenge(state).record["error"] is True
 
 
-def test_edgar_everyone_ready_the_whole_team_must_answer():
-    state = started(effects=["edgar-ready"])
+def test_version_1_edgar_everyone_ready_the_whole_team_must_answer():
+    state = started(effects=["edgar-ready"], version=1)
     state = act(state, {"type": "swap", "cells": MOVE["Edgar"], "rituals": {"say": ["Tout le monde est pret ?"]}})
     assert challenge(state).record["error"] is True     # nobody answered yet
     answered = play(state, 2, {"type": "answer"})
     assert challenge(answered).record["error"] is False
-    unsaid = act(started(effects=["edgar-ready"]), {"type": "swap", "cells": MOVE["Edgar"]})
+    unsaid = act(started(effects=["edgar-ready"], version=1), {"type": "swap", "cells": MOVE["Edgar"]})
     unsaid = play(unsaid, 2, {"type": "answer"})
     assert challenge(unsaid).record["error"] is True     # the question was never asked
 
 
-def test_a_forgotten_wave_stands_once_the_next_action_comes():
-    state = started(effects=["pam-wave"])
+def test_version_1_a_forgotten_wave_stands_once_the_next_action_comes():
+    state = started(effects=["pam-wave"], version=1)
     state = act(state, {"type": "swap", "cells": MOVE["Pam"], "rituals": {"wave": True}})
     state = act(state, {"type": "swap", "cells": [7, 8]})
     assert state["last"]["number"] == 2 and challenge(state).record["error"] is False

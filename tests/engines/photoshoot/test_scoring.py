@@ -123,7 +123,7 @@ def test_the_game_ends_when_both_teams_have_played_as_many_photographer_rounds()
     assert result.state["phase"] == "over" and result.state["photo_rounds"] == [1, 1]
     out = ENGINE.result(result.state)
     assert out["winners"] == [0, 2] and out["teams"] == [[0, 2], [1, 3]] and out["team_scores"] == [30, 10]
-    assert out["scores"] == [30, 10, 30, 10] and out["places"] == [1, 3, 1, 3]  # competition ranking
+    assert out["scores"] == [30, 10, 30, 10] and out["places"] == [1, 2, 1, 2]  # teams placed
 
 
 def test_the_second_team_can_overtake_in_its_last_round():

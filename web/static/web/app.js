@@ -246,8 +246,9 @@ function resultBox(game) {
       h("td", {}, String(result.scores?.[p.seat] ?? "")), h("td", { class: "breakdown" }, detail));
   });
   const winners = (result.winners || []).map((s) => seatName(game, s)).join(", ");
+  const together = result.cooperative;  // one team: it won or it lost (an older result named a lost one's seats)
   return h("section", { class: "result", "aria-label": "Result" },
-    h("h2", {}, `Result: ${winners ? `${winners} won` : "no winner"}`),
+    h("h2", {}, `Result: ${together ? `the team ${together.won ? "won" : "lost"}` : winners ? `${winners} won` : "no winner"}`),
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Breakdown"))),
       h("tbody", {}, rows)),
     result.tie_break ? h("p", {}, `Tie-break: ${result.tie_break}`) : null);

@@ -134,7 +134,7 @@ function pickCell(cell, view, ctx, mem, legal, rerender, error) {
   mem.cells = cells.includes(cell) ? cells.filter((c) => c !== cell) : [...cells, cell].slice(-2);
   if (mem.cells.length === 2 && legal.some((m) => m.type === "mend")) {
     const [a, b] = mem.cells;
-    const mend = legal.find((m) => m.type === "mend" && ((m.cells[0] === a && m.cells[1] === b) || (m.cells[0] === b && m.cells[1] === a)));
+    const mend = legal.find((m) => m.type === "mend" && m.cells && ((m.cells[0] === a && m.cells[1] === b) || (m.cells[0] === b && m.cells[1] === a)));
     mem.cells = [];
     if (mend) { trySubmit(ctx, mend, error); return; }
     error.textContent = "That swap does not mend the square; pick one of the mends listed.";
@@ -163,7 +163,8 @@ function describeMove(m, seatLabel) {
   if (m.type === "swap") return `Swap cells ${m.cells[0]} and ${m.cells[1]}${extra}`;
   if (m.type === "push") return `Jo pushes from cell ${m.cell} ${ARROWS[m.direction]} ${m.direction}${extra}`;
   if (m.type === "photo") return `Photo!${extra}`;
-  if (m.type === "mend") return `Mend: swap cells ${m.cells[0]} and ${m.cells[1]}`;
+  if (m.type === "mend") return m.cells ? `Mend: swap cells ${m.cells[0]} and ${m.cells[1]}${extra}` : `Mend: Jo pushes from cell ${m.cell} ${m.direction}${extra}`;
+  if (m.type === "pass") return "Pass";
   if (m.type === "ready") return "I'm ready";
   if (m.type === "wave") return "Join the Mexican wave (Pam)";
   if (m.type === "answer") return "Answer Edgar (\"Oui!\")";
@@ -178,7 +179,7 @@ function ritualText(r, seatLabel) {
     return `every ritual done${(r.say || []).length ? `, says ${r.say.map((p) => `“${p}”`).join(", ")}` : ""}`;
   }
   for (const phrase of r.say || []) parts.push(`says “${phrase}”`);
-  for (const flag of ["smile", "applaud", "contact", "stroke", "wave"]) if (r[flag]) parts.push({ smile: "smiles", applaud: "applauds", contact: "slides the tile", stroke: "strokes Max", wave: "starts the wave" }[flag]);
+  for (const flag of ["smile", "applaud", "contact", "stroke", "wave", "answered"]) if (r[flag]) parts.push({ smile: "smiles", applaud: "applauds", contact: "slides the tile", stroke: "strokes Max", wave: "the team waves", answered: "the team answers Edgar" }[flag]);
   if (r.slap !== null && r.slap !== undefined) parts.push(`slaps ${seatLabel(r.slap)}'s hand`);
   if (r.shake !== null && r.shake !== undefined) parts.push(`shakes ${seatLabel(r.shake)}`);
   return parts.join(", ");
@@ -222,7 +223,7 @@ function composer(view, ctx, mem, rerender, error, seatLabel) {
   const box = h("fieldset", { class: "composer" }, [h("legend", { text: `Or make your own move (${view.mode === "coop" ? "the referee" : "the control team"} judges it)` })]);
   const seats = [...Array(view.players || 0).keys()];
   const checks = h("div", {});
-  for (const [flag, label] of [["smile", "smile"], ["applaud", "applaud"], ["contact", "slide the tile (contact)"], ["stroke", "stroke Max"], ["wave", "start the Mexican wave"]]) {
+  for (const [flag, label] of [["smile", "smile"], ["applaud", "applaud"], ["contact", "slide the tile (contact)"], ["stroke", "stroke Max"], ["wave", "the team does the Mexican wave"], ["answered", "the team answers Edgar"]]) {
     checks.appendChild(h("label", { style: "margin-right:.8em" }, [h("input", { type: "checkbox", checked: r[flag], onchange: (e) => { r[flag] = e.target.checked; } }), ` ${label}`]));
   }
   box.appendChild(checks);
@@ -238,8 +239,9 @@ function composer(view, ctx, mem, rerender, error, seatLabel) {
     [h("option", { value: "", text: "nobody" }), ...seats.filter((x) => x !== ctx.seat).map((x) => h("option", { value: x, selected: r[key] === x, text: seatLabel(x) }))])]);
   box.append(seatSelect("slap", "slap the hand of"), seatSelect("shake", "shake"));
   const rituals = () => {
-    const { free, ...rest } = r;
-    return { ...rest, say: free ? [...rest.say, free] : [...rest.say] };
+    const { free, answered, ...rest } = r;
+    // `answered` exists from rules version 2 on: sent only when ticked, so older games accept the rest.
+    return { ...rest, ...(answered ? { answered } : {}), say: free ? [...rest.say, free] : [...rest.say] };
   };
   const cells = mem.cells || [];
   const row = h("div", {});
@@ -290,11 +292,18 @@ function lastRoundPanel(last) {
   return h("section", { class: "photoshoot-last-round", "aria-label": "Previous round" }, [h("h3", { text: "Previous round" }), h("p", { text: parts.join(" · ") })]);
 }
 
+// A lost cooperative game is lost, whatever an older result's `winners` say; teams are placed as
+// teams (a team's place is its first seat's: every seat of a team has it from rules version 2).
 function resultPanel(view, seatLabel) {
   const res = view.result;
+  const lost = Boolean(res.cooperative && !res.cooperative.won);
+  const winners = lost ? [] : res.winners || [];
   const box = h("section", { class: "photoshoot-result", "aria-label": "Result" }, [h("h3", { text: "Result" })]);
   if (res.cooperative) box.appendChild(h("p", { "data-testid": "coop-result", text: `Cooperative: ${res.cooperative.won ? "won" : "lost"} (target ${res.cooperative.target})` }));
-  if (res.team_scores) box.appendChild(h("p", { text: res.team_scores.map((x, t) => `Team ${t + 1}: ${x}`).join(" · ") }));
-  box.appendChild(h("p", { text: (res.scores || []).map((x, seat) => `${seatLabel(seat)}: ${x}${(res.winners || []).includes(seat) ? " (winner)" : ""}`).join(" · ") }));
+  if (res.team_scores) {
+    const standing = (team) => (lost ? "lost" : team.some((x) => winners.includes(x)) ? "won" : "lost");
+    box.appendChild(h("p", { "data-testid": "team-result", text: res.team_scores.map((x, t) => `Team ${t + 1}: ${x} — ${standing((res.teams || [])[t] || [])}`).join(" · ") }));
+  }
+  box.appendChild(h("p", { text: (res.scores || []).map((x, seat) => `${seatLabel(seat)}: ${x}${winners.includes(seat) ? " (winner)" : ""}`).join(" · ") }));
   return box;
 }

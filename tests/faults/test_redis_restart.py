@@ -1,0 +1,73 @@
+"""Redis restarted during clocked play (a private redis-server): tests/faults/scenario.py."""
+from __future__ import annotations
+
+import time
+
+import httpx
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Event
+from tests.faults import figures
+from tests.faults.scenario import (
+    MARKS,
+    SCALE,
+    HttpPlayer,
+    all_over,
+    assert_every_clock_fired_once,
+    assert_notices_once,
+    assert_webhooks_once,
+    deliveries_settled,
+    expiries,
+    http_duel,
+)
+from tests.faults.stack import (
+    CountingReceiver,
+    Stack,
+    stack_env,
+    wait_quietly,
+)
+from tests.live_server import PrivateRedis, Server
+from tests.worker import wait_for
+
+pytestmark = MARKS
+
+
+def test_a_redis_restart_during_clocked_play_stops_no_clock():
+    """Redis stops (no data kept) and comes back: the worker, outbound, beat and web stay up and
+    reconnect by themselves, and every clock fires once (the waiting wakes died with Redis: the
+    sweeper's first runs catch up)."""
+    redis = PrivateRedis().start()
+    receiver = CountingReceiver()
+    stack, server = Stack(stack_env(redis.url)), Server(redis.url)
+    try:
+        stack.start()
+        server.start()
+        host = HttpPlayer(server, f"host{time.monotonic_ns()}")
+        assert host.post("/accounts/webhooks/", {"url": receiver.url}).status_code == 201
+        games = [http_duel(host, HttpPlayer(server, f"p{i}x{time.monotonic_ns()}")) for i in range(3 * SCALE)]
+        # A few clocks in, with wakes waiting in the worker (unacknowledged): Redis goes away.
+        assert wait_for(lambda: Event.objects.filter(game_id__in=games, type="TimerExpired").count() >= len(games),
+                        timeout=60), stack.logs()
+        redis.command("SHUTDOWN", "NOSAVE")
+        assert wait_for(lambda: not redis.ping(), timeout=10)
+        redis.process.wait(10)
+        wait_quietly(4 * SCALE)
+        back = timezone.now()
+        redis.start()
+        assert wait_for(lambda: all_over(games), timeout=60 + 20 * SCALE), stack.logs()
+        assert stack.dead() == [], stack.logs()
+        assert "Unrecoverable error" not in stack.logs()
+        assert server.process.poll() is None and httpx.get(f"{server.url}/api/v1/kinds/", timeout=10).status_code == 200
+        fired = expiries(games)
+        assert_every_clock_fired_once(fired)
+        assert_notices_once(games)
+        user = User.objects.get(username=host.client.get("/accounts/me/").json()["username"])
+        assert wait_for(lambda: deliveries_settled(user), timeout=60), stack.logs()
+        assert_webhooks_once(receiver, user)
+        figures.record("redis restart", games, after=back)
+    finally:
+        server.stop()
+        stack.stop()
+        receiver.close()
+        redis.stop()
