@@ -263,7 +263,9 @@ def test_a_push_service_that_never_answers_is_cut_at_the_deadline(alice, bob, du
         tarpit.close()
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == ("pending", 1)
-    assert delivery.last_error == "no answer within the 1 s deadline"
+    # The deadline's watchdog and the socket's own timeout (set to what is left of the deadline)
+    # fire at the same moment: either may be the one that reports it.
+    assert delivery.last_error in ("no answer within the 1 s deadline", "timed out")
 
 
 def test_without_vapid_keys_web_push_is_skipped_cleanly(alice, bob, duel, service, settings):
