@@ -184,9 +184,9 @@ def update_preferences(user, channels=None, email_digest_minutes=None, quiet_hou
             except (ZoneInfoNotFoundError, ValueError):
                 raise Invalid(f"quiet_hours.tz: unknown time zone '{quiet_hours['tz']}' (an IANA name, "
                               "e.g. Europe/Paris)") from None
-            if quiet_hours["start"] == quiet_hours["end"]:
-                raise Invalid("quiet_hours: start and end are the same time; send null for no quiet hours")
-            prefs.quiet_start, prefs.quiet_end = quiet_hours["start"], quiet_hours["end"]
+            # Wall-clock times in `tz`: an offset the client wrote with them is not theirs to give.
+            prefs.quiet_start = quiet_hours["start"].replace(tzinfo=None)
+            prefs.quiet_end = quiet_hours["end"].replace(tzinfo=None)
             prefs.quiet_tz = quiet_hours["tz"]
     if channels is not None:
         if not isinstance(channels, dict):

@@ -155,11 +155,18 @@ class MeView(APIView):
 # ---------------------------------------------------------------------------------------------
 # Notification preferences, webhooks, vacations
 # ---------------------------------------------------------------------------------------------
+def _zones() -> list[str]:
+    import zoneinfo
+
+    return sorted(zoneinfo.available_timezones())
+
+
 class QuietHoursIO(StrictInput):
-    start = serializers.TimeField(format="%H:%M", input_formats=["%H:%M"], help_text="HH:MM, local time")
-    end = serializers.TimeField(format="%H:%M", input_formats=["%H:%M"],
-                                help_text="HH:MM, local time; before start means across midnight")
-    tz = serializers.CharField(max_length=64, help_text="an IANA time zone, e.g. Europe/Paris")
+    # HH:MM, or any ISO 8601 time (seconds are kept, an offset is ignored: the zone is `tz`).
+    start = serializers.TimeField(format="%H:%M", input_formats=["%H:%M", "iso-8601"], help_text="local time")
+    end = serializers.TimeField(format="%H:%M", input_formats=["%H:%M", "iso-8601"],
+                                help_text="local time; before start runs across midnight; equal to start: none")
+    tz = serializers.ChoiceField(choices=_zones(), help_text="an IANA time zone, e.g. Europe/Paris")
 
 
 class PreferencesIO(StrictInput):

@@ -74,9 +74,11 @@ class SubscriptionsView(APIView):
             data.validated_data["keys"]["auth"], request.headers.get("User-Agent", ""))
         return Response(SubscriptionOut(sub).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
+
+class UnsubscribeView(APIView):
     @extend_schema(request=UnsubscribeIn, responses={204: None, 400: ErrorOut, 404: ErrorOut},
-                   operation_id="push_subscriptions_unsubscribe", summary="Unregister a browser by its endpoint (what PushSubscription.unsubscribe() left)")
-    def delete(self, request):
+                   summary="Unregister a browser by its endpoint (what PushSubscription.unsubscribe() left)")
+    def post(self, request):
         data = UnsubscribeIn(data=request.data)
         data.is_valid(raise_exception=True)
         services.remove_push_subscription(request.user, endpoint=data.validated_data["endpoint"])

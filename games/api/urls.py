@@ -57,6 +57,7 @@ urlpatterns = [
     path("games/<text:game_id>/mute/", notifications.MuteView.as_view(), name="game-mute"),
     path("push/vapid-key/", push.VapidKeyView.as_view(), name="push-vapid-key"),
     path("push/subscriptions/", push.SubscriptionsView.as_view(), name="push-subscriptions"),
+    path("push/subscriptions/unsubscribe/", push.UnsubscribeView.as_view(), name="push-unsubscribe"),
     path("push/subscriptions/<int:subscription_id>/", push.SubscriptionView.as_view(), name="push-subscription"),
     path("push/devices/", push.DevicesView.as_view(), name="push-devices"),
     path("push/devices/<int:device_id>/", push.DeviceView.as_view(), name="push-device"),

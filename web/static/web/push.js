@@ -42,7 +42,7 @@ export async function unsubscribe() {
   const subscription = await currentSubscription();
   if (!subscription) return;
   try {
-    await api("/push/subscriptions/", { method: "DELETE", body: { endpoint: subscription.endpoint } });
+    await post("/push/subscriptions/unsubscribe/", { endpoint: subscription.endpoint });
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) throw error;  // already gone there
   }
