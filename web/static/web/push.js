@@ -79,12 +79,17 @@ export async function settingsPage(main, say) {
   const local = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const start = h("input", { type: "time", name: "start", value: quiet?.start || "22:00", required: true });
   const end = h("input", { type: "time", name: "end", value: quiet?.end || "08:00", required: true });
-  const tz = h("select", { name: "tz" }, zones().map((name) =>
-    h("option", { value: name, selected: name === (quiet?.tz || local) }, name)));
+  const chosen = quiet?.tz || local;
+  const names = zones();
+  if (!names.includes(chosen)) names.unshift(chosen);  // "UTC" is not in every browser's list
+  const tz = h("select", { name: "tz" }, names.map((name) =>
+    h("option", { value: name, selected: name === chosen }, name)));
   const on = h("input", { type: "checkbox", name: "on", checked: Boolean(quiet) });
-  const form = h("form", { id: "quiet-hours" },
-    h("label", {}, on, " Quiet hours: no push from "), start, h("label", {}, " to "), end, " ", tz, " ",
-    h("button", { type: "submit" }, "Save"));
+  const form = h("form", { id: "quiet-hours", "aria-label": "Quiet hours" },
+    h("fieldset", {}, h("legend", {}, "Quiet hours"),
+      h("label", {}, on, " No push during quiet hours"),
+      h("label", {}, "From ", start), h("label", {}, "to ", end), h("label", {}, "Time zone ", tz),
+      h("button", { type: "submit" }, "Save")));
   form.onsubmit = async (event) => {
     event.preventDefault();
     const body = { quiet_hours: on.checked ? { start: start.value, end: end.value, tz: tz.value } : null };
