@@ -169,11 +169,23 @@ class QuietHoursIO(StrictInput):
     tz = serializers.ChoiceField(choices=_zones(), help_text="an IANA time zone, e.g. Europe/Paris")
 
 
+class QuietHoursOut(serializers.Serializer):
+    start = serializers.RegexField(r"^\d\d:\d\d$", help_text="HH:MM, local time")
+    end = serializers.RegexField(r"^\d\d:\d\d$", help_text="HH:MM, local time")
+    tz = serializers.CharField(help_text="the IANA time zone")
+
+
 class PreferencesIO(StrictInput):
     channels = kind_typed("Channels")(required=False, help_text='{"your_turn": ["inbox", "email", "push"], ...}')
     email_digest_minutes = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 60)
     quiet_hours = QuietHoursIO(required=False, allow_null=True, help_text=(
         "no push between start and end in tz (it waits for the end); null: none"))
+
+
+class PreferencesOut(serializers.Serializer):
+    channels = kind_typed("Channels")()
+    email_digest_minutes = serializers.IntegerField()
+    quiet_hours = QuietHoursOut(allow_null=True, help_text="no push between start and end in tz; null: none")
 
 
 def preferences_out(prefs):
@@ -186,11 +198,11 @@ def preferences_out(prefs):
 
 
 class PreferencesView(APIView):
-    @extend_schema(responses=PreferencesIO, summary="Your notification channels per type")
+    @extend_schema(responses=PreferencesOut, summary="Your notification channels per type")
     def get(self, request):
         return Response(preferences_out(services.preferences(request.user)))
 
-    @extend_schema(request=PreferencesIO, responses={200: PreferencesIO, 400: ErrorOut})
+    @extend_schema(request=PreferencesIO, responses={200: PreferencesOut, 400: ErrorOut})
     def put(self, request):
         data = PreferencesIO(data=request.data)
         data.is_valid(raise_exception=True)
