@@ -106,6 +106,14 @@ if env_bool("DATABASE_POOL", True):
         # A request that finds the pool empty waits this long, then fails with a clear error.
         "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", 10)),
     }
+# Parameters bound server-side (Django's documented `server_side_binding` with psycopg 3), so that
+# psycopg prepares a statement its connection has run `prepare_threshold` times: the ORM writes the
+# same text for the same query, and PostgreSQL plans a prepared statement once it has seen its
+# plans hold (planning was most of PostgreSQL's work on a move). DATABASE_PREPARE=off binds on the
+# client and prepares nothing, e.g. behind PgBouncer in transaction mode before 1.21.
+DATABASE_PREPARE = env_bool("DATABASE_PREPARE", True)
+if DATABASE_PREPARE:
+    DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
 # Threads per process that run the streams' database reads (each holds a pooled connection only
 # while it reads). Keep it below DATABASE_POOL_MAX so requests always find a connection.
 LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))

@@ -19,6 +19,8 @@ class GamesConfig(AppConfig):
         live.connect()  # cached tokens of streams and long-polls forget revoked ones
         # Chat authorship is personal data: exported with the account, anonymised on deletion.
         personal_data.register("chat", export=chat.export_user, erase=chat.erase_user)
+        # Others' notices that name the account by its username: renamed to deleted-N.
+        personal_data.register("named_in_notices", export=lambda user: None, erase=notify.forget_name)
         # A seat in an open or active game keeps the account until the game is left or over.
         personal_data.keep_while("games", access.require_no_games_in_progress)
         # Delivery attempts count in the metrics (config.metrics), in every process that makes them.

@@ -17,12 +17,11 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games.notifications import notify
-from games.play import access, clocks, store
+from games.play import access, clocks, store, turns
 from games.errors import Forbidden, GameNotActive, Invalid, NotYet
 from games.play.kinds import all_kinds, engine_of
 from games.models import AbortVote, Event, Game, Invitation, Seat
 from games.play.store import NewEvent
-from games.play.turns import Turn
 
 
 def _active(game: Game) -> None:
@@ -45,7 +44,7 @@ def resign(game_id, user) -> Game:
     seat = access.require_player(game, user)
     _active(game)
     engine = engine_of(game)
-    turn = Turn(game, engine, store.state_at(game), timezone.now())
+    turn = turns.current(game, engine, timezone.now())
     if seat not in _still_in(engine, turn.state):
         raise Forbidden("you are already out of this game")
     turn.settle()  # what fell due before the resignation is settled first
@@ -168,7 +167,7 @@ def claim_forfeit(game_id, user, seat: Any) -> Game:
         raise Invalid("this game has a time control: its clocks deal with a silent seat")
     engine = engine_of(game)
     now = timezone.now()
-    turn = Turn(game, engine, store.state_at(game), now)
+    turn = turns.current(game, engine, now)
     still_in = _still_in(engine, turn.state)
     if claimant not in still_in:
         raise Forbidden("you are out of this game")

@@ -45,6 +45,23 @@ TITLES = {
 }
 # Unread notices of these types collapse into one per user and game (with a `collapsed` count).
 COLLAPSING = ("your_turn", "chat")
+# Notices whose title begins with a user's name ("{who} ..."): renamed when that user is deleted.
+NAMING = tuple(kind for kind, title in TITLES.items() if title.startswith("{who} "))
+
+
+def forget_name(user) -> None:
+    """A deleted account reads deleted-N everywhere (docs/accounts.md): the other players' notices
+    of its games that begin with its name ("alice wrote in ...") begin with deleted-N instead.
+    Registered as personal data (games.apps): it runs while the account still has its name."""
+    from django.db.models import Value
+    from django.db.models.functions import Concat, Substr
+
+    from accounts.services import DELETED_PREFIX
+
+    old = f"{user.username} "  # usernames hold no space: the prefix is the name and nothing else
+    Notification.objects.filter(type__in=NAMING, title__startswith=old,
+                                game__in=Seat.objects.filter(user=user).values("game_id")).exclude(
+        user=user).update(title=Concat(Value(f"{DELETED_PREFIX}{user.pk} "), Substr("title", len(old) + 1)))
 
 
 def _seats(game: Game) -> dict[int, int]:

@@ -184,7 +184,7 @@ def _replayed(game: Game, engine: base.Engine, seat: int, key: str, fingerprint:
     # One append writes all its events with one timestamp: the answer's version is the last of them.
     version = Event.objects.filter(game=game, created_at=first.created_at).order_by(
         "-seq").values_list("seq", flat=True).first()
-    return MoveResult(version, engine.view(store.state_at(game, version), seat), replayed=True)
+    return MoveResult(version, engine.view(turns.state_at(game, version), seat), replayed=True)
 
 
 def submit_move(game_id, user, move: Any, expected_version: Any,
@@ -245,8 +245,8 @@ def _is_due(game: Game, now) -> bool:
 def _turn(game: Game, engine, now) -> Turn:
     """A turn on the game as read; its seats and vacations too if the read brought them."""
     table = getattr(game, "table", None)
-    return Turn(game, engine, store.state_at(game), now, vacations=table.vacations if table else None,
-                seats=table.seats if table else None)
+    return turns.current(game, engine, now, vacations=table.vacations if table else None,
+                         seats=table.seats if table else None)
 
 
 def _expire(game: Game, now) -> int:
@@ -364,7 +364,7 @@ def send_due_reminders(game_id) -> int:
         notify.remind(game, {seat: deadlines[seat] for seat in due})
         game.clocks = clocks.mark_reminded(game.clocks, due)
     engine = engine_of(game)
-    times = turns.wake_times(game, engine, store.state_at(game), game.clocks, vacations, None)
+    times = turns.wake_times(game, engine, turns.state_at(game), game.clocks, vacations, None)
     Game.objects.filter(pk=game.pk).update(clocks=game.clocks, **times)
     game.__dict__.update(times)
     scheduling.schedule_wake(game)
@@ -461,7 +461,7 @@ def resolve_dispute(dispute_id: int, staff_user, uphold: bool, resolution: str,
                                user_id=staff_user.pk))
         game.status = Game.Status.ACTIVE
         turn = Turn(game, engine, None, now)
-        turn.roll_back(store.state_at(game, target), events)
+        turn.roll_back(turns.state_at(game, target), events)
         turn.commit(status=Game.Status.ACTIVE, result=None, finished_at=None)
     else:
         dispute.save()

@@ -46,6 +46,18 @@ def seeds_of(games: list[Game]) -> dict[Any, str]:
     return dict(Event.objects.filter(game__in=games, seq=1).values_list("game_id", "data__seed"))
 
 
+def current(game: Game, engine: base.Engine, at: datetime, **kwargs: Any) -> Turn:
+    """A turn on the game as it stands. Its state is read from the event store here: the use
+    cases reach the store through turns only, so a move enters the log from one place."""
+    return Turn(game, engine, store.state_at(game), at, **kwargs)
+
+
+def state_at(game: Game, version: int | None = None) -> base.State | None:
+    """The game's state after `version` (its latest by default): a use case's read of the log,
+    through turns like its writes (issue 31: the event store entered from one place)."""
+    return store.state_at(game, version)
+
+
 class Turn:
     def __init__(self, game: Game, engine: base.Engine, state: base.State | None, at: datetime, *,
                  vacations: dict[int, list] | None = None, seed: str | None = None,

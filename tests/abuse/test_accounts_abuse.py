@@ -25,7 +25,11 @@ def register(name: str):
 # ---------------------------------------------------------------------------------------------
 def test_a_deleted_account_reads_deleted_n_in_old_events_and_its_name_rests(alice, bob):
     game_id = start_game(alice, [bob], options={"hand_size": 1})
+    said = bob.post(f"/api/v1/games/{game_id}/chat/", {"channel": "players", "text": "good luck"})
+    assert said.status_code == 201
     play_out(game_id, [alice, bob])
+    assert [n["title"] for n in alice.get("/api/v1/notifications/").json()["results"]
+            if n["type"] == "chat"] == ["bob wrote in Duel (test game)"]
     assert bob.post("/api/v1/accounts/me/delete/", {"password": PASSWORD}).status_code == 204
 
     events = alice.get(f"/api/v1/games/{game_id}/events/").json()["events"]
@@ -36,6 +40,9 @@ def test_a_deleted_account_reads_deleted_n_in_old_events_and_its_name_rests(alic
     assert {p["user"]: p["username"] for p in started["players"]} == {alice.user.pk: "alice", bob.user.pk: gone}
     assert "bob" not in str(alice.get(f"/api/v1/games/{game_id}/events/").content)
     assert [p["username"] for p in alice.game(game_id)["players"]] == ["alice", gone]
+    notices = alice.get("/api/v1/notifications/").json()["results"]
+    assert [n["title"] for n in notices if n["type"] == "chat"] == [f"{gone} wrote in Duel (test game)"]
+    assert "bob" not in str(alice.get("/api/v1/notifications/").content)
 
     for name in ("bob", "Bob", "ｂob"):  # the old name, and its look-alikes, cannot be taken
         error_of(register(name), 409, "username_taken")

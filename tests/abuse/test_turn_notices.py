@@ -44,25 +44,27 @@ def test_a_two_minute_photoshoot_round_leaves_one_turn_notice_per_player(make_pl
     assert sum(n.collapsed for notes in rows.values() for n in notes) >= 10  # the turns it stood for
 
 
-def test_a_turn_notice_read_long_ago_is_not_reopened(alice, bob, duel, settings):
+def test_a_turn_notice_read_long_ago_is_not_reopened(alice, bob, settings):
+    game_id = start_game(alice, [bob], options={"hand_size": 6})
+
     def turn_notices():
-        return list(Notification.objects.filter(user=bob.user, game_id=duel, type="your_turn").order_by("id"))
+        return list(Notification.objects.filter(user=bob.user, game_id=game_id, type="your_turn").order_by("id"))
 
-    def play(player):
-        moves = player.get(f"/api/v1/games/{duel}/legal-moves/").json()["moves"]
-        assert player.move(duel, moves[0]).status_code == 201
+    def step():
+        """One move by whoever is on turn (a trick's winner leads the next)."""
+        game = Game.objects.get(pk=game_id)
+        assert game.status == "active"
+        player = alice if game.active_seats == [0] else bob
+        moves = player.get(f"/api/v1/games/{game_id}/legal-moves/").json()["moves"]
+        assert player.move(game_id, moves[0]).status_code == 201
 
-    def to_move():
-        return alice if Game.objects.get(pk=duel).active_seats == [0] else bob
-
-    while to_move() is bob:
-        play(bob)
-    play(alice)  # bob's turn: a notice
+    while not turn_notices():
+        step()
     (first,) = turn_notices()
-    while to_move() is bob:
-        play(bob)  # reads it
+    while Notification.objects.get(pk=first.pk).read_at is None:
+        step()  # until bob moves, which reads it
     Notification.objects.filter(pk=first.pk).update(
         read_at=timezone.now() - timedelta(seconds=settings.TURN_NOTICE_REOPEN_SECONDS + 1))
-    while to_move() is alice:  # until the turn comes back to bob
-        play(alice)
+    while len(turn_notices()) == 1 and Notification.objects.get(pk=first.pk).read_at is not None:
+        step()  # until the turn comes back to bob (a new notice, or the old one reopened)
     assert [n.read_at is None for n in turn_notices()] == [False, True]  # a new one, the old stays read

@@ -122,7 +122,7 @@ def signup(player: Player) -> None:
     form.get_by_label("User name").fill(player.name)
     form.get_by_label("Password", exact=True).fill(f"{player.name}-Kodachrome-64")
     form.get_by_role("button", name="Register").click()
-    page.locator("h1, #flash .error").first.wait_for()
+    page.locator("h1:text-is('Lobby'), #flash .error").first.wait_for()
     assert page.get_by_role("heading", name="Lobby").count(), page.locator("#flash").inner_text()
     player.token = page.evaluate("localStorage.getItem('darkroom.token')")
 

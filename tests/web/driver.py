@@ -29,8 +29,8 @@ def create_game(host, kind: str, seats: int, **options) -> str:
 
 def set_options(form, options: dict) -> None:
     """Fill the create form's option fields (the kind's `options_schema`) as a person would."""
-    if options:
-        form.locator("summary").click()
+    if options and form.locator("details:not([open]) > summary").count():
+        form.locator("details:not([open]) > summary").first.click()
     for name, value in options.items():
         field = form.locator(f"[name='option:{name}']")
         if isinstance(value, bool):

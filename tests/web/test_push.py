@@ -57,7 +57,7 @@ def test_the_worker_registers_at_the_root_and_turning_push_on_and_off_registers_
             {"endpoint": endpoint, "keys": {"p256dh": browser_keys.p256dh, "auth": browser_keys.auth}}))
         ann.goto("#/")  # a fresh load, so the stub is in place
         page.get_by_role("link", name="Settings").click()
-        page.get_by_role("heading", name="Notification settings").wait_for()
+        page.get_by_role("heading", name="Push on this browser").wait_for()
         page.get_by_text("This browser gets no push notifications.").wait_for()
         page.get_by_role("button", name="Turn on for this browser").click()
         page.get_by_text("This browser gets push notifications.").wait_for()
@@ -89,7 +89,7 @@ def test_quiet_hours_are_saved_from_the_settings_page(players, web):
     form.locator("input[name=start]").fill("22:30")
     form.locator("input[name=end]").fill("07:15")
     form.locator("select[name=tz]").select_option("Europe/Paris")
-    form.get_by_role("button", name="Save").click()
+    form.get_by_role("button", name="Save quiet hours").click()
     page.get_by_text("Quiet hours saved.").wait_for()
     prefs = httpx.get(f"{web.url}/api/v1/accounts/preferences/", headers={"Authorization": f"Token {ben.token}"}).json()
     assert prefs["quiet_hours"] == {"start": "22:30", "end": "07:15", "tz": "Europe/Paris"}

@@ -33,7 +33,7 @@ def test_invite_a_friend_to_a_private_game_chat_and_resign(players, web, shoot):
     # Bob finds the invitation in his lobby and accepts it: he is seated.
     bob.goto("#/")
     invitation = bob.page.get_by_role("region", name="Invitations").locator("li")
-    assert "ann invites you to photograph" in invitation.inner_text()
+    assert "ann invites you to a game of Photograph" in invitation.inner_text()
     shoot(bob, "invitation")
     invitation.get_by_role("button", name="Accept").click()
     bob.page.locator("[data-status=open]").wait_for()

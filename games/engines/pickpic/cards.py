@@ -182,29 +182,31 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 def card_svg(entry: dict[str, Any]) -> str:
-    """A 300x420 SVG for one catalogue entry; the same entry always gives the same bytes."""
+    """A 300x420 SVG for one catalogue entry: its photograph (a procedural scene, `art.py`) in the
+    frame, the title and tags under it. The same entry always gives the same bytes."""
+    from .art import scene
+
     digest = hashlib.sha256(entry["title"].encode()).digest()
     hue = int.from_bytes(digest[:2], "big") % 360
-    title_lines = _wrap(entry["title"], 16)
-    title_y = 190 - 18 * (len(title_lines) - 1)
+    setting, light, drawing = scene(entry)
+    title_lines = _wrap(entry["title"], 20)
     title = "".join(
-        f'<tspan x="150" dy="{0 if i == 0 else 36}">{escape(line)}</tspan>'
-        for i, line in enumerate(title_lines))
-    tags = "".join(
-        f'<text x="150" y="{320 + 22 * i}" class="tag">#{escape(tag)}</text>'
-        for i, tag in enumerate(entry["tags"]))
+        f'<tspan x="150" dy="{0 if i == 0 else 24}">{escape(line)}</tspan>'
+        for i, line in enumerate(title_lines[:2]))
+    words = [f"#{tag}" for tag in entry["tags"]]
+    rows = [words] if len("  ".join(words)) <= 30 else [words[:2], words[2:]]
+    tags = "".join(f'<text x="150" y="{(386 if len(rows) == 1 else 376) + 20 * i}" class="tag">{escape("  ".join(row))}</text>'
+                   for i, row in enumerate(rows))
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="420" viewBox="0 0 300 420">'
         f'<title>{escape(entry["title"])}</title>'
         '<style>text{font-family:Georgia,serif;text-anchor:middle}'
-        '.title{font-size:28px;fill:#fff}.tag{font-size:17px;fill:#222}'
+        '.title{font-size:21px;fill:#1d1d1f;font-weight:bold}.tag{font-size:15px;fill:#444}'
         '.id{font-size:14px;fill:#fff;text-anchor:start}</style>'
-        f'<rect width="300" height="420" rx="16" fill="hsl({hue},45%,92%)"/>'
-        f'<rect x="18" y="18" width="264" height="270" rx="6" fill="hsl({hue},55%,38%)"/>'
-        f'<circle cx="230" cy="70" r="26" fill="hsl({(hue + 40) % 360},70%,70%)" opacity="0.8"/>'
-        f'<path d="M18 288 L110 180 L170 240 L215 200 L282 288 Z" '
-        f'fill="hsl({(hue + 180) % 360},35%,25%)" opacity="0.45"/>'
+        f'<rect width="300" height="420" rx="16" fill="hsl({hue},30%,94%)"/>'
+        f'<svg x="18" y="18" width="264" height="270" viewBox="0 0 264 270" data-setting="{setting}" data-light="{light}">{drawing}</svg>'
+        f'<rect x="18" y="18" width="264" height="270" fill="none" stroke="#222" stroke-width="2"/>'
         f'<text x="28" y="40" class="id">#{entry["id"]}</text>'
-        f'<text y="{title_y}" class="title">{title}</text>'
+        f'<text y="{326 if len(title_lines) > 1 else 336}" class="title">{title}</text>'
         f'{tags}</svg>\n'
     )

@@ -1,15 +1,21 @@
 // The Darkroom web client: hash routes, log in, lobby, my games, inbox, the game page (tables,
 // clocks, result, seed), spectating and the replay viewer. Everything comes from /api/v1/.
-import { auth, get, post, follow, ApiError } from "./api.js";
-import { h, choiceButton, fill } from "./svg.js";
-import { chatPanel, gameActions, invitationsSection, privacyFields, readPrivacy } from "./social.js";
-import { settingsPage } from "./push.js";
+import { auth, get, post, follow, userStream, deviceName, ApiError } from "./api.js";
+import { h, choiceButton, fill, icon } from "./svg.js";
+import { chatPanel, gameActions, invitationsSection } from "./social.js";
+import { createForm } from "./create.js";
+import { settingsPage, profilePage, leaderboardPage, rulesPage, joinPage, seeksSection, joinLinkBox, disputeForm } from "./community.js";
+import { describeEvent, resultSection } from "./story.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
 const flash = document.getElementById("flash");
 let me = null;           // GET /accounts/me/
 let leave = () => {};    // cleanup of the current screen (streams, timers)
+let news = null;         // the current screen's listener for the user stream's `game` messages
+let stopUserStream = () => {};
+const turns = new Map(); // game id -> title, for each of my games where it is my turn
+const BACK_KEY = "darkroom.back";
 
 export function say(message, kind = "error") {
   fill(flash, h("p", { class: `flash ${kind}` }, message));
@@ -27,27 +33,46 @@ const routes = [
   [/^#\/login$/, loginPage],
   [/^#\/mine$/, myGamesPage],
   [/^#\/inbox$/, inboxPage],
-  [/^#\/settings$/, () => settingsPage(main, say)],
+  [/^#\/settings$/, () => settingsPage(main, { say, showError, me })],
+  [/^#\/players\/([^/]+)$/, (name) => profilePage(main, decodeURIComponent(name))],
+  [/^#\/leaderboard\/([a-z0-9_-]+)$/, (kind) => leaderboardPage(main, kind)],
+  [/^#\/leaderboard$/, () => leaderboardPage(main, "photograph")],
+  [/^#\/rules\/([a-z0-9_-]+)$/, (kind) => rulesPage(main, kind)],
+  [/^#\/join\/([A-Za-z0-9_-]+)$/, (code) => joinPage(main, code, { showError })],
   [/^#\/games\/([0-9a-f-]+)\/replay$/, replayPage],
   [/^#\/games\/([0-9a-f-]+)$/, gamePage],
   [/^#?\/?$/, lobbyPage],
 ];
 
+// To the log-in page, remembering where we were so the log-in brings us back there.
+function toLogin() {
+  const hash = location.hash || "#/";
+  if (hash !== "#/login") sessionStorage.setItem(BACK_KEY, hash);
+  me = null;
+  stopUserStream(); stopUserStream = () => {};
+  location.hash = "#/login";
+}
+let loginNote = null;    // why the log-in page was shown (a session that ended), said once there
+
 async function route() {
-  leave(); leave = () => {};
+  leave(); leave = () => {}; news = null;
   fill(flash);
   const hash = location.hash || "#/";
-  if (!auth.token && hash !== "#/login") { location.hash = "#/login"; return; }
+  if (!auth.token && hash !== "#/login") { toLogin(); return; }
   if (auth.token && !me) {
-    try { me = await get("/accounts/me/"); } catch (error) { auth.token = null; location.hash = "#/login"; return; }
+    try { me = await get("/accounts/me/"); } catch (error) { auth.token = null; toLogin(); return; }
+    startUserStream();
   }
   drawNav();
+  showTurns();
   for (const [pattern, page] of routes) {
     const match = hash.match(pattern);
     if (match) {
       fill(main, h("p", { class: "loading" }, "Loading…"));
       try { await page(...match.slice(1)); } catch (error) { showError(error); }
-      main.focus({ preventScroll: true });
+      showTurns();
+      // A new screen: focus at its start (unless the screen already put it on a control).
+      if (!main.contains(document.activeElement) || document.activeElement === main) main.focus({ preventScroll: true });
       return;
     }
   }
@@ -56,19 +81,74 @@ async function route() {
 
 function drawNav() {
   if (!me) { fill(nav); return; }
-  const unread = h("span", { id: "unread", class: "badge" });
-  fill(nav, link("#/", "Lobby"), link("#/mine", "My games"), link("#/inbox", "Inbox ", unread),
-    link("#/settings", "Settings"),
-    h("span", { class: "who" }, me.username),
+  const unread = h("span", { id: "unread", class: "badge", "aria-label": "unread" });
+  fill(nav, link("#/", "Lobby"), link("#/mine", "My games"), h("a", { href: "#/inbox" }, "Inbox", unread),
+    link("#/leaderboard", "Leaderboards"), link("#/settings", "Settings"), link(`#/players/${encodeURIComponent(me.username)}`, me.username, { class: "who" }),
     h("button", { type: "button", onclick: logout }, "Log out"));
-  get("/notifications/unread-count/").then((r) => { unread.textContent = r.unread ? String(r.unread) : ""; })
-    .catch(() => {});
+  updateUnread();
+}
+
+function updateUnread() {
+  get("/notifications/unread-count/").then((r) => {
+    const badge = document.getElementById("unread");
+    if (badge) { badge.textContent = r.unread ? String(r.unread) : ""; badge.setAttribute("aria-label", `${r.unread} unread`); }
+  }).catch(() => {});
 }
 
 // Logging out revokes this device's token on the server too, not only in this browser.
 async function logout() {
   try { await post("/accounts/logout/"); } catch (error) { /* already revoked or expired */ }
-  auth.token = null; me = null; location.hash = "#/login";
+  auth.token = null; me = null; sessionStorage.removeItem(BACK_KEY);
+  stopUserStream(); stopUserStream = () => {}; turns.clear(); showTurns();
+  location.hash = "#/login";
+}
+
+// ---------------------------------------------------------------- signals ----------------------
+// The user stream: my games' status and turn, my notifications. It keeps the tab title ("(2) Your
+// turn"), the unread badge and the lobby / my games lists up to date, and, when the player allowed
+// it and looks elsewhere, raises a browser notification when a turn becomes theirs.
+const kindTitles = {};
+export const kindTitle = (kind) => kindTitles[kind] || kind;
+
+function startUserStream() {
+  stopUserStream();
+  get("/kinds/").then((kinds) => (kinds.results || kinds).forEach((k) => { kindTitles[k.kind] = k.title; })).catch(() => {});
+  stopUserStream = userStream({
+    onGame: (game) => {
+      const id = game.game ?? game.id;
+      const was = turns.has(id);
+      if (game.your_turn && game.status === "active") turns.set(id, kindTitle(game.kind) || "a game");
+      else turns.delete(id);
+      showTurns();
+      if (!was && turns.has(id)) notifyTurn(id, turns.get(id));
+      if (news) news(game);
+    },
+    onNotification: () => updateUnread(),
+    onOpen: () => updateUnread(),
+  });
+}
+
+function showTurns() {
+  const base = document.querySelector("main h1")?.textContent || "";
+  const count = turns.size;
+  document.title = `${count ? `(${count}) Your turn · ` : ""}${base && base !== "Darkroom" ? `${base} · ` : ""}Darkroom`;
+}
+
+export function notifyTurn(id, title) {
+  if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
+  const note = new Notification("Your turn", { body: `${title}: it is your move.`, tag: `turn-${id}` });
+  note.onclick = () => { window.focus(); location.hash = `#/games/${id}`; note.close(); };
+}
+
+/** A button to allow turn notifications, while the browser has not been asked yet. */
+function notificationOffer() {
+  if (!("Notification" in window) || Notification.permission !== "default") return null;
+  const button = h("button", { type: "button", class: "notify-offer" }, icon("bell"), "Tell me when it's my turn");
+  button.addEventListener("click", async () => {
+    const answer = await Notification.requestPermission();
+    button.replaceWith(h("span", { class: "help" }, answer === "granted" ? "Turn notifications are on." : "Turn notifications are off."));
+  });
+  return button;
 }
 
 // ---------------------------------------------------------------- log in / register ------------
@@ -82,67 +162,27 @@ async function loginPage() {
       extra, h("button", { type: "submit" }, title));
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
-      const data = Object.fromEntries(new FormData(f));
+      const data = { ...Object.fromEntries(new FormData(f)), device: deviceName() };
       if (!data.email) delete data.email;
       try {
         const answer = await post(path, data);
         auth.token = answer.token; me = null;
-        location.hash = "#/";
+        const back = sessionStorage.getItem(BACK_KEY);
+        sessionStorage.removeItem(BACK_KEY);
+        location.hash = back && back !== "#/login" ? back : "#/";
       } catch (error) { showError(error); }
     });
     return f;
   };
-  fill(main, h("div", { class: "auth" },
+  if (loginNote) { say(loginNote, "info"); loginNote = null; }
+  fill(main, h("h1", {}, "Darkroom: photography board games"),
+    h("p", { class: "help" }, "Log in, or register in a few seconds, to play Photograph, Photoshoot, Walking in Provence and Pick Pic with friends."),
+    h("div", { class: "auth" },
     form("Log in", "/accounts/token/"),
     form("Register", "/accounts/register/", h("label", {}, "Email (optional) ", h("input", { name: "email", type: "email" })))));
 }
 
 // ---------------------------------------------------------------- lobby ------------------------
-function optionInput(name, schema) {
-  const attrs = { name: `option:${name}`, "data-type": schema.type };
-  let input;
-  if (schema.type === "boolean") input = h("input", { ...attrs, type: "checkbox", checked: schema.default === true });
-  else if (schema.enum) input = h("select", attrs, schema.enum.map((v) => h("option", { value: v, selected: v === schema.default }, v)));
-  else if (schema.type === "integer" || schema.type === "number") {
-    input = h("input", { ...attrs, type: "number", min: schema.minimum, max: schema.maximum, value: schema.default,
-                         step: schema.type === "integer" ? 1 : "any" });
-  } else input = h("input", { ...attrs, value: schema.default ?? "" });
-  return h("label", { title: schema.description || "" }, `${name} `, input);
-}
-
-function readOptions(form) {
-  const options = {};
-  for (const input of form.querySelectorAll("[name^='option:']")) {
-    const name = input.name.slice(7), type = input.dataset.type;
-    if (type === "boolean") options[name] = input.checked;
-    else if (input.value === "") continue;
-    else if (type === "integer" || type === "number") options[name] = Number(input.value);
-    else options[name] = input.value;
-  }
-  return options;
-}
-
-function createForm(kind) {
-  const props = kind.options_schema?.properties || {};
-  const seats = h("input", { name: "seats", type: "number", min: kind.min_players, max: kind.max_players,
-                             value: kind.min_players });
-  const form = h("form", { class: "card create", "data-kind": kind.kind, "aria-label": `New ${kind.title}` },
-    h("h3", {}, kind.title),
-    h("label", {}, `Players (${kind.min_players}–${kind.max_players}) `, seats),
-    h("details", {}, h("summary", {}, "Options"), Object.entries(props).map(([n, sch]) => optionInput(n, sch))),
-    privacyFields(),
-    h("button", { type: "submit" }, `Create a ${kind.title} game`));
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    try {
-      const game = await post("/games/", { kind: kind.kind, seats: Number(seats.value), options: readOptions(form),
-                                           ...readPrivacy(form) });
-      location.hash = `#/games/${game.id}`;
-    } catch (error) { showError(error); }
-  });
-  return form;
-}
-
 function gameRow(game, actions = []) {
   const names = game.players.map((p) => p.username).join(", ");
   return h("li", { class: `game-row ${game.your_turn ? "your-turn" : ""}`, "data-game": game.id },
@@ -153,31 +193,59 @@ function gameRow(game, actions = []) {
 }
 
 async function lobbyPage() {
-  const [kinds, open, active] = await Promise.all([get("/kinds/"), get("/games/?status=open&limit=50"),
-                                                   get("/games/?status=active&limit=50")]);
+  const kinds = await get("/kinds/");
   const list = (kinds.results || kinds);
-  const join = (game) => game.your_seat === null && game.players.length < game.seats
-    ? choiceButton("Join", async () => {
+  const lists = h("div", { class: "lobby-lists" });
+  const invitedRoot = h("div", {});
+  // The lists (not the create forms, which may be half filled) follow the user stream's news and
+  // look again every 15 s for other people's new games.
+  async function refreshLists() {
+    const joinSeek = async (game) => {
       try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
-    }) : null;
-  const invited = await invitationsSection(showError);
+    };
+    const [open, active, invited, seeks] = await Promise.all([get("/games/?status=open&limit=50"), get("/games/?status=active&limit=50"),
+                                                              invitationsSection(showError, Object.fromEntries(list.map((k) => [k.kind, k.title]))), seeksSection(joinSeek)]);
+    const join = (game) => game.your_seat === null && game.players.length < game.seats
+      ? choiceButton("Join", async () => {
+        try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
+      }) : null;
+    const keep = document.activeElement && lists.contains(document.activeElement) ? document.activeElement.closest("[data-game]")?.dataset.game : null;
+    fill(invitedRoot, invited, seeks);
+    fill(lists,
+      h("section", { "aria-label": "Open games" }, h("h2", {}, "Open games"),
+        open.results.length ? h("ul", { class: "games" }, open.results.map((g) => gameRow(g, join(g)))) : h("p", {}, "None yet.")),
+      h("section", { "aria-label": "Games being played" }, h("h2", {}, "Games being played (spectate)"),
+        active.results.length ? h("ul", { class: "games" }, active.results.map((g) => gameRow(g))) : h("p", {}, "None.")));
+    if (keep) lists.querySelector(`[data-game="${keep}"] a`)?.focus();
+  }
+  await refreshLists();
   fill(main,
     h("h1", {}, "Lobby"),
-    invited,
-    h("section", { "aria-label": "New game" }, h("h2", {}, "New game"), h("div", { class: "kinds" }, list.map(createForm))),
-    h("section", { "aria-label": "Open games" }, h("h2", {}, "Open games"),
-      open.results.length ? h("ul", { class: "games" }, open.results.map((g) => gameRow(g, join(g)))) : h("p", {}, "None yet.")),
-    h("section", { "aria-label": "Games being played" }, h("h2", {}, "Games being played (spectate)"),
-      active.results.length ? h("ul", { class: "games" }, active.results.map((g) => gameRow(g))) : h("p", {}, "None.")));
+    invitedRoot,
+    h("section", { "aria-label": "New game" }, h("h2", {}, "New game"), h("div", { class: "kinds" }, list.map((kind) => {
+      const form = createForm(kind, showError);
+      form.querySelector("h3").after(h("p", { class: "rules-link" }, link(`#/rules/${kind.kind}`, `How to play ${kind.title}`)));
+      return form;
+    }))),
+    lists);
+  news = () => refreshLists().catch(() => {});
+  const timer = setInterval(() => refreshLists().catch(() => {}), 15000);
+  const previous = leave;
+  leave = () => { clearInterval(timer); previous(); };
 }
 
 // ---------------------------------------------------------------- my games and inbox -----------
 async function myGamesPage() {
-  const page = await get("/games/?mine=true&limit=100");
-  const order = { active: 1, open: 2, finished: 3, aborted: 4, cancelled: 5 };
-  const games = [...page.results].sort((a, b) => (b.your_turn - a.your_turn) || (order[a.status] - order[b.status]));
-  fill(main, h("h1", {}, "My games"),
-    games.length ? h("ul", { class: "games" }, games.map((g) => gameRow(g))) : h("p", {}, "No game yet: ", link("#/", "the lobby"), "."));
+  const root = h("div", { class: "my-games" });
+  async function draw() {
+    const page = await get("/games/?mine=true&limit=100");
+    const order = { active: 1, open: 2, finished: 3, aborted: 4, cancelled: 5 };
+    const games = [...page.results].sort((a, b) => (b.your_turn - a.your_turn) || (order[a.status] - order[b.status]));
+    fill(root, games.length ? h("ul", { class: "games" }, games.map((g) => gameRow(g))) : h("p", {}, "No game yet: ", link("#/", "the lobby"), "."));
+  }
+  await draw();
+  fill(main, h("h1", {}, "My games"), root);
+  news = () => draw().catch(() => {});   // the user stream: a turn, a start, an end
 }
 
 async function inboxPage() {
@@ -222,7 +290,7 @@ function clocksBox(game) {
     const due = clockDeadline(clock);
     const tick = () => {
       const left = due ? (due - Date.now()) / 1000 : clock.left;
-      li.textContent = `${seatName(game, Number(seat))}: ${fmt(left)}${due ? " ⏱" : " (stopped)"}`;
+      fill(li, due ? icon("clock", 18) : null, `${seatName(game, Number(seat))}: ${fmt(left)}${due ? " (running)" : " (stopped)"}`);
     };
     tick();
     return [li, tick];
@@ -234,30 +302,24 @@ function clocksBox(game) {
   return box;
 }
 
-function resultBox(game) {
-  const result = game.result;
-  if (!result) return null;
-  const rows = game.players.map((p) => {
-    const b = result.breakdown?.[p.seat];
-    const detail = b ? Object.entries(b).filter(([k]) => k !== "total")
-      .map(([k, v]) => `${k}: ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`).join("; ") : "";
-    return h("tr", { "data-seat": p.seat },
-      h("td", {}, String(result.places?.[p.seat] ?? "")), h("th", { scope: "row" }, p.username),
-      h("td", {}, String(result.scores?.[p.seat] ?? "")), h("td", { class: "breakdown" }, detail));
-  });
-  const winners = (result.winners || []).map((s) => seatName(game, s)).join(", ");
-  const together = result.cooperative;  // one team: it won or it lost (an older result named a lost one's seats)
-  return h("section", { class: "result", "aria-label": "Result" },
-    h("h2", {}, `Result: ${together ? `the team ${together.won ? "won" : "lost"}` : winners ? `${winners} won` : "no winner"}`),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Breakdown"))),
-      h("tbody", {}, rows)),
-    result.tie_break ? h("p", {}, `Tie-break: ${result.tie_break}`) : null);
-}
-
 function fairnessBox(game) {
   return h("section", { class: "fairness", "aria-label": "Seed" },
     h("p", {}, "Seed hash (sha256, published at creation): ", h("code", { class: "seed-hash" }, game.seed_hash)),
     game.seed ? h("p", {}, "Seed (revealed at the end): ", h("code", { class: "seed" }, game.seed)) : null);
+}
+
+// Tables lay out for the width they have: a new width (a phone turned, a window resized) draws
+// the table again for it.
+function onWidthChange(node, redraw) {
+  let width = node.clientWidth, timer = null;
+  const observer = new ResizeObserver(() => {
+    if (node.clientWidth === width || !node.clientWidth) return;
+    width = node.clientWidth;
+    clearTimeout(timer);
+    timer = setTimeout(redraw, 150);
+  });
+  observer.observe(node);
+  return () => { observer.disconnect(); clearTimeout(timer); };
 }
 
 // ---------------------------------------------------------------- the game page ----------------
@@ -267,7 +329,14 @@ async function gamePage(id) {
   const head = h("div", { class: "game-head" });
   let chat = null;
   const chatRoot = h("div", { class: "chat-root" });
-  fill(main, head, tableRoot, chatRoot);
+  // The story so far: the last move (a moment such as a verdict stands out) and the move log.
+  const lastMove = h("div", { class: "last-move", id: "last-move", role: "status", "aria-live": "polite" });
+  const logList = h("ol", { class: "move-log-list", reversed: true, tabindex: 0, "aria-label": "Moves, newest first" });
+  const logRoot = h("section", { class: "move-log", "aria-label": "Moves" }, h("h2", {}, "Moves"), logList);
+  const events = [];
+  let shownSeq = null;
+  const disputeRoot = h("div", { class: "dispute-root" });   // drawn once: a half-written dispute survives live updates
+  fill(main, head, lastMove, h("h2", { class: "sr-only" }, "The table"), tableRoot, logRoot, disputeRoot, chatRoot);
 
   // One load at a time; news during a load asks for one more, so the last news is never lost.
   function refresh() {
@@ -279,26 +348,56 @@ async function gamePage(id) {
     return running;
   }
 
+  let lost = false;
+  function gone(error) {
+    if (lost) return;
+    lost = true;
+    stopFollow(); clearInterval(lobbyTimer);
+    if (error?.status === 401) return;   // the log-in page takes over
+    fill(head, h("h1", {}, "No such game"),
+      h("p", {}, error?.status === 403 ? "This game is private." : "This game does not exist (or is no longer visible to you)."),
+      h("p", {}, link("#/", "Back to the lobby")));
+    fill(tableRoot); fill(chatRoot);
+  }
+
   async function load() {
+    if (lost) return;
     try {
       const game = await get(`/games/${id}/`);
       const mine = game.your_seat !== null && game.status === "active" && game.your_turn;
       const legal = mine ? await get(`/games/${id}/legal-moves/`).catch(() => ({ moves: [], version: game.version })) : { moves: [] };
       version = game.version;
-      drawHead(game);
+      const module = await tableFor(game.kind);
+      drawHead(game, module);
+      story(game, module);
       // The stream brings new chat lines; a reload per refresh covers a long-poll (which has none).
       if (!chat && game.status !== "open") { chat = chatPanel(game, showError); fill(chatRoot, chat.node); }
       else if (chat) chat.reload();
+      if (!disputeRoot.firstChild && game.status !== "open") fill(disputeRoot, disputeForm(game, { say, showError }));
       if (game.status === "open" || game.status === "cancelled") { fill(tableRoot); return; }
-      const module = await tableFor(game.kind);
       const ctx = {
         kind: game.kind, game, view: game.state, seat: game.your_seat, legalMoves: legal.moves,
         staff: Boolean(me?.is_staff), submit: (move) => submit(move, legal.version ?? game.version),
+        lastEvent: events[events.length - 1] || null,
       };
       tableRoot.dataset.version = String(game.version);
       tableRoot.dataset.yourTurn = String(Boolean(mine && legal.moves.length));
+      // Focus stays with the table while the player uses it: a redraw (a move sent, a neighbour's
+      // move arriving) puts it on the next step offered, never back on the page's body.
+      const active = document.activeElement;
+      const inside = tableRoot.contains(active);
+      const keep = inside || active === document.body || active === main;
+      const focused = keep && active?.dataset?.choice ? active.dataset.choice : null;
       await module.renderTable(tableRoot, ctx);
-    } catch (error) { showError(error); }
+      if (keep && !tableRoot.contains(document.activeElement)) {
+        const same = focused && [...tableRoot.querySelectorAll("[data-choice]")].find((el) => el.dataset.choice === focused);
+        const next = same || tableRoot.querySelector(".primary[data-choice], .target[data-choice]") || tableRoot.querySelector("[data-choice]");
+        if (next) next.focus({ preventScroll: !inside });
+        else if (inside) { tableRoot.tabIndex = -1; tableRoot.focus({ preventScroll: true }); }
+      }
+    } catch (error) {
+      if (error instanceof ApiError && [401, 403, 404].includes(error.status)) gone(error); else showError(error);
+    }
   }
 
   async function submit(move, expected) {
@@ -325,7 +424,33 @@ async function gamePage(id) {
     } catch (error) { if (error.code !== "version_conflict") showError(error); }
   }
 
-  function drawHead(game) {
+  // The events (as this viewer may see them) arrive by the game's stream, replayed from the
+  // start; told in words as the move log and the last move.
+  let told = { game: null, module: null }, scheduled = false;
+  function heard(event) {
+    if (events.length && event.seq <= events[events.length - 1].seq) return;
+    events.push(event);
+    if (told.game && !scheduled) {   // a replayed history is told once, not once per event
+      scheduled = true;
+      setTimeout(() => { scheduled = false; story(told.game, told.module); }, 50);
+    }
+  }
+  function story(game, module) {
+    told = { game, module };
+    const lines = events.map((event) => ({ event, ...describeEvent(event, game, module) }));
+    fill(logList, lines.slice(-80).reverse().map(({ event, text, moment }) =>
+      h("li", { "data-seq": event.seq, class: moment ? "moment" : "" }, text)));
+    const latest = [...lines].reverse().find(({ event }) => !["GameCreated", "PlayerJoined"].includes(event.type));
+    if (latest && latest.event.seq !== shownSeq) {
+      const fresh = shownSeq !== null && Date.now() - Date.parse(latest.event.created_at || 0) < 60000;
+      shownSeq = latest.event.seq;
+      fill(lastMove, h("p", { class: `${latest.moment ? "moment" : "last"}${fresh && latest.moment ? " fresh" : ""}`, "data-seq": latest.event.seq },
+        h("strong", {}, "Last move: "), latest.text));
+    }
+    logRoot.hidden = !events.length;
+  }
+
+  function drawHead(game, module) {
     const lobby = [];
     if (game.status === "open") {
       const full = game.players.length >= game.seats;
@@ -343,10 +468,13 @@ async function gamePage(id) {
         ` — ${game.players.length}/${game.seats}`,
         game.your_seat === null && game.status !== "open" ? h("strong", { class: "spectating" }, " — you are spectating") : null),
       h("div", { class: "lobby-actions" }, lobby),
+      joinLinkBox(game),
       gameActions(game, { onError: showError, onDone: refresh }),
-      turn, clocksBox(game), resultBox(game),
+      turn, game.status === "active" && game.your_seat !== null ? notificationOffer() : null,
+      clocksBox(game), resultSection(game, module),
       game.status === "finished" ? fairnessBox(game) : null,
-      game.status !== "open" ? h("p", {}, link(`#/games/${game.id}/replay`, "Replay this game")) : null);
+      h("p", { class: "game-links" }, game.status !== "open" ? link(`#/games/${game.id}/replay`, "Replay this game") : null,
+        game.status !== "open" ? " · " : null, link(`#/rules/${game.kind}`, "Rules")));
   }
 
   async function act(what) {
@@ -357,19 +485,29 @@ async function gamePage(id) {
     await refresh();
   }
 
+  let lobbyTimer = null;
   await refresh();
-  stopFollow = follow(id, (news) => { if (news.version === undefined || news.version !== version) refresh(); },
-                      (message) => chat?.heard(message));
+  if (lost) return;
+  stopFollow = follow(id, (message) => { if (message.version === undefined || message.version !== version) refresh(); },
+                      (message) => chat?.heard(message), gone, { from: 0, onEvent: heard });
   // The lobby's changes (joins, start) are no events of the game: poll while it is open.
-  const lobbyTimer = setInterval(() => { if (head.querySelector("[data-status=open]")) refresh(); }, 2000);
+  lobbyTimer = setInterval(() => { if (head.querySelector("[data-status=open]")) refresh(); }, 2000);
+  const stopResize = onWidthChange(tableRoot, refresh);
   const previous = leave;
-  leave = () => { stopFollow(); clearInterval(lobbyTimer); previous(); };
+  leave = () => { stopFollow(); clearInterval(lobbyTimer); stopResize(); previous(); };
 }
 
 // ---------------------------------------------------------------- replay -----------------------
 async function replayPage(id) {
   const game = await get(`/games/${id}/`);
   const module = await tableFor(game.kind);
+  const told = new Map();
+  for (let after = 0; after < game.version;) {
+    const page = await get(`/games/${id}/events/?after=${after}&limit=200`);
+    if (!page.events.length) break;
+    for (const event of page.events) told.set(event.seq, describeEvent(event, game, module).text);
+    after = page.events[page.events.length - 1].seq;
+  }
   const last = game.version;
   let at = last;
   const tableRoot = h("div", { class: "table", id: "table" });
@@ -380,23 +518,29 @@ async function replayPage(id) {
     slider.value = at;
     try {
       const past = await get(`/games/${id}/state/?at=${at}`);
-      label.textContent = `after event ${at} of ${last}`;
+      label.textContent = `Event ${at} of ${last}: ${told.get(at) ?? ""}`;
       tableRoot.dataset.at = String(at);
       await module.renderTable(tableRoot, { kind: game.kind, game, view: past.state, seat: past.your_seat, legalMoves: [],
                                       submit: async () => {}, staff: Boolean(me?.is_staff), replay: true });
     } catch (error) { showError(error); }
   }
   slider.addEventListener("change", () => show(Number(slider.value)));
-  fill(main, h("h1", {}, `Replay: ${game.title || game.kind}`), link(`#/games/${id}`, "Back to the game"),
+  fill(main, h("h1", {}, `Replay: ${game.title || game.kind}`), link(`#/games/${id}`, "Back to the game", { class: "list-link" }),
     h("div", { class: "replay-controls" },
-      h("button", { type: "button", onclick: () => show(1), "aria-label": "First event" }, "⏮"),
-      h("button", { type: "button", onclick: () => show(at - 1), "aria-label": "Previous event", id: "replay-prev" }, "◀"),
+      h("button", { type: "button", onclick: () => show(1), "aria-label": "First event" }, icon("first")),
+      h("button", { type: "button", onclick: () => show(at - 1), "aria-label": "Previous event", id: "replay-prev" }, icon("prev")),
       slider,
-      h("button", { type: "button", onclick: () => show(at + 1), "aria-label": "Next event", id: "replay-next" }, "▶"),
-      h("button", { type: "button", onclick: () => show(last), "aria-label": "Last event" }, "⏭"), label),
+      h("button", { type: "button", onclick: () => show(at + 1), "aria-label": "Next event", id: "replay-next" }, icon("next")),
+      h("button", { type: "button", onclick: () => show(last), "aria-label": "Last event" }, icon("last")), label),
     tableRoot);
   await show(at);
 }
 
 window.addEventListener("hashchange", route);
+window.addEventListener("darkroom:unauthorized", () => {
+  if ((location.hash || "#/") === "#/login") return;
+  leave(); leave = () => {};
+  loginNote = "Your session has ended (logged out on the server, or expired): please log in again.";
+  toLogin();
+});
 route();

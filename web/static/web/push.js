@@ -1,8 +1,8 @@
-// Push notifications in the web client: the notification settings page (#/settings), which
+// Push notifications in the web client: a section of the settings page (#/settings), which
 // subscribes this browser to Web Push through the service worker at /sw.js (scope "/") and
 // unsubscribes it, and sets quiet hours. The server's side: /api/v1/push/ and
 // docs/time-and-notifications.md.
-import { api, get, post, ApiError } from "./api.js";
+import { api, get, post } from "./api.js";
 import { h, fill } from "./svg.js";
 
 const supported = () => "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
@@ -44,15 +44,16 @@ export async function unsubscribe() {
   try {
     await post("/push/subscriptions/unsubscribe/", { endpoint: subscription.endpoint });
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404)) throw error;  // already gone there
+    if (error.status !== 404) throw error;  // already gone there
   }
   await subscription.unsubscribe();
 }
 
 const zones = () => (Intl.supportedValuesOf ? Intl.supportedValuesOf("timeZone") : ["UTC"]);
 
-export async function settingsPage(main, say) {
-  const prefs = await get("/accounts/preferences/");
+/** The push part of the settings page (community.js's settingsPage hands it its slot): this
+ * browser on or off, and quiet hours. */
+export async function pushSection(slot, prefs, { say, showError }) {
   const status = h("p", { id: "push-status" });
   const button = h("button", { type: "button", id: "push-toggle" });
   async function draw() {
@@ -70,8 +71,8 @@ export async function settingsPage(main, say) {
     button.disabled = true;
     try {
       if (button.dataset.subscribed === "true") await unsubscribe(); else await subscribe();
-      say(button.dataset.subscribed === "true" ? "Push turned off." : "Push turned on.", "ok");
-    } catch (error) { say(error.message || String(error)); }
+      say(button.dataset.subscribed === "true" ? "Push turned off." : "Push turned on.", "info");
+    } catch (error) { showError(error); }
     button.disabled = false;
     await draw();
   };
@@ -89,15 +90,15 @@ export async function settingsPage(main, say) {
     h("fieldset", {}, h("legend", {}, "Quiet hours"),
       h("label", {}, on, " No push during quiet hours"),
       h("label", {}, "From ", start), h("label", {}, "to ", end), h("label", {}, "Time zone ", tz),
-      h("button", { type: "submit" }, "Save")));
+      h("button", { type: "submit" }, "Save quiet hours")));
   form.onsubmit = async (event) => {
     event.preventDefault();
     const body = { quiet_hours: on.checked ? { start: start.value, end: end.value, tz: tz.value } : null };
-    try { await api("/accounts/preferences/", { method: "PUT", body }); say("Quiet hours saved.", "ok"); }
-    catch (error) { say(error.message || String(error)); }
+    try { await api("/accounts/preferences/", { method: "PUT", body }); say("Quiet hours saved.", "info"); }
+    catch (error) { showError(error); }
   };
-  fill(main, h("h1", {}, "Notification settings"), h("h2", {}, "Push"), status, button,
-    h("p", {}, "Push sends your turns, invitations, finished games and chat, as the inbox shows them; ",
-      "they wait out your quiet hours."), form);
+  fill(slot, h("h3", {}, "Push on this browser"), status, button,
+    h("p", { class: "help" }, "Push sends what your inbox gets (the Push column above), with the tab closed; ",
+      "it waits out your quiet hours."), form);
   await draw();
 }

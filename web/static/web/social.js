@@ -58,7 +58,7 @@ export function chatPanel(game, onError) {
 }
 
 /** The lobby's list of invitations waiting for me, with accept and decline. */
-export async function invitationsSection(onError) {
+export async function invitationsSection(onError, titles = {}) {
   const mine = (await get("/invitations/")).filter((i) => i.status === "pending");
   if (!mine.length) return null;
   const answer = (invitation, how) => async () => {
@@ -70,7 +70,7 @@ export async function invitationsSection(onError) {
   };
   return h("section", { "aria-label": "Invitations" }, h("h2", {}, "Invitations"),
     h("ul", { class: "invitations" }, mine.map((i) => h("li", { "data-invitation": i.id },
-      `${i.invited_by ?? "someone"} invites you to ${i.kind}${i.rematch ? " (rematch)" : ""} `,
+      `${i.invited_by ?? "someone"} invites you to ${i.rematch ? "a rematch of " : "a game of "}${titles[i.kind] || i.kind} `,
       button("Accept", answer(i, "accept")), " ",
       button("Decline", answer(i, "decline"))))));
 }

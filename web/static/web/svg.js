@@ -54,3 +54,21 @@ export const ring = (x, y, w, hgt, rx = 8) =>
 
 /** node.replaceChildren without the nulls and falses (which it would print as text). */
 export const fill = (node, ...children) => { node.replaceChildren(); return append(node, children); };
+
+// Drawn icons (no emoji font needed): 24x24 paths, stroked in the text colour.
+const ICONS = {
+  "arrow-left": "M19 12H5M11 6l-6 6 6 6",
+  "arrow-right": "M5 12h14M13 6l6 6-6 6",
+  first: "M6 5v14M18 6l-8 6 8 6z",
+  last: "M18 5v14M6 6l8 6-8 6z",
+  prev: "M16 6l-8 6 8 6z",
+  next: "M8 6l8 6-8 6z",
+  clock: "M12 3a9 9 0 1 0 0.01 0M12 7v5l3 3",
+  bell: "M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0",
+  check: "M5 12l5 5 9-10",
+};
+/** An icon as inline SVG, hidden from assistive technology (the control carries the words). */
+export const icon = (name, size = 20) =>
+  s("svg", { class: `icon icon-${name}`, width: size, height: size, viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
+    s("path", { d: ICONS[name], fill: name === "first" || name === "last" || name === "prev" || name === "next" ? "currentColor" : "none",
+                stroke: "currentColor", "stroke-width": 2, "stroke-linecap": "round", "stroke-linejoin": "round" }));

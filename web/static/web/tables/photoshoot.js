@@ -21,13 +21,16 @@ export function renderTable(root, ctx) {
   const legal = ctx.legalMoves || [];
 
   root.appendChild(header(view, ctx, seatLabel));
-  root.appendChild(hourglass(root, view));
   if (view.result) root.appendChild(resultPanel(view, seatLabel));
-  const board = h("div", { class: "photoshoot-board", style: "display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start" });
+  // The square with, beside it, what a player looks at against the clock: the objective, the
+  // hourglass and the moves (below it only where the screen is too narrow for both).
+  const board = h("div", { class: "photoshoot-board" });
   board.appendChild(gridPicture(view, ctx, mem, legal, rerender, error));
-  board.appendChild(objectivePicture(view));
+  const side = h("div", { class: "photoshoot-side" });
+  side.appendChild(h("div", { class: "photoshoot-aim" }, [objectivePicture(view), hourglass(root, view)]));
+  side.appendChild(actionsPanel(view, ctx, mem, legal, rerender, error, seatLabel));
+  board.appendChild(side);
   root.appendChild(board);
-  root.appendChild(actionsPanel(view, ctx, mem, legal, rerender, error, seatLabel));
   root.appendChild(error);
   root.appendChild(lastActionPanel(view, seatLabel));
   root.appendChild(teamsPanel(view, ctx, seatLabel));
@@ -62,7 +65,7 @@ function stopHourglass(root) {
 // Counts down to the server's deadline; the round ends when the server says so (the view
 // changes), not when this reaches zero.
 function hourglass(root, view) {
-  const box = h("section", { class: "hourglass", "aria-label": "Hourglass", style: "display:flex;gap:10px;align-items:center" });
+  const box = h("section", { class: "hourglass", "aria-label": "Hourglass" });
   const total = (view.hourglass_seconds || 90) * 1000;
   const svg = s("svg", { viewBox: "0 0 40 60", width: 40, height: 60, "aria-hidden": "true" });
   svg.appendChild(s("path", { d: "M4 2 H36 L22 30 L36 58 H4 L18 30 Z", fill: "#fff8e1", stroke: "#6d4c41", "stroke-width": 2 }));
@@ -105,22 +108,25 @@ function gridPicture(view, ctx, mem, legal, rerender, error) {
   const species = view.characters || {};
   const mine = legal.some((m) => ACTIONS.has(m.type) || m.type === "mend");
   const svg = s("svg", { viewBox: `0 0 ${CELL * 3 + 4} ${CELL * 3 + 4}`, width: CELL * 3 + 4, role: "group",
-    "aria-label": "The square of characters, cells 0 to 8 in reading order", style: "max-width:100%;height:auto", class: "ps-grid" });
+    "aria-label": "The square of characters, cells 0 to 8 in reading order", class: "ps-grid" });
   grid.forEach((name, cell) => {
     const x = 2 + (cell % 3) * CELL, y = 2 + Math.floor(cell / 3) * CELL;
     const inPlace = objective[cell] === name;
     const picked = (mem.cells || []).includes(cell);
+    // The last move highlighted: the characters the latest action moved have a dashed blue ring.
+    const moved = ((view.last_action || {}).moved || []).includes(name);
     const notes = [GIRLFRIENDS.has(name) && "girlfriend", frame.has(name) && "black frame (an effect applies)", inPlace && "where the objective wants"].filter(Boolean);
-    const label = `cell ${cell}: ${name} the ${species[name] || ""}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+    const label = `cell ${cell}: ${name} the ${species[name] || ""}${moved ? " (just moved)" : ""}${notes.length ? ` (${notes.join(", ")})` : ""}`;
     const g = s("g", { class: "ps-cell", "data-cell": cell, "data-character": name });
     g.appendChild(s("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8,
       fill: GIRLFRIENDS.has(name) ? "#bbdefb" : "#fff3e0", stroke: picked ? "#e65100" : frame.has(name) ? "#000" : "#8d6e63",
       "stroke-width": picked ? 5 : frame.has(name) ? 5 : 1.5, title: label }));
+    if (moved) g.appendChild(s("rect", { class: "just-moved", x: x + 7, y: y + 7, width: CELL - 14, height: CELL - 14, rx: 6, fill: "none", stroke: "#0a58ca", "stroke-width": 2.5, "stroke-dasharray": "5 3" }));
     g.appendChild(s("text", { x: x + CELL / 2, y: y + 40, "font-size": 17, "font-weight": "bold", "text-anchor": "middle", text: name }));
     g.appendChild(s("text", { x: x + CELL / 2, y: y + 58, "font-size": 12, "text-anchor": "middle", fill: "#555", text: species[name] || "" }));
-    g.appendChild(s("text", { x: x + 9, y: y + 18, "font-size": 10, fill: "#777", text: cell }));
+    g.appendChild(s("text", { x: x + 9, y: y + 18, "font-size": 12, fill: "#595959", text: cell }));
     if (GIRLFRIENDS.has(name)) g.appendChild(s("text", { x: x + CELL - 10, y: y + 18, "font-size": 12, "text-anchor": "end", fill: "#1565c0", text: "♥" }));
-    if (frame.has(name)) g.appendChild(s("text", { x: x + CELL / 2, y: y + 78, "font-size": 10, "text-anchor": "middle", text: "■ effect" }));
+    if (frame.has(name)) g.appendChild(s("text", { x: x + CELL / 2, y: y + 78, "font-size": 12, "text-anchor": "middle", text: "■ effect" }));
     if (inPlace) g.appendChild(s("text", { x: x + CELL - 12, y: y + CELL - 10, "font-size": 16, fill: "#1b5e20", "text-anchor": "middle", text: "✓" }));
     if (mine) activate(g, `${picked ? "Unselect" : "Select"} ${label}`, () => pickCell(cell, view, ctx, mem, legal, rerender, error));
     svg.appendChild(g);
@@ -144,7 +150,7 @@ function pickCell(cell, view, ctx, mem, legal, rerender, error) {
 
 function objectivePicture(view) {
   const cells = (view.objective && view.objective.cells) || [];
-  const size = 46;
+  const size = 52;
   const shown = cells.filter(Boolean);
   const svg = s("svg", { viewBox: `0 0 ${size * 3 + 4} ${size * 3 + 4}`, width: size * 3 + 4, role: "img",
     "aria-label": view.objective ? `Objective ${view.objective.id}: ${cells.map((c, i) => c && `${c} in cell ${i}`).filter(Boolean).join(", ")}` : "No objective",
@@ -152,7 +158,7 @@ function objectivePicture(view) {
   for (let i = 0; i < 9; i += 1) {
     const x = 2 + (i % 3) * size, y = 2 + Math.floor(i / 3) * size;
     svg.appendChild(s("rect", { x, y, width: size - 2, height: size - 2, fill: cells[i] ? "#e8f5e9" : "#f5f5f5", stroke: "#999" }));
-    if (cells[i]) svg.appendChild(s("text", { x: x + size / 2 - 1, y: y + size / 2 + 4, "font-size": 11, "text-anchor": "middle", text: cells[i] }));
+    if (cells[i]) svg.appendChild(s("text", { x: x + size / 2 - 1, y: y + size / 2 + 4, "font-size": 12, "text-anchor": "middle", text: cells[i] }));
   }
   return h("figure", { style: "margin:0" }, [h("figcaption", { text: view.objective ? `Objective #${view.objective.id} (${shown.length} characters)` : "Objective" }), svg]);
 }
@@ -286,9 +292,17 @@ function teamsPanel(view, ctx, seatLabel) {
   return box;
 }
 
+// The previous round in words, never a raw array.
 function lastRoundPanel(last) {
-  const parts = Object.entries(last).filter(([, v]) => typeof v !== "object" || Array.isArray(v))
-    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? JSON.stringify(v) : v}`);
+  const teams = (list) => (list || []).map((v, i) => ((list || []).length > 1 ? `team ${i + 1}: ${v}` : String(v))).join(", ");
+  const parts = [`Round ${last.round}${last.photographers !== undefined ? `, team ${last.photographers + 1} photographing` : ""}`];
+  if (last.validated !== undefined) parts.push(`${last.validated} objective(s) validated`);
+  if (last.photographer_tokens !== undefined) parts.push(`camera tokens: photographers ${last.photographer_tokens}, control ${last.control_tokens ?? 0}`);
+  if (last.points) parts.push(`points this round: ${teams(last.points)}`);
+  if (last.scores) parts.push(`scores: ${teams(last.scores)}`);
+  const drawn = (last.drawn || []).flat().map((d) => (typeof d === "object" && d ? d.character || d.id : d)).filter(Boolean);
+  parts.push(drawn.length ? `effect cards drawn: ${drawn.join(", ")}` : "no effect card drawn");
+  if (last.caught) parts.push("the referee caught an error");
   return h("section", { class: "photoshoot-last-round", "aria-label": "Previous round" }, [h("h3", { text: "Previous round" }), h("p", { text: parts.join(" · ") })]);
 }
 
@@ -306,4 +320,30 @@ function resultPanel(view, seatLabel) {
   }
   box.appendChild(h("p", { text: (res.scores || []).map((x, seat) => `${seatLabel(seat)}: ${x}${winners.includes(seat) ? " (winner)" : ""}`).join(" · ") }));
   return box;
+}
+
+// ---- the story: events and the breakdown in words (the shell's move log, replay and result) ---
+export function describeEvent(event, { name }) {
+  const who = event.actor !== null && event.actor !== undefined ? name(event.actor) : "";
+  const r = event.record || {};
+  const late = event.auto ? " (played by the server: time ran out)" : "";
+  switch (event.type) {
+    case "PlayerReady": return `${who} is ready${r.hourglass ? ": the hourglass starts" : ""}${late}.`;
+    case "CharactersSwapped": return `${who} swapped cells ${(r.cells || []).join(" and ")}${(r.moved || []).length ? ` (${r.moved.join(" and ")})` : ""}${late}.`;
+    case "RowPushed": return `${who}: Jo pushes from cell ${r.cell} ${r.direction}${(r.moved || []).length ? ` (moved ${r.moved.join(", ")})` : ""}${late}.`;
+    case "PhotoCalled": return { text: `${who} called “Photo!”${r.validated ? `: objective #${r.validated} validated` : ""}${late}.`, moment: true };
+    case "ErrorCaught": return { text: `${who}'s action #${r.action} was an error: ${(r.faults || []).join("; ") || "a fault"}.`, moment: true };
+    case "ActionChallenged": return { text: `${name(r.challenger ?? event.actor)} challenged action #${r.action}: `
+      + (r.error ? `upheld, it was an error (${(r.faults || []).join("; ")})` : "rejected, there was no error")
+      + `. The camera token goes to the ${r.token === "photographer" ? "photographers" : r.token === "control" ? "control team" : r.token}.`, moment: true };
+    case "SquareMended": return `${who} mended the square${late}.`;
+    case "WaveJoined": return `${who} joined the Mexican wave${late}.`;
+    case "EdgarAnswered": return `${who} answered Edgar${late}.`;
+    case "HourglassRanOut": return { text: "The hourglass ran out: the round is over.", moment: true };
+    default: return null;
+  }
+}
+
+export function describeBreakdown(b) {
+  return [`team ${Number(b.team) + 1}: ${b.team_score} point(s)`];
 }

@@ -1,10 +1,11 @@
 // Pick Pic: the round's photos, your hand and gifts (give), your stack to rank (rank), the last
 // round's evaluation. Choices are narrowed by `legalMoves` only: a partial selection is offered a
 // next step only if some legal move still agrees with it; the move sent is that legal move.
-import { s, h, svgRoot, clickable, choiceButton, stamp, ring, fill } from "../svg.js";
+// Layout: HTML that wraps to the screen, each card a small SVG drawn at its real pixel size (never
+// a whole drawing shrunk to fit), every sentence in HTML text.
+import { s, h, clickable, choiceButton, stamp, ring, fill } from "../svg.js";
 import { get } from "../api.js";
 
-const W = 1000, CW = 120, CH = 168, GAP = 14;
 let catalogue = null;                 // id -> {title, tags, image_url}, once loaded
 let loading = null;
 const picks = new Map();              // `${game}:${round}:${phase}` -> the player's partial choice
@@ -20,176 +21,211 @@ const label = (id) => {
   return c ? `card ${id}: ${c.title} (${c.tags.join(", ")})` : `card ${id}`;
 };
 
-/** A card at (x, y): its image with a text alternative, optionally a caption under it. */
-function card(id, x, y, { caption, scale = 1, mark } = {}) {
-  const w = CW * scale, hh = CH * scale;
-  const c = catalogue?.get(id);
-  return s("g", { class: "card", "data-card": id, transform: `translate(${x},${y})` },
-    s("title", {}, label(id)),
-    s("rect", { width: w, height: hh, rx: 8, fill: "#eee", stroke: "#999" }),
-    c ? s("image", { href: c.image_url, width: w, height: hh, "aria-label": label(id) })
-      : s("text", { x: w / 2, y: hh / 2, "text-anchor": "middle" }, `#${id}`),
-    mark ? s("text", { x: 8, y: 22, class: "mark", "font-size": 18, "font-weight": "bold", fill: "#b00",
-                       stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, mark) : null,
-    caption ? s("text", { x: w / 2, y: hh + 16, "text-anchor": "middle", "font-size": scale < 1 ? 11 : 13 }, caption) : null,
-    ring(0, 0, w, hh));
+// Card size from the room the table has: three cards a row on a phone, never below 96 px wide.
+function sizes(root) {
+  const width = root.clientWidth || 1000;
+  const cw = Math.max(96, Math.min(150, Math.floor((width - 24) / 3)));
+  return { cw, ch: Math.round(cw * 270 / 264) };   // the photo area of a card image
 }
+
+/** A card: its picture (with a text alternative) as an SVG of its own, a caption in HTML under it. */
+function card(id, size, { caption, scale = 1, mark, action, actionLabel, choice = true, selected = false, extra = {} } = {}) {
+  const w = Math.round(size.cw * scale), hh = Math.round(size.ch * scale);
+  const c = catalogue?.get(id);
+  const g = s("g", { class: `card${selected ? " selected" : ""}`, "data-card": id, ...extra },
+    action ? null : s("title", {}, label(id)),
+    s("rect", { width: w, height: hh, rx: 8, fill: "#eee", stroke: "#999" }),
+    // The photograph only (the image's frame and printed words cropped): the title and tags are
+    // page text under it, legible at any card size.
+    c ? s("svg", { width: w, height: hh, viewBox: "18 18 264 270", preserveAspectRatio: "xMidYMid slice" },
+      s("image", { href: c.image_url, width: 300, height: 420 }))
+      : s("text", { x: w / 2, y: hh / 2, "text-anchor": "middle", "font-size": 14 }, `#${id}`),
+    mark ? s("text", { x: 10, y: 28, class: "mark", "font-size": 22, "font-weight": "bold", fill: "#b00",
+                       stroke: "#fff", "stroke-width": 4, "paint-order": "stroke" }, mark) : null,
+    ring(0, 0, w, hh));
+  if (action) clickable(g, actionLabel, action, { choice });
+  const svg = s("svg", { width: w, height: hh, viewBox: `0 0 ${w} ${hh}`, class: "table-svg card-svg",
+                         role: action ? "group" : "img", "aria-label": action ? null : label(id) }, g);
+  return h("div", { class: "slot", style: `width:${w}px` }, svg,
+    c ? h("div", { class: "pp-title" }, c.title) : null,
+    c && scale === 1 ? h("div", { class: "pp-tags" }, c.tags.map((tag) => `#${tag}`).join(" ")) : null,
+    caption ? h("div", { class: "caption" }, caption) : null);
+}
+
+const row = (...items) => h("div", { class: "cards" }, items);
 
 export async function renderTable(root, ctx) {
   await cards();
   const view = ctx.view;
   if (!view) { fill(root, h("p", {}, "Nothing to show yet.")); stamp(root); return; }
+  const size = sizes(root);
   const n = view.players;
   const key = `${ctx.game.id}:${view.round}:${view.phase}`;
-  const parts = [];
-  let y = 10;
+  const sections = [];
 
   // Scores, who has acted, the photos of the round (public).
-  const colW = W / n;
-  for (let seat = 0; seat < n; seat++) {
-    const x = seat * colW + (colW - CW) / 2;
-    const status = view.phase === "over" ? "" : view.done?.[seat] ? " ✓ done" : " … thinking";
-    parts.push(s("text", { x: seat * colW + colW / 2, y: y + 16, "text-anchor": "middle", "font-size": 16,
-                           "font-weight": seat === ctx.seat ? "bold" : "normal" },
-      `${name(ctx, seat)}${seat === ctx.seat ? " (you)" : ""}: ${view.scores[seat]} pts${status}`));
-    if (view.table?.[seat]) parts.push(card(view.table[seat], x, y + 28, { caption: `photo of ${name(ctx, seat)}` }));
+  const seats = [...Array(n).keys()];
+  sections.push(h("ul", { class: "pp-scores", "aria-label": "Scores" }, seats.map((seat) =>
+    h("li", { class: seat === ctx.seat ? "you" : "" },
+      `${name(ctx, seat)}${seat === ctx.seat ? " (you)" : ""}: ${view.scores[seat]} pts`,
+      view.phase === "over" ? "" : view.done?.[seat] ? " · done" : " · thinking"))));
+  if (view.table?.length) {
+    sections.push(h("section", { "aria-label": "Photos of the round" }, h("h2", {}, "The photos of the round"),
+      row(seats.filter((seat) => view.table[seat]).map((seat) => card(view.table[seat], size, { caption: `${name(ctx, seat)}'s photo` })))));
   }
-  y += view.table?.length ? 28 + CH + 30 : 40;
-  parts.push(s("text", { x: 10, y, "font-size": 14 },
-    `Round ${view.round} · phase ${view.phase} · deck ${view.deck_size} · discards ${view.discard_size} · target ${view.target}`));
-  y += 20;
+  sections.push(h("p", { class: "pp-status" },
+    `Round ${view.round} · ${view.phase === "give" ? "giving cards" : view.phase === "rank" ? "ranking stacks" : view.phase} · `
+    + `${view.deck_size} cards in the deck · ${view.discard_size} discarded · first to ${view.target} points wins`));
 
   const controls = [];
   const you = view.you || {};
   if (view.phase === "give" && you.hand && ctx.legalMoves.length) {
-    y = giving(ctx, parts, controls, y, key, you.hand, root);
+    sections.push(giving(ctx, controls, key, you.hand, root, size));
   } else if (view.phase === "rank" && you.stack && ctx.legalMoves.length) {
-    y = ranking(ctx, parts, controls, y, key, you.stack, root);
+    sections.push(ranking(ctx, controls, key, you.stack, root, size));
   } else if (you.gifts && view.phase === "give") {
-    y = shown(parts, y, "You gave: " + Object.entries(you.gifts).map(([to, ids]) => `${name(ctx, Number(to))} ← ${ids.join(", ")}`).join("; "),
-      Object.values(you.gifts).flat());
+    sections.push(shown("You gave", Object.entries(you.gifts).map(([to, ids]) =>
+      ids.map((id) => card(id, size, { caption: `to ${name(ctx, Number(to))}` }))), size));
   } else if (you.ranking && view.phase === "rank") {
-    y = shown(parts, y, "Your ranking, best first:", you.ranking.order);
+    sections.push(shown("Your ranking, best first", you.ranking.order.map((id, i) => card(id, size, { caption: `${i + 1}.` })), size));
   } else if (you.stack && view.phase === "rank") {
-    y = shown(parts, y, "Your stack:", you.stack);
+    sections.push(shown("Your stack", you.stack.map((id) => card(id, size)), size));
   }
-  if (view.last_round) y = evaluation(ctx, parts, y, view.last_round);
+  if (view.last_round) sections.push(evaluation(ctx, view.last_round, size));
 
-  fill(root, svgRoot(W, y + 10, `Pick Pic table, round ${view.round}`, parts),
+  fill(root, h("div", { class: "pickpic", role: "group", "aria-label": `Pick Pic table, round ${view.round}` }, sections),
     h("div", { class: "controls" }, controls));
   stamp(root);
 }
 
-function shown(parts, y, text, ids) {
-  parts.push(s("text", { x: 10, y: y + 18, "font-size": 15 }, text));
-  ids.forEach((id, i) => parts.push(card(id, 10 + i * (CW + GAP), y + 28)));
-  return y + 28 + CH + 30;
+function shown(title, cardsNodes) {
+  return h("section", { "aria-label": title }, h("h2", {}, title), row(cardsNodes));
 }
 
 // ---- give: pick a card, then the seat it goes to; send when every card has a seat -------------
-function giving(ctx, parts, controls, y, key, hand, root) {
+function giving(ctx, controls, key, hand, root, size) {
   const chosen = picks.get(key) || { assign: {}, card: null };     // card -> seat
   const fits = (assign) => ctx.legalMoves.filter((m) =>
     Object.entries(assign).every(([c, seat]) => (m.gifts[String(seat)] || []).includes(Number(c))));
   // Drop what no longer fits (the hand changed under us): start again.
   if (!fits(chosen.assign).length) { chosen.assign = {}; chosen.card = null; }
   picks.set(key, chosen);
-  const redraw = () => renderTable(root, ctx);
+  const redraw = async (focus) => { await renderTable(root, ctx); refocus(root, focus); };
 
-  parts.push(s("text", { x: 10, y: y + 18, "font-size": 16, "font-weight": "bold" },
-    `Give ${ctx.view.cards_per_gift} card(s) to each other player: choose a card, then who gets it.`));
-  y += 28;
-  hand.forEach((id, i) => {
+  const nodes = hand.map((id) => {
     const to = chosen.assign[id];
-    const g = card(id, 10 + i * (CW + GAP), y, { caption: to !== undefined ? `→ ${name(ctx, to)}` : "",
-                                                 mark: chosen.card === id ? "✔" : null });
-    if (chosen.card === id) g.classList.add("selected");
     if (to !== undefined) {
-      clickable(g, `take back ${label(id)} from ${name(ctx, to)}`, () => { delete chosen.assign[id]; redraw(); }, { choice: false });
-    } else {
-      clickable(g, `choose ${label(id)} to give`, () => { chosen.card = id; redraw(); });
+      return card(id, size, { caption: `to ${name(ctx, to)}`, action: () => { delete chosen.assign[id]; redraw(`[data-card="${id}"]`); },
+                              actionLabel: `take back ${label(id)} from ${name(ctx, to)}`, choice: false });
     }
-    parts.push(g);
+    return card(id, size, { mark: chosen.card === id ? "✔" : null, selected: chosen.card === id,
+                            caption: chosen.card === id ? "chosen: who gets it?" : "",
+                            action: () => { chosen.card = id; redraw(".pp-targets button"); },
+                            actionLabel: `choose ${label(id)} to give` });
   });
-  y += CH + 30;
-
+  const targets = [];
   if (chosen.card !== null) {
     const others = [...new Set(ctx.legalMoves.flatMap((m) => Object.keys(m.gifts)))].map(Number);
-    let x = 10;
     for (const seat of others) {
       if (!fits({ ...chosen.assign, [chosen.card]: seat }).length) continue;
-      const text = `give ${label(chosen.card)} to ${name(ctx, seat)}`;
-      const g = s("g", { class: "target", transform: `translate(${x},${y})`, "data-seat": seat },
-        s("rect", { width: 180, height: 40, rx: 6, fill: "#fff4e0", stroke: "#8a3b12" }),
-        s("text", { x: 90, y: 26, "text-anchor": "middle", "font-size": 15 }, `→ ${name(ctx, seat)}`), ring(0, 0, 180, 40, 6));
-      parts.push(clickable(g, text, () => { chosen.assign[chosen.card] = seat; chosen.card = null; redraw(); }));
-      x += 200;
+      targets.push(choiceButton(`give ${label(chosen.card)} to ${name(ctx, seat)}`,
+        () => { chosen.assign[chosen.card] = seat; chosen.card = null; redraw("[data-card][data-choice], .controls .primary"); },
+        { class: "choice target", "data-seat": seat }));
+      targets[targets.length - 1].textContent = `Give it to ${name(ctx, seat)}`;
     }
-    y += 60;
   }
   const complete = Object.keys(chosen.assign).length === hand.length ? fits(chosen.assign) : [];
   if (complete.length) {
     controls.push(choiceButton("Give these cards", () => { picks.delete(key); ctx.submit(complete[0]); }, { class: "choice primary" }));
   }
   if (Object.keys(chosen.assign).length) {
-    controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw(); } }, "Start again"));
+    controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card][data-choice]"); } }, "Start again"));
   }
-  return y;
+  return h("section", { "aria-label": "Your hand" },
+    h("h2", {}, `Your hand: give ${ctx.view.cards_per_gift} card(s) to each other player`),
+    h("p", { class: "help" }, "Choose a card, then who gets it. Choose a given card again to take it back."),
+    row(nodes), targets.length ? h("div", { class: "pp-targets moves" }, targets) : null);
 }
 
 // ---- rank: click the stack's cards best first; send when all are ranked ----------------------
-function ranking(ctx, parts, controls, y, key, stack, root) {
+function ranking(ctx, controls, key, stack, root, size) {
   const order = picks.get(key) || [];
   const fits = (prefix) => ctx.legalMoves.filter((m) => prefix.every((c, i) => m.order[i] === c));
   if (!fits(order).length) order.length = 0;
   picks.set(key, order);
-  const redraw = () => renderTable(root, ctx);
+  const redraw = async (focus) => { await renderTable(root, ctx); refocus(root, focus); };
 
-  parts.push(s("text", { x: 10, y: y + 18, "font-size": 16, "font-weight": "bold" },
-    "Rank your stack for your photo: click the best fit first, then the next…"));
-  y += 28;
-  stack.forEach((id, i) => {
+  const nodes = stack.map((id) => {
     const place = order.indexOf(id);
-    const g = card(id, 10 + i * (CW + GAP), y, { mark: place >= 0 ? `#${place + 1}` : null,
-                                                 caption: place >= 0 ? `ranked ${place + 1}` : "" });
     if (place >= 0) {
-      clickable(g, `unrank ${label(id)}`, () => { order.length = place; redraw(); }, { choice: false });
-    } else if (fits([...order, id]).length) {
-      clickable(g, `rank ${label(id)} number ${order.length + 1}`, () => { order.push(id); redraw(); });
+      return card(id, size, { mark: `#${place + 1}`, caption: `ranked ${place + 1}`,
+                              action: () => { order.length = place; redraw("[data-card][data-choice]"); },
+                              actionLabel: `unrank ${label(id)}`, choice: false });
     }
-    parts.push(g);
+    if (fits([...order, id]).length) {
+      return card(id, size, { action: () => { order.push(id); redraw("[data-card][data-choice], .controls .primary"); },
+                              actionLabel: `rank ${label(id)} number ${order.length + 1}` });
+    }
+    return card(id, size);
   });
-  y += CH + 30;
   const complete = order.length === stack.length ? fits(order) : [];
   if (complete.length) {
     controls.push(choiceButton("Send this ranking", () => { picks.delete(key); ctx.submit(complete[0]); }, { class: "choice primary" }));
   }
-  if (order.length) controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw(); } }, "Start again"));
-  return y;
+  if (order.length) controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card][data-choice]"); } }, "Start again"));
+  return h("section", { "aria-label": "Your stack" },
+    h("h2", {}, "Your stack: rank it for your photo"),
+    h("p", { class: "help" }, "Choose the best fit first, then the next… Choose a ranked card to undo from there."),
+    row(nodes));
+}
+
+// After a redraw, focus goes to the next sensible control (the first match), never to the body.
+function refocus(root, selector) {
+  const target = root.querySelector(selector);
+  if (target) target.focus();
 }
 
 // ---- the last round, as the table revealed it -------------------------------------------------
-function evaluation(ctx, parts, y, round) {
-  parts.push(s("text", { x: 10, y: y + 18, "font-size": 16, "font-weight": "bold" }, `Round ${round.round}: the evaluation`));
-  y += 30;
-  const scale = 0.6, cw = CW * scale;
-  for (const stack of round.stacks) {
-    parts.push(s("text", { x: 10, y: y + 16, "font-size": 14 },
-      `${name(ctx, stack.seat)} (photo ${round.table[stack.seat]}) got ${round.points[stack.seat]} pts` +
-      (stack.random_last_bonus ? " (random card last: +1)" : "")));
-    parts.push(card(round.table[stack.seat], 10, y + 24, { scale }));
-    stack.order.forEach((entry, i) => {
-      const x = 10 + (i + 1.3) * (cw + GAP);
-      if (entry.face_down) {
-        parts.push(s("g", { transform: `translate(${x},${y + 24})` }, s("title", {}, "a card left face down"),
-          s("rect", { width: cw, height: CH * scale, rx: 6, fill: "#555" })));
-        return;
-      }
-      const who = entry.random ? "random" : entry.claimed ? `${name(ctx, entry.giver)} +${entry.giver_points}` : "unclaimed";
-      parts.push(card(entry.card, x, y + 24, { scale, caption: `${i + 1}. ${who}`, mark: entry.random ? "R" : null }));
-      if (entry.comment) parts.push(s("text", { x, y: y + 24 + CH * scale + 32, "font-size": 12 }, `“${entry.comment}”`));
-    });
-    y += 24 + CH * scale + 44;
+function evaluation(ctx, round, size) {
+  const scale = 0.6;
+  return h("section", { class: "pp-evaluation", "aria-label": `Round ${round.round}: the evaluation` },
+    h("h2", {}, `Round ${round.round}: the evaluation`),
+    round.stacks.map((stack) => h("div", { class: "pp-stack" },
+      h("p", {}, `${name(ctx, stack.seat)}'s photo got ${round.points[stack.seat]} pts`
+        + (stack.random_last_bonus ? " (the random card came last: +1)" : "")),
+      row(card(round.table[stack.seat], size, { scale, caption: "the photo" }),
+        stack.order.map((entry, i) => {
+          if (entry.face_down) {
+            const w = Math.round(size.cw * scale), hh = Math.round(size.ch * scale);
+            return h("div", { class: "slot", style: `width:${w}px` },
+              s("svg", { width: w, height: hh, class: "card-svg", role: "img", "aria-label": "a card left face down" },
+                s("rect", { width: w, height: hh, rx: 6, fill: "#555" })), h("div", { class: "caption" }, "face down"));
+          }
+          const who = entry.random ? "random" : entry.claimed ? `${name(ctx, entry.giver)} +${entry.giver_points}` : "unclaimed";
+          return card(entry.card, size, { scale, caption: `${i + 1}. ${who}${entry.comment ? ` “${entry.comment}”` : ""}`,
+                                          mark: entry.random ? "R" : null });
+        })))));
+}
+
+// ---- the story: events and the breakdown in words (the shell's move log, replay and result) ---
+export function describeEvent(event, { name }) {
+  const who = event.actor !== null && event.actor !== undefined ? name(event.actor) : "";
+  const late = event.auto ? " (played by the server: time ran out)" : "";
+  if (event.type === "CardsGiven") {
+    const gifts = event.gifts ? Object.entries(event.gifts).map(([to, ids]) => `${ids.length} to ${name(Number(to))}`).join(", ") : "";
+    return `${who} gave ${gifts ? `cards: ${gifts}` : "their cards"}${late}.`;
   }
-  return y;
+  if (event.type === "CardsRanked") return `${who} ranked their stack${late}.`;
+  if (event.type === "RoundEvaluated") {
+    const ev = event.evaluation || {};
+    const points = (ev.points || []).map((p, seat) => `${name(seat)} +${p}`).join(", ");
+    return { text: `Round ${ev.round ?? event.round} evaluated: ${points}.`, moment: true };
+  }
+  return null;
+}
+
+export function describeBreakdown(b) {
+  return [`${b.as_giver ?? 0} point(s) as a giver (your card first in someone's ranking)`,
+    `${b.as_ranker ?? 0} point(s) as a ranker (the givers you found)`,
+    `${b.top_card ?? 0} point(s) for top cards`, `${b.random_last ?? 0} point(s) for the random card last`];
 }

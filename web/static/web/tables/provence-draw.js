@@ -3,7 +3,7 @@
 // where it may go always comes from legal-moves.
 import { s, SEAT_COLOURS } from "./kit.js";
 
-export const CELL = 40;
+export const CELL = 48;  // a square at its real size: 44 px touch targets, 12 px text and up
 
 const TERRAIN = {
   forest: { fill: "#2e7d32", ink: "#fff", mark: "F" },
@@ -61,13 +61,13 @@ export function drawSquare(sq, px, py, size = CELL) {
     g.appendChild(s("polygon", { points: `${tip.join(",")} ${base[0] + side[0]},${base[1] + side[1]} ${base[0] - side[0]},${base[1] - side[1]}`, fill: "#5d4037" }));
   } else if (sq.terrain === "town") {
     g.appendChild(s("rect", { x: px + size * 0.2, y: py + size * 0.35, width: size * 0.6, height: size * 0.45, fill: "#fff8", stroke: style.ink }));
-    g.appendChild(s("text", { x: cx, y: py + size * 0.3, "font-size": fs * 0.7, "text-anchor": "middle", fill: style.ink, text: "town" }));
-    g.appendChild(s("text", { x: cx, y: py + size * 0.72, "font-size": fs * 0.8, "text-anchor": "middle", fill: style.ink, text: SHOP_MARK[sq.shop] || "T" }));
+    g.appendChild(s("text", { x: cx, y: py + size * 0.3, "font-size": Math.max(12, fs * 0.7), "text-anchor": "middle", fill: style.ink, text: "town" }));
+    g.appendChild(s("text", { x: cx, y: py + size * 0.72, "font-size": Math.max(12, fs * 0.8), "text-anchor": "middle", fill: style.ink, text: SHOP_MARK[sq.shop] || "T" }));
   } else if (sq.terrain === "meadow" && sq.feature) {
-    g.appendChild(s("text", { x: cx, y: cy + fs / 3, "font-size": fs * 0.7, "text-anchor": "middle", fill: style.ink,
+    g.appendChild(s("text", { x: cx, y: cy + fs / 3, "font-size": Math.max(12, fs * 0.7), "text-anchor": "middle", fill: style.ink,
       text: sq.feature === "tree" ? "tree" : "scooter" }));
   } else if (style.mark) {
-    g.appendChild(s("text", { x: cx, y: cy + fs / 3, "font-size": fs, "text-anchor": "middle", fill: style.ink, "font-weight": "bold", text: style.mark }));
+    g.appendChild(s("text", { x: cx, y: cy + fs / 3, "font-size": Math.max(12, fs), "text-anchor": "middle", fill: style.ink, "font-weight": "bold", text: style.mark }));
   }
   return g;
 }
@@ -171,28 +171,28 @@ export function goalName(goal) { return GOALS[goal] || goal; }
 // A photo card: back, who takes it, requirements, spots with the markers on them.
 export function drawPhoto(photo, seatLabel) {
   const spots = photo.spots.length;
-  const width = Math.max(150, 34 * spots + 16), height = 112;
+  const width = Math.max(200, 48 * spots + 16), height = 30 + photo.requires.length * 18 + 56;
   const reqText = photo.requires.map((r) => `${r.count} ${r.terrain}`).join(" + ");
   const label = `Photo card ${photo.card} (back ${photo.back}, taken by the ${photo.taken_by}): needs ${reqText}; spots `
     + photo.spots.map((v, i) => `${v}${i === spots - 1 ? " (infinity)" : ""}: ${photo.markers[i].length ? photo.markers[i].map(seatLabel).join(" and ") : "empty"}`).join(", ");
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": label,
     class: "photo-card", "data-photo": photo.card });
   svg.appendChild(s("rect", { x: 1, y: 1, width: width - 2, height: height - 2, rx: 8, fill: photo.back === "C" ? "#e3f2fd" : "#fff8e1", stroke: "#555" }));
-  svg.appendChild(s("text", { x: 8, y: 18, "font-size": 13, "font-weight": "bold", text: `${photo.card} · ${photo.taken_by === "drone" ? "D drone" : "P photographer"}` }));
+  svg.appendChild(s("text", { x: 8, y: 20, "font-size": 14, "font-weight": "bold", text: `${photo.card} · ${photo.taken_by === "drone" ? "D drone" : "P photographer"}` }));
   photo.requires.forEach((r, i) => {
-    const y = 24 + i * 16;
-    svg.appendChild(s("rect", { x: 8, y, width: 12, height: 12, fill: (TERRAIN[r.terrain] || {}).fill || "#ccc", stroke: "#333" }));
-    svg.appendChild(s("text", { x: 26, y: y + 11, "font-size": 12, text: `${r.count} × ${r.terrain}` }));
+    const y = 28 + i * 18;
+    svg.appendChild(s("rect", { x: 8, y, width: 14, height: 14, fill: (TERRAIN[r.terrain] || {}).fill || "#ccc", stroke: "#333" }));
+    svg.appendChild(s("text", { x: 28, y: y + 12, "font-size": 13, text: `${r.count} × ${r.terrain}` }));
   });
   photo.spots.forEach((value, i) => {
-    const x = 8 + i * 34, y = height - 36;
-    svg.appendChild(s("rect", { x, y, width: 30, height: 30, rx: 4, fill: "#fff", stroke: "#333", "stroke-dasharray": i === spots - 1 ? "3 2" : null }));
-    svg.appendChild(s("text", { x: x + 15, y: y + 12, "font-size": 11, "text-anchor": "middle", text: i === spots - 1 ? `${value}∞` : value }));
+    const x = 8 + i * 48, y = height - 50;
+    svg.appendChild(s("rect", { x, y, width: 44, height: 44, rx: 4, fill: "#fff", stroke: "#333", "stroke-dasharray": i === spots - 1 ? "3 2" : null }));
+    svg.appendChild(s("text", { x: x + 22, y: y + 14, "font-size": 12, "text-anchor": "middle", text: i === spots - 1 ? `${value}∞` : value }));
     photo.markers[i].forEach((seat, j) => {
       // The seat number is written in its marker: colour is not the only signal.
-      const mx = x + 8 + (j % 3) * 7, my = y + 21 + Math.floor(j / 3) * 7;
-      svg.appendChild(s("circle", { cx: mx, cy: my, r: 5, fill: SEAT_COLOURS[seat % SEAT_COLOURS.length], stroke: "#000", title: seatLabel(seat) }));
-      svg.appendChild(s("text", { x: mx, y: my + 3, "font-size": 8, "text-anchor": "middle", fill: "#fff", text: seat }));
+      const mx = x + 9 + (j % 2) * 26, my = y + 26 + Math.floor(j / 2) * 14;
+      svg.appendChild(s("circle", { cx: mx, cy: my, r: 8, fill: SEAT_COLOURS[seat % SEAT_COLOURS.length], stroke: "#000", title: seatLabel(seat) }));
+      svg.appendChild(s("text", { x: mx, y: my + 4, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: "#fff", text: seat }));
     });
   });
   return svg;

@@ -185,9 +185,11 @@ function landscape(land, seat, seatLabel, mine) {
   const title = `${seatLabel(seat)}${mine ? " (you)" : ""}: landscape`;
   const fig = h("figure", { class: "landscape", "data-seat": seat, style: "margin:0" });
   fig.appendChild(h("figcaption", { text: title }));
-  const svg = s("svg", { viewBox: `-4 -16 ${w + 8} ${hgt + 20}`, width: Math.min(w + 8, 520), role: "group",
-    "aria-label": `${title}, ${land.visible.length} visible squares; the scene deck lies above (north)`, style: "max-width:100%;height:auto;background:#fafafa" });
-  svg.appendChild(s("text", { x: w / 2, y: -4, "font-size": 11, "text-anchor": "middle", fill: "#555", text: "▲ scene deck (north)" }));
+  // Drawn at its real size (a square is 48 px): a landscape wider than the screen scrolls in its
+  // own frame, the page never does, and nothing is shrunk below legibility.
+  const svg = s("svg", { viewBox: `-4 -20 ${w + 8} ${hgt + 24}`, width: w + 8, height: hgt + 24, role: "group",
+    "aria-label": `${title}, ${land.visible.length} visible squares; the scene deck lies above (north)`, style: "background:#fafafa;display:block" });
+  svg.appendChild(s("text", { x: w / 2, y: -6, "font-size": 12, "text-anchor": "middle", fill: "#555", text: "▲ scene deck (north)" }));
   for (const sq of land.visible) {
     const g = drawSquare(sq, (sq.x - ox) * CELL, (sq.y - oy) * CELL);
     g.setAttribute("data-x", sq.x);
@@ -212,9 +214,10 @@ function landscape(land, seat, seatLabel, mine) {
     svg.appendChild(g);
   }
   for (const a of anchors) {
-    const cx = (a.x - ox) * CELL + 9, cy = (a.y - oy) * CELL + 9;
+    // A spot is the whole top-left square (a 44 px ring), easy to hit with a finger.
+    const cx = (a.x - ox) * CELL + CELL / 2, cy = (a.y - oy) * CELL + CELL / 2;
     const chosen = mine.mem.preview && mine.mem.preview.x === a.x && mine.mem.preview.y === a.y;
-    const dot = s("circle", { class: "spot", cx, cy, r: 7, fill: chosen ? "#e65100" : "#fff", stroke: "#e65100", "stroke-width": 2.5,
+    const dot = s("circle", { class: "spot", cx, cy, r: 22.5, fill: chosen ? "#e6510099" : "#ffffff55", stroke: "#e65100", "stroke-width": 3,
       "data-x": a.x, "data-y": a.y });
     activate(dot, `Preview ${a.card} with its top-left square at (${a.x}, ${a.y}), turned ${a.rotation}°${a.under ? ", tucked under" : ""}`,
       () => { mine.mem.preview = { x: a.x, y: a.y }; mine.rerender(); });
@@ -222,7 +225,7 @@ function landscape(land, seat, seatLabel, mine) {
   }
   for (const cell of targets) {
     const x = (cell[0] - ox) * CELL, y = (cell[1] - oy) * CELL;
-    const ring = s("rect", { class: "walk-target", x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, fill: "#ffffff55", stroke: "#e65100", "stroke-width": 2.5,
+    const ring = s("rect", { class: "walk-target", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 6, fill: "#ffffff55", stroke: "#e65100", "stroke-width": 2.5,
       "data-x": cell[0], "data-y": cell[1] });
     activate(ring, `Move the ${mine.mem.token} to (${cell})`, () => {
       const other = mine.mem.token === "photographer" ? "drone" : "photographer";
@@ -232,7 +235,7 @@ function landscape(land, seat, seatLabel, mine) {
     });
     svg.appendChild(ring);
   }
-  fig.appendChild(svg);
+  fig.appendChild(h("div", { class: "landscape-frame" }, [svg]));
   return fig;
 }
 
@@ -243,4 +246,29 @@ function photoPanel(view, seatLabel) {
   for (const p of view.photos || []) row.appendChild(drawPhoto(p, seatLabel));
   box.appendChild(row);
   return box;
+}
+
+// ---- the story: events and the breakdown in words (the shell's move log, replay and result) ---
+export function describeEvent(event, { name }) {
+  const who = event.actor !== null && event.actor !== undefined ? name(event.actor) : "";
+  const late = event.auto ? " (played by the server: time ran out)" : "";
+  if (event.type === "CardChosen") return `${who} has chosen a scene card${late}.`;
+  if (event.type === "WalkChosen") return `${who} has chosen a walk${late}.`;
+  if (event.type === "ScenesPlaced") {
+    const placed = (event.placements || []).map((p, seat) => `${name(seat)} placed ${p.card} at (${p.x}, ${p.y})${p.under ? " tucked under" : ""}`);
+    return `Round ${event.round}: ${placed.join("; ")}.`;
+  }
+  if (event.type === "WalksRevealed") {
+    const walks = (event.walks || []).map((w, seat) => `${name(seat)}: photographer to (${w.photographer}), drone to (${w.drone})`);
+    const photos = (event.photos || []).map((p) => `Photo ${p.card} completed by ${(p.seats || []).map(name).join(" and ")}: ${p.points} points each!`);
+    return { text: `Walks revealed. ${walks.join("; ")}.${photos.length ? ` ${photos.join(" ")}` : ""}`, moment: photos.length > 0 };
+  }
+  return null;
+}
+
+export function describeBreakdown(b) {
+  const goals = Object.entries(b.goal_detail || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ");
+  return [`lavender ${b.lavender ?? 0} (penalty ${b.lavender_penalty ?? 0})`, `wheat ${b.wheat ?? 0}`,
+    `sunflowers ${b.sunflowers ?? 0} (penalty ${b.sunflower_penalty ?? 0})`, `towns ${b.towns ?? 0}`,
+    `photos ${b.photos ?? 0}`, `goals ${b.goals ?? 0}${goals ? ` (${goals})` : ""}`, `${b.markers_placed ?? 0} marker(s) placed`];
 }

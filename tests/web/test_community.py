@@ -1,0 +1,92 @@
+"""Everything the API offers, reachable from the page: a join link, open seeks, settings
+(vacation, notifications, webhooks, devices), profiles, leaderboards, rules, filing a dispute;
+axe-core finds no violation on any of these pages."""
+import httpx
+
+from tests.web.pages import Seat, axe_violations, game, play
+
+
+def api(web, player, path):
+    return httpx.get(f"{web.url}/api/v1{path}", headers={"Authorization": f"Token {player.token}"}, timeout=30).json()
+
+
+def no_axe(page, where):
+    found = axe_violations(page)
+    assert not found, f"{where}: {found}"
+
+
+def test_a_friend_joins_by_link_and_open_seeks_are_joined_from_the_lobby(players, web):
+    ann, bob = players("ann", "bob")
+    page = ann.page
+    form = page.locator("form[data-kind=photograph]")
+    form.get_by_label("private (invitation or link only)").check()
+    form.get_by_role("button", name="Create a Photograph game").click()
+    page.locator("[data-status=open]").wait_for()
+    no_axe(page, "an open game with its join link")
+    link = page.get_by_label("Invite a friend with this link").input_value()
+    assert "#/join/" in link
+    bob.page.goto(link)
+    bob.page.locator(".lobby-actions").get_by_role("button", name="Leave").wait_for()
+    # An open seek by someone else, joined from the lobby's list.
+    cat = Seat(web, "cat")
+    seek = cat.post("/games/", {"kind": "pickpic", "seats": 3})
+    ann.goto("#/")
+    row = page.locator(f"li[data-seek='{seek['id']}']")
+    row.get_by_role("button", name="Join").click()
+    page.locator(".lobby-actions").get_by_role("button", name="Leave").wait_for()
+    assert "ann" in [p["username"] for p in api(web, ann, f"/games/{seek['id']}/")["players"]]
+    ann.clean()
+    bob.clean()
+
+
+def test_settings_profile_leaderboard_rules_and_a_dispute(players, web):
+    (ann,) = players("ann")
+    page = ann.page
+    me = Seat.__new__(Seat)
+    me.token, me.client = ann.token, httpx.Client(base_url=f"{web.url}/api/v1", headers={"Authorization": f"Token {ann.token}"}, timeout=30)
+    bob, cat = Seat(web, "bob"), Seat(web, "cat")
+    finished = game("pickpic", [me, bob, cat], {"target": 2})
+    play(finished, [me, bob, cat], 60)
+    # Settings: a vacation, a notification channel off, a webhook, this device among the tokens.
+    ann.goto("#/settings")
+    page.get_by_role("heading", name="Settings").wait_for()
+    no_axe(page, "settings")
+    assert page.locator("tr", has_text="(this device)").count() == 1
+    page.get_by_label("A chat message: Email").uncheck()
+    page.get_by_role("button", name="Save notification settings").click()
+    page.get_by_text("Notification settings saved.").wait_for()
+    assert "email" not in api(web, ann, "/accounts/preferences/")["channels"]["chat"]
+    page.get_by_label("Days away").fill("3")
+    page.get_by_role("button", name="Start a vacation").click()
+    page.get_by_text("You are on vacation until").wait_for()
+    assert api(web, ann, "/accounts/vacation/")["on_vacation"] is True
+    page.get_by_role("button", name="End my vacation now").click()
+    page.get_by_role("button", name="Start a vacation").wait_for()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_label("Address").fill("http://127.0.0.1:9/darkroom-hook")
+    page.get_by_role("button", name="Add a webhook").click()
+    page.get_by_text("http://127.0.0.1:9/darkroom-hook").wait_for()
+    # The profile and the leaderboard show the finished game's ratings.
+    page.get_by_role("link", name="ann", exact=True).first.click()
+    page.locator("tr[data-kind=pickpic]").wait_for()
+    no_axe(page, "a profile")
+    page.get_by_role("link", name="Leaderboards").click()
+    page.get_by_role("link", name="Pick Pic").click()
+    for name in ("ann", "bob", "cat"):
+        page.locator(f"tr[data-player={name}]").wait_for()
+    no_axe(page, "a leaderboard")
+    # Rules, one page per kind.
+    for kind, title in (("pickpic", "Pick Pic"), ("photograph", "Photograph"), ("provence", "Walking in Provence"), ("photoshoot", "Photoshoot")):
+        ann.goto(f"#/rules/{kind}")
+        page.get_by_role("heading", name=f"How to play {title}").wait_for()
+        assert page.locator("ol.rules li").count() >= 4
+    no_axe(page, "a rules page")
+    # A dispute about the last move of the finished game.
+    ann.goto(f"#/games/{finished}")
+    page.locator(".result").wait_for()
+    page.get_by_text("File a dispute").first.click()
+    page.get_by_label("What went wrong").fill("The evaluation gave me no point for my top card.")
+    page.get_by_role("button", name="File the dispute").click()
+    page.get_by_text("Dispute filed").wait_for()
+    no_axe(page, "a finished game")
+    ann.clean()
