@@ -35,7 +35,22 @@ def _preferences(user):
     from accounts.models import NotificationPreference
 
     prefs = NotificationPreference.objects.filter(user=user).first()
-    return None if prefs is None else {"channels": prefs.channels, "email_digest_minutes": prefs.email_digest_minutes}
+    return None if prefs is None else {
+        "channels": prefs.channels, "email_digest_minutes": prefs.email_digest_minutes,
+        "quiet_start": _iso(prefs.quiet_start), "quiet_end": _iso(prefs.quiet_end), "quiet_tz": prefs.quiet_tz}
+
+
+def _push_subscriptions(user):
+    # The endpoint is a capability URL at the browser vendor's push service: exported to its
+    # owner (it is theirs), never shown to anyone else. The keys are the browser's, not ours to
+    # hand out again.
+    return [{"endpoint": s.endpoint, "user_agent": s.user_agent, "created_at": _iso(s.created_at)}
+            for s in user.push_subscriptions.order_by("pk")]
+
+
+def _push_devices(user):
+    return [{"platform": d.platform, "token": d.token, "name": d.name, "created_at": _iso(d.created_at)}
+            for d in user.push_devices.order_by("pk")]
 
 
 def _erase_preferences(user):
@@ -82,6 +97,9 @@ def register() -> None:
     personal_data.register("webhooks", export=_webhooks, erase=_erase_webhooks)
     personal_data.register("vacations", export=_vacations, erase=lambda u: u.vacations.all().delete())
     personal_data.register("notification_preferences", export=_preferences, erase=_erase_preferences)
+    personal_data.register("push_subscriptions", export=_push_subscriptions,
+                           erase=lambda u: u.push_subscriptions.all().delete())
+    personal_data.register("push_devices", export=_push_devices, erase=lambda u: u.push_devices.all().delete())
     personal_data.register("tokens", export=_tokens, erase=lambda u: u.auth_tokens.all().delete())
     personal_data.register("ratings", export=_ratings, erase=_erase_ratings)
     personal_data.register("notifications", export=_notifications, erase=lambda u: u.notifications.all().delete())

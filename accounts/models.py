@@ -52,8 +52,10 @@ class NotificationPreference(models.Model):
 
     TYPES = ("your_turn", "reminder", "timed_out", "dispute", "finished", "chat", "invitation",
              "abort_vote")
-    CHANNELS = ("inbox", "email", "webhook")
-    DEFAULT_CHANNELS = {kind: ["inbox", "email", "webhook"] for kind in TYPES}
+    CHANNELS = ("inbox", "email", "webhook", "push")
+    # Push goes only to a user who registered a browser or device (accounts.PushSubscription,
+    # PushDevice), so it is on by default: registering is the opt-in.
+    DEFAULT_CHANNELS = {kind: ["inbox", "email", "webhook", "push"] for kind in TYPES}
 
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="notification_preference")
     channels = models.JSONField(default=dict, blank=True)
@@ -62,6 +64,12 @@ class NotificationPreference(models.Model):
     # When the open digest goes out: kept here, so a notice joins it without searching the
     # deliveries (games.notifications.notify sets it in one upsert for every user a write notifies).
     email_digest_at = models.DateTimeField(null=True, blank=True)
+    # Quiet hours: no push from quiet_start to quiet_end (wall clock in quiet_tz; across midnight
+    # when start > end). A push due then waits for the end; the inbox, email and webhooks do not.
+    quiet_start = models.TimeField(null=True, blank=True)
+    quiet_end = models.TimeField(null=True, blank=True)
+    # db_default: the outbox creates preference rows in SQL of its own (notify.digest_slots_sql).
+    quiet_tz = models.CharField(max_length=64, db_default="UTC", help_text="an IANA time zone name")
 
     def channels_for(self, kind: str) -> list[str]:
         return list(self.channels.get(kind, self.DEFAULT_CHANNELS[kind]))
@@ -73,6 +81,35 @@ class Webhook(models.Model):
     secret = models.CharField(max_length=64)
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription (RFC 8030): where to POST and the keys to encrypt for
+    (RFC 8291). Removed when its push service answers 404 or 410."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200, help_text="the browser's P-256 public key, base64url")
+    auth = models.CharField(max_length=64, help_text="the browser's authentication secret, base64url")
+    user_agent = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class PushDevice(models.Model):
+    """A mobile app's push token on one platform (Apple's APNs or Google's FCM)."""
+
+    class Platform(models.TextChoices):
+        APNS = "apns"
+        FCM = "fcm"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="push_devices")
+    platform = models.CharField(max_length=8, choices=Platform.choices)
+    token = models.CharField(max_length=512)
+    name = models.CharField(max_length=100, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["platform", "token"], name="push_device_token_unique")]
 
 
 class Rating(models.Model):

@@ -16,7 +16,7 @@ from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from accounts import names, personal_data, tokens
-from accounts.models import (AuthToken, NotificationPreference, RetiredUsername, User, Vacation,
+from accounts.models import (AuthToken, NotificationPreference, PushDevice, PushSubscription, RetiredUsername, User, Vacation,
                              Webhook)
 from accounts.webhooks import check_url
 from config import scheduling
@@ -166,9 +166,28 @@ def preferences(user) -> NotificationPreference:
     return NotificationPreference.objects.get_or_create(user=user)[0]
 
 
+_UNSET = object()
+
+
 @transaction.atomic
-def update_preferences(user, channels=None, email_digest_minutes=None):
+def update_preferences(user, channels=None, email_digest_minutes=None, quiet_hours=_UNSET):
     prefs = preferences(user)
+    if quiet_hours is not _UNSET:
+        # Checked before anything is changed: a bad zone writes nothing.
+        if quiet_hours is None:
+            prefs.quiet_start = prefs.quiet_end = None
+        else:
+            from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+            try:
+                ZoneInfo(quiet_hours["tz"])
+            except (ZoneInfoNotFoundError, ValueError):
+                raise Invalid(f"quiet_hours.tz: unknown time zone '{quiet_hours['tz']}' (an IANA name, "
+                              "e.g. Europe/Paris)") from None
+            # Wall-clock times in `tz`: an offset the client wrote with them is not theirs to give.
+            prefs.quiet_start = quiet_hours["start"].replace(tzinfo=None)
+            prefs.quiet_end = quiet_hours["end"].replace(tzinfo=None)
+            prefs.quiet_tz = quiet_hours["tz"]
     if channels is not None:
         if not isinstance(channels, dict):
             raise Invalid("channels must be an object of notification type -> list of channels")
@@ -237,3 +256,67 @@ def delete_account(user, password: str) -> None:
     user.save()
     user.groups.clear()
     user.user_permissions.clear()
+
+
+# ---------------------------------------------------------------------------------------------
+# Push: browsers' subscriptions and mobile devices (docs/time-and-notifications.md)
+# ---------------------------------------------------------------------------------------------
+def _valid_push_keys(p256dh: str, auth: str) -> bool:
+    """Whether a subscription's keys can be encrypted for (RFC 8291): a P-256 point and a 16-byte
+    secret, both base64url."""
+    import base64
+    import binascii
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    def raw(value: str) -> bytes:
+        return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw(p256dh))
+        return len(raw(auth)) == 16
+    except (ValueError, TypeError, binascii.Error):
+        return False
+
+
+@transaction.atomic
+def add_push_subscription(user, endpoint: str, p256dh: str, auth: str, user_agent: str = ""):
+    """Register (or re-register) a browser's subscription. An endpoint is one browser's: whoever
+    registers it last owns it (a browser shared by two accounts pushes for the one logged in)."""
+    check_url(endpoint)
+    if not _valid_push_keys(p256dh, auth):
+        raise Invalid("keys.p256dh must be a P-256 public key and keys.auth a 16-byte secret, base64url")
+    existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    if existing is None and PushSubscription.objects.filter(user=user).count() >= settings.PUSH_MAX_PER_USER:
+        raise Invalid(f"at most {settings.PUSH_MAX_PER_USER} push subscriptions per user")
+    if existing is not None:
+        existing.user, existing.p256dh, existing.auth, existing.user_agent = user, p256dh, auth, user_agent[:200]
+        existing.save(update_fields=["user", "p256dh", "auth", "user_agent"])
+        return existing, False
+    return PushSubscription.objects.create(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth,
+                                           user_agent=user_agent[:200]), True
+
+
+def remove_push_subscription(user, subscription_id: int | None = None, endpoint: str | None = None) -> None:
+    query = PushSubscription.objects.filter(user=user)
+    query = query.filter(pk=subscription_id) if subscription_id is not None else query.filter(endpoint=endpoint)
+    if not query.delete()[0]:
+        raise NotFound("no such push subscription")
+
+
+@transaction.atomic
+def add_push_device(user, platform: str, token: str, name: str = ""):
+    """Register (or move to this user) a device token; a token is one app install's."""
+    existing = PushDevice.objects.select_for_update().filter(platform=platform, token=token).first()
+    if existing is None and PushDevice.objects.filter(user=user).count() >= settings.PUSH_MAX_PER_USER:
+        raise Invalid(f"at most {settings.PUSH_MAX_PER_USER} push devices per user")
+    if existing is not None:
+        existing.user, existing.name = user, name
+        existing.save(update_fields=["user", "name"])
+        return existing, False
+    return PushDevice.objects.create(user=user, platform=platform, token=token, name=name), True
+
+
+def remove_push_device(user, device_id: int) -> None:
+    if not PushDevice.objects.filter(user=user, pk=device_id).delete()[0]:
+        raise NotFound("no such push device")

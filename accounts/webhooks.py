@@ -256,8 +256,15 @@ def post(url: str, secret: str, delivery_id: int, payload: dict, deadline_second
         "X-Darkroom-Timestamp": timestamp,
         "X-Darkroom-Signature": sign(secret, timestamp, body),
     }
+    return post_bytes(url, body, headers, deadline_seconds or settings.WEBHOOK_DEADLINE_SECONDS)
+
+
+def post_bytes(url: str, body: bytes, headers: dict[str, str], deadline_seconds: float) -> Outcome:
+    """POST `body` to `url` within `deadline_seconds`, with the same address checks, pinning and
+    deadline as a webhook (push deliveries use it for the push services: their URLs come from
+    users too). Any status outside 2xx is a failed attempt, its code in the outcome."""
     started = time.monotonic()
-    deadline = Deadline(deadline_seconds or settings.WEBHOOK_DEADLINE_SECONDS)
+    deadline = Deadline(deadline_seconds)
     try:
         code = _send(resolve(url), body, headers, deadline)
         ok, error = 200 <= code < 300, "" if 200 <= code < 300 else f"HTTP {code}"

@@ -248,7 +248,7 @@ CELERY_TIMEZONE = "UTC"
 # server) a queue of its own, consumed by worker processes of their own. Each queue's tasks have
 # soft and hard time limits (seconds): at the soft one the task is interrupted and records a
 # failed attempt; at the hard one its process is killed and replaced (its work is retried by the
-# sweeper). Another outside party (say push) is one more entry here and one more -Q name.
+# sweeper). Push (browsers' push services, APNs, FCM) is the third outside party.
 CELERY_QUEUE = os.environ.get("CELERY_QUEUE", "darkroom")
 CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE
 TASK_QUEUES = {
@@ -263,6 +263,10 @@ TASK_QUEUES = {
     # The computer players' moves (docs/bots.md): a level-3 search thinks BOT_THINK_SECONDS.
     "bots": {"queue": f"{CELERY_QUEUE}.bots", "soft": 30, "hard": 45,
              "tasks": ["games.tasks.play_bot_turn", "games.tasks.fill_seats_with_bots"]},
+    # Browsers' push services (Web Push) and the mobile platforms: one delivery is bounded by
+    # PUSH_DEADLINE_SECONDS per push service (games/notifications/push.py).
+    "push": {"queue": f"{CELERY_QUEUE}.push", "soft": 30, "hard": 45,
+             "tasks": ["games.tasks.deliver_push"]},
 }
 CELERY_TASK_ROUTES = {task: {"queue": spec["queue"]} for spec in TASK_QUEUES.values() for task in spec["tasks"]}
 CELERY_TASK_ANNOTATIONS = {task: {"soft_time_limit": spec["soft"], "time_limit": spec["hard"]}
@@ -327,6 +331,29 @@ WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 
 # The whole of one webhook delivery (connect, TLS, sending, the status line and headers): past it
 # the connection is cut and the attempt failed. Kept under the webhooks queue's soft limit.
 WEBHOOK_DEADLINE_SECONDS = float(os.environ.get("WEBHOOK_DEADLINE_SECONDS", 10))
+# --- Push (docs/time-and-notifications.md). Web Push's VAPID key pair (RFC 8292): the private key
+# as base64url of its raw 32 bytes (or a PEM), the public key base64url of the uncompressed point
+# (what browsers take as applicationServerKey); `manage.py vapid_keys` makes a pair. The subject
+# is how the push service can reach the operator (mailto: or https:). Without the keys Web Push
+# is skipped and `check` says so; likewise APNs and FCM without their credentials.
+# The platforms this deployment means to push to ("web", "apns", "fcm"): `check` warns about
+# each of them that cannot be sent to.
+PUSH_PLATFORMS = env_list("PUSH_PLATFORMS", "web,apns,fcm")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@darkroom.localhost")
+APNS_AUTH_KEY_PATH = os.environ.get("APNS_AUTH_KEY_PATH", "")
+APNS_KEY_ID = os.environ.get("APNS_KEY_ID", "")
+APNS_TEAM_ID = os.environ.get("APNS_TEAM_ID", "")
+APNS_TOPIC = os.environ.get("APNS_TOPIC", "")
+FCM_CREDENTIALS_PATH = os.environ.get("FCM_CREDENTIALS_PATH", "")
+# The whole of one POST to one push service, as WEBHOOK_DEADLINE_SECONDS is for a webhook; a
+# delivery to several browsers posts to each within its own deadline, and the push queue's soft
+# limit is the backstop for the lot.
+PUSH_DEADLINE_SECONDS = float(os.environ.get("PUSH_DEADLINE_SECONDS", 5))
+# How long a push service keeps a message for an offline browser (the TTL header).
+PUSH_TTL_SECONDS = int(os.environ.get("PUSH_TTL_SECONDS", 24 * 3600))
+PUSH_MAX_PER_USER = int(os.environ.get("PUSH_MAX_PER_USER", 20))
 VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", 30))
 
 # --- Accounts (docs/accounts.md): API tokens expire this many days after their last use; a

@@ -6,11 +6,12 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from django.core import checks
         from django.db.models.signals import post_save
 
         from accounts import personal_data
         from games.models import DeliveryAttempt
-        from games.notifications import notify
+        from games.notifications import notify, push
         from games.community import chat
         from games.play import access
         from games.realtime import live
@@ -24,3 +25,5 @@ class GamesConfig(AppConfig):
         personal_data.keep_while("games", access.require_no_games_in_progress)
         # Delivery attempts count in the metrics (config.metrics), in every process that makes them.
         post_save.connect(notify.attempt_saved, sender=DeliveryAttempt, dispatch_uid="darkroom-metrics-delivery")
+        # Which push platforms cannot be sent to (Web Push without VAPID keys, APNs, FCM).
+        checks.register(push.check, "darkroom")

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts import webhooks
 from games.play import scheduling, services
-from games.models import Delivery, DeliveryAttempt, Game
+from games.models import Delivery, DeliveryAttempt, Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ def _failed(delivery: Delivery, error: str, at, user_id: int) -> None:
     delivery.save(update_fields=["last_error", "status", "next_attempt_at"])
 
 
-def _claim(deliveries: list[Delivery], now) -> list[Delivery]:
+def _claim(deliveries: list[Delivery], now, lease: timedelta | None = None) -> list[Delivery]:
     """Count an attempt on each of `deliveries` (row-locked by the caller) and lease them; those
     whose last attempt never came back (its worker died) and had no attempt left are failed."""
     claimed = []
@@ -121,7 +121,7 @@ def _claim(deliveries: list[Delivery], now) -> list[Delivery]:
             delivery.save(update_fields=["status", "last_error"])
             continue
         delivery.attempts += 1
-        delivery.next_attempt_at = now + _lease()
+        delivery.next_attempt_at = now + (lease or _lease())
         delivery.save(update_fields=["attempts", "next_attempt_at"])
         claimed.append(delivery)
     return claimed
@@ -219,3 +219,91 @@ def fill_seats_with_bots(game_id: str, level: int) -> str:
     from games.play import bot_moves
 
     return bot_moves.fill_seats(game_id, level)
+@shared_task(name="games.tasks.deliver_push", ignore_result=True)
+def deliver_push(delivery_id: int) -> None:
+    """One notice to every browser and device of its player (games/notifications/push.py).
+
+    As a webhook: claimed in one short transaction, sent with none open, recorded in another.
+    A notice read before its push was due is not pushed; one due in the player's quiet hours
+    waits for their end (no attempt counted). The browsers are posted to side by side, each
+    within PUSH_DEADLINE_SECONDS; a 404 or 410 removes that subscription. The delivery is sent
+    once any browser took it; it is retried with backoff only when none did and some failed for
+    a reason other than being gone."""
+    from accounts.models import NotificationPreference, PushSubscription
+    from games.notifications import push
+
+    with transaction.atomic():
+        delivery = (Delivery.objects.select_for_update(skip_locked=True, of=("self",))
+                    .select_related("notification", "notification__game")
+                    .filter(pk=delivery_id, status=Delivery.Status.PENDING).first())
+        now = timezone.now()
+        if delivery is None or delivery.next_attempt_at > now + timedelta(seconds=1):
+            return
+        note, user_id = delivery.notification, delivery.notification.user_id
+        if note.read_at is not None and note.read_at > note.created_at:
+            _skip(delivery, "read before it was pushed")
+            return
+        prefs = NotificationPreference.objects.filter(user_id=user_id).first()
+        until = prefs and push.quiet_until(prefs.quiet_start, prefs.quiet_end, prefs.quiet_tz, now)
+        if until:
+            delivery.next_attempt_at = until
+            delivery.save(update_fields=["next_attempt_at"])
+            scheduling.deliver_after_commit([_outgoing(delivery, user_id)])
+            return
+        targets = [push.WebTarget(*row) for row in PushSubscription.objects.filter(user_id=user_id).order_by("pk")
+                   .values_list("pk", "endpoint", "p256dh", "auth")] if push.web_push_ready() else []
+        if not targets:
+            _skip(delivery, "no browser subscription, or Web Push without VAPID keys; "
+                            "APNs and FCM have no sender (manage.py check)")
+            return
+        if not _claim([delivery], now, lease=timedelta(seconds=settings.PUSH_DEADLINE_SECONDS + 10)):
+            return
+        others = [] if note.game_id is None else list(
+            Seat.objects.filter(game_id=note.game_id).exclude(user_id=user_id).order_by("number")
+            .values_list("user__username", flat=True))
+        payload, attempt = push.message(note, others), delivery.attempts
+    outcomes = _send_all(targets, payload)
+    with transaction.atomic():
+        ours = _still_ours([delivery_id], {delivery_id: attempt})
+        if not ours:
+            return
+        delivery = ours[0]
+        DeliveryAttempt.objects.bulk_create([
+            DeliveryAttempt(delivery=delivery, at=now, ok=o.ok, status_code=o.status_code,
+                            error=o.error, duration_ms=o.duration_ms) for o in outcomes])
+        gone = [t.pk for t, o in zip(targets, outcomes) if push.gone(o)]
+        if gone:
+            PushSubscription.objects.filter(pk__in=gone).delete()
+        failed = [o for o in outcomes if not o.ok and not push.gone(o)]
+        if any(o.ok for o in outcomes) or not failed:
+            delivery.status, delivery.sent_at = Delivery.Status.SENT, timezone.now()
+            delivery.last_error = "" if any(o.ok for o in outcomes) else "every subscription was gone"
+            delivery.save(update_fields=["status", "sent_at", "last_error"])
+        else:
+            _failed(delivery, failed[0].error, now, user_id)
+
+
+def _send_all(targets, payload) -> list:
+    """Post to each browser's push service side by side: the whole takes one deadline, not one
+    per browser."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from games.notifications import push
+
+    def one(target):
+        try:
+            return push.send_web(target, payload)
+        except Exception as exc:  # a key the library refuses: that browser's failure alone
+            return webhooks.Outcome(False, None, (str(exc) or type(exc).__name__)[:500], 0)
+
+    with ThreadPoolExecutor(max_workers=min(len(targets), 8)) as pool:
+        try:
+            return list(pool.map(one, targets))
+        except SoftTimeLimitExceeded:
+            return [webhooks.Outcome(False, None, "the task's time limit was reached", 0)] * len(targets)
+
+
+def _skip(delivery: Delivery, reason: str) -> None:
+    """Nothing to send, and nothing to retry: closed without an attempt, the reason kept."""
+    delivery.status, delivery.last_error = Delivery.Status.FAILED, f"skipped: {reason}"
+    delivery.save(update_fields=["status", "last_error"])

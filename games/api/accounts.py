@@ -155,24 +155,54 @@ class MeView(APIView):
 # ---------------------------------------------------------------------------------------------
 # Notification preferences, webhooks, vacations
 # ---------------------------------------------------------------------------------------------
+def _zones() -> list[str]:
+    import zoneinfo
+
+    return sorted(zoneinfo.available_timezones())
+
+
+class QuietHoursIO(StrictInput):
+    # HH:MM, or any ISO 8601 time (seconds are kept, an offset is ignored: the zone is `tz`).
+    start = serializers.TimeField(format="%H:%M", input_formats=["%H:%M", "iso-8601"], help_text="local time")
+    end = serializers.TimeField(format="%H:%M", input_formats=["%H:%M", "iso-8601"],
+                                help_text="local time; before start runs across midnight; equal to start: none")
+    tz = serializers.ChoiceField(choices=_zones(), help_text="an IANA time zone, e.g. Europe/Paris")
+
+
+class QuietHoursOut(serializers.Serializer):
+    start = serializers.RegexField(r"^\d\d:\d\d$", help_text="HH:MM, local time")
+    end = serializers.RegexField(r"^\d\d:\d\d$", help_text="HH:MM, local time")
+    tz = serializers.CharField(help_text="the IANA time zone")
+
+
 class PreferencesIO(StrictInput):
-    channels = kind_typed("Channels")(required=False, help_text='{"your_turn": ["inbox", "email"], ...}')
+    channels = kind_typed("Channels")(required=False, help_text='{"your_turn": ["inbox", "email", "push"], ...}')
     email_digest_minutes = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 60)
+    quiet_hours = QuietHoursIO(required=False, allow_null=True, help_text=(
+        "no push between start and end in tz (it waits for the end); null: none"))
+
+
+class PreferencesOut(serializers.Serializer):
+    channels = kind_typed("Channels")()
+    email_digest_minutes = serializers.IntegerField()
+    quiet_hours = QuietHoursOut(allow_null=True, help_text="no push between start and end in tz; null: none")
 
 
 def preferences_out(prefs):
     from accounts.models import NotificationPreference
 
+    quiet = None if prefs.quiet_start is None or prefs.quiet_end is None else {
+        "start": prefs.quiet_start.strftime("%H:%M"), "end": prefs.quiet_end.strftime("%H:%M"), "tz": prefs.quiet_tz}
     return {"channels": {kind: prefs.channels_for(kind) for kind in NotificationPreference.TYPES},
-            "email_digest_minutes": prefs.email_digest_minutes}
+            "email_digest_minutes": prefs.email_digest_minutes, "quiet_hours": quiet}
 
 
 class PreferencesView(APIView):
-    @extend_schema(responses=PreferencesIO, summary="Your notification channels per type")
+    @extend_schema(responses=PreferencesOut, summary="Your notification channels per type")
     def get(self, request):
         return Response(preferences_out(services.preferences(request.user)))
 
-    @extend_schema(request=PreferencesIO, responses=PreferencesIO)
+    @extend_schema(request=PreferencesIO, responses={200: PreferencesOut, 400: ErrorOut})
     def put(self, request):
         data = PreferencesIO(data=request.data)
         data.is_valid(raise_exception=True)

@@ -2,7 +2,7 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from games.api import players
-from games.api import notifications, social, streams, views
+from games.api import notifications, push, social, streams, views
 
 class TextConverter:
     """A path segment as `str` takes it, less NUL: PostgreSQL text cannot hold one, so a %00 in a
@@ -55,6 +55,12 @@ urlpatterns = [
     path("games/<text:game_id>/invitations/", social.GameInvitationsView.as_view(), name="game-invitations"),
     path("games/<text:game_id>/rematch/", social.RematchView.as_view(), name="game-rematch"),
     path("games/<text:game_id>/mute/", notifications.MuteView.as_view(), name="game-mute"),
+    path("push/vapid-key/", push.VapidKeyView.as_view(), name="push-vapid-key"),
+    path("push/subscriptions/", push.SubscriptionsView.as_view(), name="push-subscriptions"),
+    path("push/subscriptions/unsubscribe/", push.UnsubscribeView.as_view(), name="push-unsubscribe"),
+    path("push/subscriptions/<int:subscription_id>/", push.SubscriptionView.as_view(), name="push-subscription"),
+    path("push/devices/", push.DevicesView.as_view(), name="push-devices"),
+    path("push/devices/<int:device_id>/", push.DeviceView.as_view(), name="push-device"),
     path("notifications/", notifications.NotificationsView.as_view(), name="notifications"),
     path("notifications/unread-count/", notifications.UnreadCountView.as_view(), name="notifications-unread"),
     path("notifications/read-all/", notifications.ReadAllView.as_view(), name="notifications-read-all"),

@@ -180,6 +180,10 @@ class Outbox:
                 deliveries.append((index, note.user_id, "email", None, None))
             if "webhook" in chosen:
                 deliveries += [(index, note.user_id, "webhook", hook_id, now) for hook_id in found[note.user_id].hooks]
+            if "push" in chosen and found[note.user_id].push:
+                # One delivery per notice, to every browser and device of the user (the task
+                # reads them when it sends; quiet hours are the task's too).
+                deliveries.append((index, note.user_id, "push", None, now))
         ids, outgoing = _insert_notifications(created, deliveries, now)
         for note, pk in zip(created, ids):
             note.pk = note.id = pk
@@ -193,15 +197,16 @@ class _Recipient:
     channels: dict[str, Any] = field(default_factory=dict)
     muted: set = field(default_factory=set)
     hooks: list[int] = field(default_factory=list)
+    push: bool = False  # a browser or device registered for push
     unread: list[tuple[int, Any, int, str]] = field(default_factory=list)  # (id, game id, collapsed, type)
 
 
 def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: set,
                 now: datetime) -> dict[int, _Recipient]:
     """Everything the outbox reads about the users it may notify, in one statement: their channel
-    preferences, which of these games they muted, their active webhooks, and their unread turn
-    and chat notices of these games, with turn notices read within TURN_NOTICE_REOPEN_SECONDS
-    (locked: two writes collapsing into the same notice take turns)."""
+    preferences, which of these games they muted, their active webhooks, whether they have a
+    push target, and their unread turn and chat notices of these games, with turn notices read
+    within TURN_NOTICE_REOPEN_SECONDS (locked: two writes collapsing into the same notice take turns)."""
     sql = """
         WITH unread AS (
             SELECT id, user_id, game_id, collapsed, type, read_at FROM games_notification
@@ -213,6 +218,8 @@ def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: 
                ARRAY(SELECT m.game_id::text FROM games_mute m
                       WHERE m.user_id = u.id AND m.game_id = ANY(%s::uuid[])),
                ARRAY(SELECT w.id FROM accounts_webhook w WHERE w.user_id = u.id AND w.active ORDER BY w.id),
+               EXISTS(SELECT 1 FROM accounts_pushsubscription s WHERE s.user_id = u.id)
+                 OR EXISTS(SELECT 1 FROM accounts_pushdevice d WHERE d.user_id = u.id),
                (SELECT json_agg(json_build_array(n.id, n.game_id, n.collapsed, n.type)
                                 ORDER BY n.read_at IS NULL DESC,
                                          CASE WHEN n.read_at IS NULL THEN n.id ELSE -n.id END)
@@ -226,7 +233,7 @@ def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: 
         cursor.execute(sql, [list(COLLAPSING), reopen_after, sorted(str(g) for g in turn_games),
                              sorted(turn_users), games, sorted(user_ids)])
         rows = cursor.fetchall()
-    for user_id, channels, muted, hooks, unread in rows:
+    for user_id, channels, muted, hooks, push, unread in rows:
         # A user's oldest unread notice per game and type (else the latest turn notice read
         # recently, and read by the user: one kept out of the inbox was read when written) is the
         # one kept fresh (the rest stay as they are).
@@ -236,7 +243,7 @@ def _recipients(user_ids: set[int], game_ids: set, turn_games: set, turn_users: 
         if isinstance(channels, str):  # Django has psycopg hand jsonb over as text
             channels = json.loads(channels)
         out[user_id] = _Recipient(channels or {}, {uuid.UUID(g) for g in muted or []},
-                                  list(hooks or []), list(first.values()))
+                                  list(hooks or []), bool(push), list(first.values()))
     return out
 
 

@@ -27,6 +27,7 @@ from config.scheduling import once, send
 SETTLE_DUE = "games.tasks.settle_due"
 DELIVER_EMAIL = "games.tasks.deliver_email"
 DELIVER_WEBHOOK = "games.tasks.deliver_webhook"
+DELIVER_PUSH = "games.tasks.deliver_push"
 # Deadlines this close share one wake task (it fires at the slice's end, so a timer is at most
 # this much later than it would be with a task of its own).
 WAKE_BUCKET_SECONDS = 0.1
@@ -107,6 +108,8 @@ def enqueue_delivery(item: Outgoing, dedupe_seconds: float = 0) -> None:
         # One task per user and slot: a digest of many notices is one email, one task.
         if once(f"email:{item.user_id}:{item.next_attempt_at.timestamp():.3f}", 60):
             send(DELIVER_EMAIL, [item.user_id], eta=item.next_attempt_at)
+    elif item.channel == "push":
+        send(DELIVER_PUSH, [item.delivery_id], eta=item.next_attempt_at)
     else:
         send(DELIVER_WEBHOOK, [item.delivery_id], eta=item.next_attempt_at)
 

@@ -18,7 +18,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-ALLOWED = re.compile(r"^/(api/v1/|static/|$)")
+ALLOWED = re.compile(r"^/(api/v1/|static/|sw\.js$|$)")  # sw.js: the push service worker
 
 
 def pytest_collection_modifyitems(items):

@@ -4,6 +4,7 @@
 import { get, post, api, del, ApiError } from "./api.js";
 import { h, fill } from "./svg.js";
 import { RULES } from "./rules.js";
+import { pushSection } from "./push.js";
 
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : "never");
 const link = (href, text, attrs = {}) => h("a", { href, ...attrs }, text);
@@ -12,7 +13,7 @@ const NOTE_TYPES = {
   dispute: "A dispute about your game", finished: "A game ended", chat: "A chat message",
   invitation: "An invitation", abort_vote: "A vote to abort",
 };
-const CHANNELS = { inbox: "Inbox", email: "Email", webhook: "Webhook" };
+const CHANNELS = { inbox: "Inbox", email: "Email", webhook: "Webhook", push: "Push" };
 
 /** #/settings: vacation, notification channels, webhooks, tokens (devices). */
 export async function settingsPage(main, { say, showError, me }) {
@@ -77,6 +78,7 @@ export async function settingsPage(main, { say, showError, me }) {
 
   fill(main, h("h1", {}, "Settings"), h("div", { class: "settings" }, vacationBox, notifyBox, hookBox, tokenBox),
     h("p", {}, "Your profile: ", link(`#/players/${encodeURIComponent(me.username)}`, me.username), "."));
+  await pushSection(notifyBox.querySelector(".push-slot"), prefs, { say, showError });
 }
 
 /** #/players/<name>: a profile with its ratings. */

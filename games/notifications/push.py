@@ -1,0 +1,178 @@
+"""Push: a notice sent to the player's browsers (Web Push) and phones (APNs, FCM).
+
+A push is one more channel of the outbox (games.notifications.notify): a notice the player wants
+pushed gets one Delivery with channel "push", and games.tasks.deliver_push sends it, on the push
+queue, to every browser and device the player registered. What is sent is what the inbox shows
+(the notice's title, already free of hidden information) plus the other players' names and the
+game's address: never the notice's data, never a card.
+
+Web Push: the payload is encrypted for the browser (RFC 8291, aes128gcm, by http_ece through
+pywebpush) and the request signed with the deployment's VAPID key (RFC 8292, by py_vapid); the
+POST itself goes through accounts.webhooks.post_bytes, so a push service's URL gets the webhook's
+address checks and a deadline over the whole request. APNs and FCM: the devices are registered
+and kept, but this deployment has no sender for them yet; `check` says so (config/checks) and a
+delivery skips them.
+"""
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+
+from accounts import webhooks
+
+# A push that says nothing new is replaced on the device by the next one with the same topic
+# (RFC 8030 section 5.4; at most 32 base64url characters) and the same notification tag.
+TOPIC_MAX = 32
+
+
+def web_push_ready() -> bool:
+    return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY)
+
+
+def apns_ready() -> bool:
+    return False  # no APNs sender is installed (docs/time-and-notifications.md)
+
+
+def fcm_ready() -> bool:
+    return False  # no FCM sender is installed (docs/time-and-notifications.md)
+
+
+def missing_platforms() -> list[tuple[str, str]]:
+    """What `check` warns about: (platform, why) for each platform the deployment means to push
+    to (settings.PUSH_PLATFORMS) whose pushes would be skipped."""
+    missing = []
+    wanted = set(settings.PUSH_PLATFORMS)
+    if "web" in wanted and not web_push_ready():
+        missing.append(("web", "Web Push has no VAPID key pair (VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY; "
+                               "`manage.py vapid_keys` makes one): browsers get no push"))
+    if "apns" in wanted:
+        missing.append(("apns", "APNs has no sender in this deployment (credentials: "
+                                + ("set" if settings.APNS_AUTH_KEY_PATH else "none") +
+                                "): iOS devices are registered but get no push"))
+    if "fcm" in wanted:
+        missing.append(("fcm", "FCM has no sender in this deployment (credentials: "
+                               + ("set" if settings.FCM_CREDENTIALS_PATH else "none") +
+                               "): Android devices are registered but get no push"))
+    return missing
+
+
+def check(app_configs=None, **kwargs):
+    """The `check` framework's word on push (registered by GamesConfig.ready)."""
+    from django.core import checks
+
+    ids = {"web": "darkroom.W101", "apns": "darkroom.W102", "fcm": "darkroom.W103"}
+    return [checks.Warning(why, hint="docs/time-and-notifications.md, 'For operators'; leave the platform "
+                                     "out of PUSH_PLATFORMS if you do not mean to push there", id=ids[platform])
+            for platform, why in missing_platforms()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Quiet hours
+# ---------------------------------------------------------------------------------------------
+def zone(name: str) -> ZoneInfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def quiet_until(start, end, tz_name: str, now: datetime) -> datetime | None:
+    """When the player's quiet hours end if `now` falls in them, else None. Start and end are
+    wall-clock times in their zone; start > end runs across midnight; start == end is no quiet."""
+    if start is None or end is None or start == end:
+        return None
+    tz = zone(tz_name) or ZoneInfo("UTC")
+    local = now.astimezone(tz)
+    clock = local.time().replace(tzinfo=None)
+    inside = start <= clock < end if start < end else (clock >= start or clock < end)
+    if not inside:
+        return None
+    day = local.date() if clock < end else local.date() + timedelta(days=1)
+    # The wall-clock end on that day, in the zone (a DST gap moves it forward, as the clock does).
+    return datetime.combine(day, end, tzinfo=tz).astimezone(now.tzinfo)
+
+
+# ---------------------------------------------------------------------------------------------
+# What the player sees
+# ---------------------------------------------------------------------------------------------
+def message(note, others: list[str]) -> dict:
+    """The notification as the device shows it: the inbox's title with the other players named,
+    a line of body, the game's page in the web client, and a tag that folds repeats together.
+
+    Only the notice's title (the inbox's, written without hidden information) and public facts
+    (who sits at the table) go in: never the notice's data."""
+    title = note.title
+    if note.game_id and others and note.type in ("your_turn", "reminder"):
+        title = f"{title} with {', '.join(others)}"
+    url = f"/#/games/{note.game_id}" if note.game_id else "/#/inbox"
+    return {"title": title, "body": BODIES.get(note.type, ""), "url": url,
+            "tag": f"{note.type}:{note.game_id or note.pk}", "id": note.pk}
+
+
+BODIES = {
+    "your_turn": "It is your move.",
+    "reminder": "Your clock is running out.",
+    "timed_out": "A clock ran out.",
+    "dispute": "Open the game to see it.",
+    "finished": "See the result.",
+    "chat": "Open the game to read it.",
+    "invitation": "Open Darkroom to answer.",
+    "abort_vote": "Open the game to vote.",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Web Push
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WebTarget:
+    """A subscription as read in the claiming transaction: the send needs no model."""
+
+    pk: int
+    endpoint: str
+    p256dh: str
+    auth: str
+
+
+def _vapid():
+    from py_vapid import Vapid02
+
+    key = settings.VAPID_PRIVATE_KEY
+    return Vapid02.from_pem(key.encode()) if "BEGIN" in key else Vapid02.from_string(key)
+
+
+def send_web(target: WebTarget, payload: dict, ttl: int | None = None) -> webhooks.Outcome:
+    """One encrypted, signed POST to one browser's push service, over within the deadline."""
+    from pywebpush import WebPusher
+
+    body = json.dumps(payload, separators=(",", ":")).encode()
+    encrypted = WebPusher({"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}}
+                          ).encode(body, "aes128gcm")["body"]
+    parts = urlsplit(target.endpoint)
+    # The JWT's audience is the push service's origin; it expires well within the 24 h RFC 8292
+    # allows, and py_vapid adds the key (k=) the service checks it with.
+    claims = {"aud": f"{parts.scheme}://{parts.netloc}", "sub": settings.VAPID_SUBJECT,
+              "exp": int(datetime.now().timestamp()) + 12 * 3600}
+    headers = {**_vapid().sign(claims), "Content-Encoding": "aes128gcm",
+               "Content-Type": "application/octet-stream",
+               "TTL": str(settings.PUSH_TTL_SECONDS if ttl is None else ttl),
+               "Urgency": "normal", "Topic": topic(payload["tag"]), "User-Agent": "Darkroom-Push/1"}
+    return webhooks.post_bytes(target.endpoint, encrypted, headers, settings.PUSH_DEADLINE_SECONDS)
+
+
+def topic(tag: str) -> str:
+    """The tag as an RFC 8030 topic: base64url characters only, at most 32 of them."""
+    import hashlib
+
+    return base64.urlsafe_b64encode(hashlib.sha256(tag.encode()).digest()).decode()[:TOPIC_MAX]
+
+
+def gone(outcome: webhooks.Outcome) -> bool:
+    """The push service says the subscription no longer exists (RFC 8030 section 7.3: 404, 410)."""
+    return outcome.status_code in (404, 410)

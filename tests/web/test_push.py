@@ -1,0 +1,96 @@
+"""Push in Chromium: the service worker registers at /sw.js with the root scope, and the settings
+page's "Turn on" creates a subscription and registers it with the server; "Turn off" removes it.
+
+What this covers: the page, the worker's registration and scope, the VAPID key handed to
+PushManager.subscribe, and the API calls. What it cannot: headless Chromium here reaches no
+browser vendor's push service, so PushManager.subscribe is replaced (in the page, before it
+loads) by one that returns a subscription whose keys this test generated, with an endpoint on a
+push service of the test's own; the vendor delivering to the worker and the notification the
+worker then shows are not exercised (tests/games/test_push.py covers the server's side of the
+delivery, decrypting it with these same kinds of keys)."""
+import json
+
+import httpx
+import pytest
+
+from tests.games.test_push import VAPID, Browser, PushService
+from tests.live_server import Server
+
+
+@pytest.fixture(scope="module")
+def web(django_db_setup, django_db_blocker):
+    """The web client's server, with a VAPID key pair: the page asks for its public key."""
+    with django_db_blocker.unblock():
+        server = Server(DJANGO_ALLOW_ASYNC_UNSAFE="", **VAPID).start()
+    yield server
+    server.stop()
+
+
+STUB = """
+(() => {
+  const fake = %s;
+  let current = null;
+  PushManager.prototype.subscribe = async function (options) {
+    const key = new Uint8Array(options.applicationServerKey);
+    window.__pushOptions = { userVisibleOnly: options.userVisibleOnly,
+                             key: btoa(String.fromCharCode(...key)).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "") };
+    current = {
+      endpoint: fake.endpoint,
+      toJSON() { return { endpoint: fake.endpoint, expirationTime: null, keys: fake.keys }; },
+      async unsubscribe() { current = null; return true; },
+    };
+    return current;
+  };
+  PushManager.prototype.getSubscription = async function () { return current; };
+})();
+"""
+
+
+def test_the_worker_registers_at_the_root_and_turning_push_on_and_off_registers_the_browser(players, web, shoot):
+    service, browser_keys = PushService(), Browser()
+    try:
+        (ann,) = players("ann")
+        page = ann.page
+        endpoint = service.endpoint("ann")
+        page.context.grant_permissions(["notifications"], origin=web.url)
+        page.context.add_init_script(STUB % json.dumps(
+            {"endpoint": endpoint, "keys": {"p256dh": browser_keys.p256dh, "auth": browser_keys.auth}}))
+        ann.goto("#/")  # a fresh load, so the stub is in place
+        page.get_by_role("link", name="Settings").click()
+        page.get_by_role("heading", name="Push on this browser").wait_for()
+        page.get_by_text("This browser gets no push notifications.").wait_for()
+        page.get_by_role("button", name="Turn on for this browser").click()
+        page.get_by_text("This browser gets push notifications.").wait_for()
+        shoot(ann, "push-on")
+        worker = page.evaluate("""async () => {
+            const r = await navigator.serviceWorker.getRegistration("/");
+            return { scope: r.scope, script: (r.active || r.waiting || r.installing).scriptURL };
+        }""")
+        assert worker == {"scope": f"{web.url}/", "script": f"{web.url}/sw.js"}
+        options = page.evaluate("window.__pushOptions")
+        assert options == {"userVisibleOnly": True, "key": VAPID["VAPID_PUBLIC_KEY"]}
+        headers = {"Authorization": f"Token {ann.token}"}
+        listed = httpx.get(f"{web.url}/api/v1/push/subscriptions/", headers=headers).json()
+        assert [s["endpoint"] for s in listed] == [endpoint]
+        page.get_by_role("button", name="Turn off on this browser").click()
+        page.get_by_text("This browser gets no push notifications.").wait_for()
+        assert httpx.get(f"{web.url}/api/v1/push/subscriptions/", headers=headers).json() == []
+        ann.clean()
+    finally:
+        service.close()
+
+
+def test_quiet_hours_are_saved_from_the_settings_page(players, web):
+    (ben,) = players("ben")
+    page = ben.page
+    page.get_by_role("link", name="Settings").click()
+    form = page.locator("form#quiet-hours")
+    form.locator("input[name=on]").check()
+    form.locator("input[name=start]").fill("22:30")
+    form.locator("input[name=end]").fill("07:15")
+    form.locator("select[name=tz]").select_option("Europe/Paris")
+    form.get_by_role("button", name="Save quiet hours").click()
+    page.get_by_text("Quiet hours saved.").wait_for()
+    prefs = httpx.get(f"{web.url}/api/v1/accounts/preferences/", headers={"Authorization": f"Token {ben.token}"}).json()
+    assert prefs["quiet_hours"] == {"start": "22:30", "end": "07:15", "tz": "Europe/Paris"}
+    ben.clean()
