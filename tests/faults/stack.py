@@ -65,7 +65,6 @@ class Proc:
         self.process = subprocess.Popen(["/bin/sh", "-c", f"exec {self.command}"], cwd=ROOT, env=self.env,
                                         stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         if wait:
-            ready = "beat: Starting" if self.name == "beat" else "ready."
             assert wait_for(lambda: self.ready() or not self.alive(), timeout=90, every=0.2)
             assert self.alive(), f"{self.tag} died at start:\n{self.output()[-3000:]}"
         return self

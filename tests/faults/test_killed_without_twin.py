@@ -41,7 +41,7 @@ def test_the_only_worker_killed_and_restarted_fires_the_clocks_due_meanwhile_onc
     in it (lost with it) and kept down while every game's clock runs out; started again, it fires
     each of those clocks once (the sweeps beat kept sending, and the wakes they schedule), and the
     games play out with no clock lost or doubled."""
-    host, games = clocked_duels(make_player, 3 * SCALE)
+    _, games = clocked_duels(make_player, 3 * SCALE)
     stack = Stack(stack_env(), workers=1, beats=1, outbound=False)
     worker = stack["worker0"]
     try:
@@ -53,13 +53,15 @@ def test_the_only_worker_killed_and_restarted_fires_the_clocks_due_meanwhile_onc
         assert timer_events(games).count() == at_kill  # no worker, no expiry: they are all overdue now
         back = timezone.now()
         worker.start()
+        started = (timezone.now() - back).total_seconds()
         assert wait_for(lambda: all_over(games), timeout=60 + 20 * SCALE), stack.logs()
         assert stack.dead() == [], stack.logs()
         assert_every_clock_fired_once(expiries(games))
         assert_notices_once(games)
         assert overdue_fired_after(games, back) == {str(g) for g in games}
         figures.record("the only worker killed, restarted", games, after=back,
-                       note=f"down {3 * SCALE} s, {at_kill} expiries before the kill")
+                       note=f"down {3 * SCALE} s, {at_kill} expiries before the kill, "
+                       f"consuming again {started:.2f} s after its restart")
     finally:
         stack.stop()
 
@@ -93,6 +95,7 @@ def test_the_only_scheduler_killed_and_restarted_resumes_the_sweeps(make_player)
         assert not timer_events(games).exists(), stack.logs()
         back = timezone.now()
         beat.start()
+        started = (timezone.now() - back).total_seconds()
         assert wait_for(lambda: timer_events(games).values("game_id").distinct().count() == len(games),
                         timeout=60 + 20 * SCALE), stack.logs()
         wait_quietly(3)  # more sweeps: none may expire a deadline again
@@ -101,6 +104,7 @@ def test_the_only_scheduler_killed_and_restarted_resumes_the_sweeps(make_player)
         assert stack.dead() == [], stack.logs()
         assert overdue_fired_after(games, back) == {str(g) for g in games}
         figures.record("the only scheduler killed, restarted", games, after=back,
-                       note=f"clocks due {3 * SCALE} s before its return")
+                       note=f"clocks due {3 * SCALE} s before its return, "
+                       f"scheduling again {started:.2f} s after its restart")
     finally:
         stack.stop()
