@@ -33,7 +33,7 @@ def record(scenario: str, games, after: datetime | None = None, rows=None, note:
         late.append((created_at - deadline).total_seconds())
         if since is not None and deadline >= since:
             later.append(late[-1])
-        if after is not None and deadline <= after:
+        if after is not None and deadline <= after <= created_at:  # due meanwhile, not fired before
             catch_up.append((created_at - after).total_seconds())
     line = (f"{scenario}: {len(games)} games, {len(late)} expiries; lateness p50 {percentile(late, 50):.2f} s, "
             f"p99 {percentile(late, 99):.2f} s, max {max(late, default=float('nan')):.2f} s")

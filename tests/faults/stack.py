@@ -57,15 +57,21 @@ class Proc:
             command += f" --hostname {self.tag}-{os.getpid()}-{time.monotonic_ns()}@%h"
         self.command = command
         self.process: subprocess.Popen | None = None
+        self.seen = 0  # the log's length when it was last started
 
     def start(self, wait: bool = True) -> "Proc":
+        """Start (or, after a kill, start again: the same command, appending to the same log)."""
+        self.seen = len(self.output())
         self.process = subprocess.Popen(["/bin/sh", "-c", f"exec {self.command}"], cwd=ROOT, env=self.env,
                                         stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         if wait:
-            ready = "beat: Starting" if self.name == "beat" else "ready."
-            assert wait_for(lambda: ready in self.output() or not self.alive(), timeout=90, every=0.2)
+            assert wait_for(lambda: self.ready() or not self.alive(), timeout=90, every=0.2)
             assert self.alive(), f"{self.tag} died at start:\n{self.output()[-3000:]}"
         return self
+
+    def ready(self) -> bool:
+        """Its latest start is up: a worker consuming, beat scheduling."""
+        return ("beat: Starting" if self.name == "beat" else "ready.") in self.output()[self.seen:]
 
     def output(self) -> str:
         return Path(self.log.name).read_text(errors="replace")
@@ -104,8 +110,7 @@ class Stack:
         for proc in self.procs:
             proc.start(wait=False)
         for proc in self.procs:
-            ready = "beat: Starting" if proc.name == "beat" else "ready."
-            assert wait_for(lambda: ready in proc.output() or not proc.alive(), timeout=90, every=0.2)
+            assert wait_for(lambda: proc.ready() or not proc.alive(), timeout=90, every=0.2)
             assert proc.alive(), f"{proc.tag} died at start:\n{proc.output()[-3000:]}"
         return self
 
