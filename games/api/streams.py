@@ -24,6 +24,7 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.core.handlers.wsgi import WSGIRequest
 from django.db.models import Q
 from django.http import StreamingHttpResponse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -85,6 +86,9 @@ def asynchronous(view_class: type[APIView]):
     sync_view = view_class.as_view(authentication_classes=_cached(view_class.authentication_classes))
 
     async def view(request, **kwargs):
+        # A sync handler's request (Django's test client): its thread waits on us, so reads run
+        # there (live.run_sync). Not reset: a stream's iterator runs after we return, in this task.
+        live.sync_caller.set(isinstance(request, WSGIRequest))
         the_hub = await live.hub()
         # Before the view reads the game: whether its channel is heard from then on.
         epoch = the_hub.since(live.channel(kwargs["game_id"])) if "game_id" in kwargs else None

@@ -32,12 +32,13 @@ import logging
 import threading
 import time
 import weakref
+from contextvars import ContextVar
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, TypeVar
 
 import redis
 import redis.asyncio as aioredis
-from asgiref.sync import AsyncToSync, sync_to_async
+from asgiref.sync import sync_to_async
 from cachetools import LRUCache
 from django.conf import settings
 from django.db import connections, transaction
@@ -220,15 +221,22 @@ def _closing(fn: Callable[..., T], *args) -> T:
         connections.close_all()  # back to the pool: a sleeping stream holds no connection
 
 
+# Set by the async views (games.api.streams.asynchronous) for a request that a sync handler made:
+# Django's test client, or a WSGI server. Django then runs the async view through async_to_sync
+# while the caller's thread waits, and asgiref's documented thread-sensitive mode runs sync code on
+# that thread. Under ASGI (our servers) it stays False: the request's own task, nobody waits.
+sync_caller: ContextVar[bool] = ContextVar("darkroom_live_sync_caller", default=False)
+
+
 async def run_sync(fn: Callable[..., T], *args) -> T:
     """Run blocking (database) work for an async view or stream.
 
     On the live threads (LIVE_DB_THREADS of them per process), handing the connection back after.
-    When a sync caller is already blocked on us (Django's test client, or a sync middleware
-    above), run on that caller's thread instead, as Django itself would, so its connection and
-    transaction are the ones used.
+    When a sync caller is blocked on us (`sync_caller`: Django's test client), run on that
+    caller's thread instead with `sync_to_async(thread_sensitive=True)`, as Django itself would,
+    so its connection and transaction are the ones used.
     """
-    if getattr(AsyncToSync.executors, "current", None) is not None:
+    if sync_caller.get():
         return await sync_to_async(fn, thread_sensitive=True)(*args)
     global _executor
     if _executor is None:
