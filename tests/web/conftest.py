@@ -62,6 +62,22 @@ class Player:
     errors: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
     token: str | None = None
+    audited: set[str] = field(default_factory=set)
+    inaccessible: list[str] = field(default_factory=list)
+
+    def audit(self, detail: str = "") -> None:
+        """axe-core on the page as it is now, once per screen: a screen is the page's address and
+        the game's phase (a table's phase changes what it draws), and `detail` (a step under way, say).
+        Violations are kept for
+        `clean()`, so a test plays on and reports every screen that failed at once."""
+        from tests.web.pages import axe_violations
+
+        phase = self.page.evaluate("() => (document.querySelector('[data-phase]') || {dataset: {}}).dataset.phase || ''")
+        screen = " ".join(filter(None, [self.page.url.split("#", 1)[-1], phase, detail]))
+        if screen in self.audited:
+            return
+        self.audited.add(screen)
+        self.inaccessible += [f"{screen}: {v}" for v in axe_violations(self.page)]
 
     def goto(self, fragment: str = "#/") -> None:
         target = f"{self.base}/{fragment}"
@@ -74,6 +90,9 @@ class Player:
         errors = [e for e in self.errors if "status of 409" not in e]
         assert not errors, f"{self.name}'s console: {errors}"
         assert not self.foreign, f"{self.name}'s page asked outside the API and static files: {self.foreign}"
+        # The page it ends on (a finished game's result, mostly) is checked too.
+        self.audit()
+        assert not self.inaccessible, f"axe-core on {self.name}'s pages: {self.inaccessible}"
 
 
 @pytest.fixture

@@ -102,6 +102,7 @@ def take_turn(player, rng: random.Random, prefer=PREFER, limit: int = 60) -> int
         if click_choice(player, rng, prefer) is None:
             player.page.wait_for_timeout(100)  # a redraw in flight: look again
         clicks += 1
+    player.audit()   # axe-core on each screen the game shows this player (checked in clean())
     return clicks
 
 

@@ -45,12 +45,18 @@ def test_staff_review_a_dispute_drawn_with_the_table_and_a_diff(players, web, sh
     page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     with screenshots_on_failure(shoot, judge):
         page.goto(f"{web.url}/admin/login/?next=/admin/games/dispute/")
+        judge.audit("admin log-in")
         page.fill("#id_username", "judge")
         page.fill("#id_password", "pw-judge-secret")
         page.locator("input[type=submit]").click()
+        page.get_by_role("link", name=str(Dispute.objects.get().pk)).first.wait_for()
+        judge.audit("admin dispute list")
         page.get_by_role("link", name=str(Dispute.objects.get().pk)).first.click()
+        page.get_by_role("link", name="review: drawn, with changes").wait_for()
+        judge.audit("admin dispute")
         page.get_by_role("link", name="review: drawn, with changes").click()
         page.locator(".review-after .landscape").first.wait_for()
+        judge.audit("admin review")
         # The disputed event's state, drawn from seat 0's eyes: her landscape and her hand.
         assert page.locator(".review-after .landscape").count() == 2
         assert page.locator(".review-after .provence-summary").get_attribute("data-phase") == "walking"
@@ -68,6 +74,7 @@ def test_staff_review_a_dispute_drawn_with_the_table_and_a_diff(players, web, sh
         page.get_by_label("a spectator").check()
         page.locator(".review-after .landscape").first.wait_for()
         assert page.locator(".review-after .provence-hand").count() == 0
+        judge.audit("admin review, a spectator's eyes")
         shoot(judge, "dispute-review")
     # Players are not staff: the review is the admin's alone.
     answer = httpx.get(f"{web.url}/admin/games/game/{game_id}/review/", follow_redirects=False)
@@ -76,4 +83,5 @@ def test_staff_review_a_dispute_drawn_with_the_table_and_a_diff(players, web, sh
     # admin's pages name no icon, so Chromium asks for /favicon.ico (a request Playwright does
     # not report): that 404 alone is forgiven, any other refused request is not.
     assert not refused, refused
+    assert not judge.inaccessible, f"axe-core on the admin's pages: {judge.inaccessible}"
     assert all("404" in e for e in judge.errors) and len(judge.errors) <= 1, judge.errors

@@ -37,6 +37,21 @@ def assert_no_leak(web, watcher, seats, game_id, titles):
             assert not leaked, f"{viewer.name}'s page shows {owner.name}'s secret cards {leaked}"
 
 
+def assert_last_move_highlighted(mover, watcher) -> None:
+    """The last move highlighted: the mover's line in the scores, on its page and the
+    spectator's; on the mover's page the cards it just gave or ranked are ringed (unless its
+    move ended the giving: then its new stack is what the page shows)."""
+    mine = mover.page.locator(".pp-scores li.just-moved.you")
+    mine.wait_for()
+    said = mine.inner_text()
+    assert "(last move)" in said
+    watcher.page.locator(".pp-scores li.just-moved", has_text=mover.name).wait_for()
+    if not ("just gave" in said and "ranking stacks" in mover.page.locator(".pp-status").inner_text()):
+        mover.page.locator("g.card.just-moved").first.wait_for()
+    for page in (mover.page, watcher.page):
+        assert page.locator(".pp-scores li.just-moved").count() == 1
+
+
 def test_three_players_play_pick_pic_to_the_end_and_the_spectator_sees_no_secret(players, web, shoot, titles):
     ann, ben, cat, dan = players("ann", "ben", "cat", "dan")
     game_id = driver.create_game(ann, "pickpic", 3, target=2)
@@ -59,6 +74,7 @@ def test_three_players_play_pick_pic_to_the_end_and_the_spectator_sees_no_secret
             if driver.my_turn(player):
                 driver.take_turn(player, rng)
                 moves += 1
+                assert_last_move_highlighted(player, dan)
                 acted = True
                 assert_no_leak(web, dan, seats, game_id, titles)
                 if shots < 4 and moves in (2, 4, 6):

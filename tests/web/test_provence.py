@@ -27,6 +27,7 @@ def place(player, round_no: int, rotate: bool) -> None:
     assert count == page.locator("circle.spot").count() > 0
     # Keyboard play: the spot takes Enter like a click (again if a live update re-drew it).
     click_until(page, page.locator("circle.spot").first, page.get_by_test_id("preview"), key="Enter")
+    player.audit("a placement previewed")
     # Waiting for the others, or (the last to choose) already walking.
     click_until(page, page.get_by_test_id("confirm-place"),
                 page.get_by_test_id("pending").or_(summary(player, round_no, "walking")))
@@ -38,6 +39,7 @@ def walk(player, round_no: int, move_drone: bool) -> None:
     if move_drone:
         page.get_by_test_id("pick-drone").click()
         page.locator("rect.walk-target").first.click()
+    player.audit("a walk under way" if move_drone else "")
     confirm = page.get_by_test_id("confirm-walk")
     if not confirm.is_enabled():
         page.get_by_role("button", name="Reset").click()
@@ -63,10 +65,30 @@ def spectator_sees_no_secret(web, cy, seated, game_id, round_no) -> None:
     assert "you" not in api(web, cy, f"/games/{game_id}/")["state"]
     cy.page.reload()
     cy.page.locator(f".provence-summary[data-round='{round_no}']").wait_for()
+    cy.audit()
     html = cy.page.content()
     secrets = hidden_strings(web, seated, game_id)
     assert secrets and all(secret not in html for secret in secrets), secrets
     assert cy.page.locator(".provence-hand, .provence-walk, circle.spot").count() == 0
+
+
+def last_move_highlighted(web, player, game_id, what: str) -> None:
+    """The last move highlighted on every landscape: the card each seat just placed (its
+    top-left square, as the API has it), or the squares its photographer and drone just walked to."""
+    page = player.page
+    if what == "placed":
+        marks = page.locator(".landscape rect.just-placed")
+        marks.nth(1).wait_for()
+        assert marks.count() == 2
+        lands = api(web, player, f"/games/{game_id}/")["state"]["landscapes"]
+        for seat, land in enumerate(lands):
+            mark = page.locator(f".landscape[data-seat='{seat}'] rect.just-placed")
+            last = land["cards"][-1]
+            assert (mark.get_attribute("data-x"), mark.get_attribute("data-y")) == (str(last["x"]), str(last["y"]))
+    else:
+        marks = page.locator(".landscape rect.just-walked")
+        marks.nth(3).wait_for()
+        assert marks.count() == 4 and page.locator(".landscape rect.just-placed").count() == 0
 
 
 def test_two_players_play_provence_to_the_result_and_a_spectator_sees_no_secret(players, web, shoot):
@@ -84,6 +106,8 @@ def test_two_players_play_provence_to_the_result_and_a_spectator_sees_no_secret(
                 assert all(secret in ann.page.content() for secret in hidden_strings(web, [ann], game_id))
                 shoot(ann, "round-1-placed")
             place(ben, round_no, rotate=False)
+            if round_no in (1, 3):
+                last_move_highlighted(web, ann, game_id, "placed")
             if round_no == 2:
                 # Walking: the cards passed face down are secret; Ben has walked, Ann not yet.
                 walk(ben, round_no, move_drone=False)
@@ -93,6 +117,9 @@ def test_two_players_play_provence_to_the_result_and_a_spectator_sees_no_secret(
             walk(ann, round_no, move_drone=round_no == 1)
             if round_no != 2:
                 walk(ben, round_no, move_drone=round_no == 3)
+            if round_no == 1:
+                summary(ann, 2, "scene").wait_for()
+                last_move_highlighted(web, ann, game_id, "walked")
         for player in (ann, ben, cy):
             player.page.get_by_role("heading", name=re.compile("^Result")).wait_for()
             player.page.locator(".provence-result").wait_for()

@@ -11,6 +11,8 @@ const main = document.getElementById("main");
 const nav = document.getElementById("nav");
 const flash = document.getElementById("flash");
 let me = null;           // GET /accounts/me/
+const BOOKKEEPING = new Set(["GameCreated", "PlayerJoined", "PlayerLeft", "GameStarted", "GameFinished", "GameCancelled",
+  "GameAborted", "DisputeOpened", "DisputeResolved"]);
 let leave = () => {};    // cleanup of the current screen (streams, timers)
 let news = null;         // the current screen's listener for the user stream's `game` messages
 let stopUserStream = () => {};
@@ -325,6 +327,7 @@ function onWidthChange(node, redraw) {
 // ---------------------------------------------------------------- the game page ----------------
 async function gamePage(id) {
   let version = -1, running = null, again = false, stopFollow = () => {};
+  let drawnEvent = null;   // the seq of the last event the table was drawn with (its last move highlighted)
   const tableRoot = h("div", { class: "table", id: "table" });
   const head = h("div", { class: "game-head" });
   let chat = null;
@@ -334,6 +337,9 @@ async function gamePage(id) {
   const logList = h("ol", { class: "move-log-list", reversed: true, tabindex: 0, "aria-label": "Moves, newest first" });
   const logRoot = h("section", { class: "move-log", "aria-label": "Moves" }, h("h2", {}, "Moves"), logList);
   const events = [];
+  // The last move, for the table to highlight: the game's own bookkeeping (its end, a dispute)
+  // comes after a move but is none.
+  const latestMove = () => [...events].reverse().find((e) => !BOOKKEEPING.has(e.type)) || null;
   let shownSeq = null;
   const disputeRoot = h("div", { class: "dispute-root" });   // drawn once: a half-written dispute survives live updates
   fill(main, head, lastMove, h("h2", { class: "sr-only" }, "The table"), tableRoot, logRoot, disputeRoot, chatRoot);
@@ -378,8 +384,9 @@ async function gamePage(id) {
       const ctx = {
         kind: game.kind, game, view: game.state, seat: game.your_seat, legalMoves: legal.moves,
         staff: Boolean(me?.is_staff), submit: (move) => submit(move, legal.version ?? game.version),
-        lastEvent: events[events.length - 1] || null,
+        lastEvent: latestMove(),
       };
+      drawnEvent = ctx.lastEvent?.seq ?? null;
       tableRoot.dataset.version = String(game.version);
       tableRoot.dataset.yourTurn = String(Boolean(mine && legal.moves.length));
       // Focus stays with the table while the player uses it: a redraw (a move sent, a neighbour's
@@ -488,7 +495,10 @@ async function gamePage(id) {
   let lobbyTimer = null;
   await refresh();
   if (lost) return;
-  stopFollow = follow(id, (message) => { if (message.version === undefined || message.version !== version) refresh(); },
+  // An event the table was not drawn with redraws it too: the page's own move can come back
+  // (its version already drawn) before its event does, and the last move is highlighted.
+  const behind = (message) => message.event && (latestMove()?.seq ?? null) !== drawnEvent;
+  stopFollow = follow(id, (message) => { if (message.version === undefined || message.version !== version || behind(message)) refresh(); },
                       (message) => chat?.heard(message), gone, { from: 0, onEvent: heard });
   // The lobby's changes (joins, start) are no events of the game: poll while it is open.
   lobbyTimer = setInterval(() => { if (head.querySelector("[data-status=open]")) refresh(); }, 2000);

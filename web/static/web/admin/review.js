@@ -31,8 +31,14 @@ async function draw() {
     const table = h("div", { class: "table" });
     const view = viewOf(moment);
     if (view) {
-      module.renderTable(table, { kind: game.kind, game, view, seat: perspective === "spectator" ? null : Number(perspective),
-        legalMoves: [], submit: async () => {}, staff: true, replay: true });
+      // The same table drawn twice: its labelled regions say which moment they belong to, so
+      // a screen reader's list of regions tells the two apart.
+      Promise.resolve(module.renderTable(table, { kind: game.kind, game, view, seat: perspective === "spectator" ? null : Number(perspective),
+        legalMoves: [], submit: async () => {}, staff: true, replay: true })).then(() => {
+        for (const region of table.querySelectorAll("section[aria-label], [role=region][aria-label]")) {
+          region.setAttribute("aria-label", `${region.getAttribute("aria-label")}, after event ${moment.seq}`);
+        }
+      });
     } else table.appendChild(h("p", { text: "The game had not started yet." }));
     pane.appendChild(table);
     panes.appendChild(pane);

@@ -312,7 +312,7 @@ function resultPanel(view, seatLabel) {
   const res = view.result;
   const lost = Boolean(res.cooperative && !res.cooperative.won);
   const winners = lost ? [] : res.winners || [];
-  const box = h("section", { class: "photoshoot-result", "aria-label": "Result" }, [h("h3", { text: "Result" })]);
+  const box = h("section", { class: "photoshoot-result", "aria-label": "The shoot, scored" }, [h("h3", { text: "Result" })]);
   if (res.cooperative) box.appendChild(h("p", { "data-testid": "coop-result", text: `Cooperative: ${res.cooperative.won ? "won" : "lost"} (target ${res.cooperative.target})` }));
   if (res.team_scores) {
     const standing = (team) => (lost ? "lost" : team.some((x) => winners.includes(x)) ? "won" : "lost");

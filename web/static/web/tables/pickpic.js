@@ -29,10 +29,10 @@ function sizes(root) {
 }
 
 /** A card: its picture (with a text alternative) as an SVG of its own, a caption in HTML under it. */
-function card(id, size, { caption, scale = 1, mark, action, actionLabel, choice = true, selected = false, extra = {} } = {}) {
+function card(id, size, { caption, scale = 1, mark, action, actionLabel, choice = true, selected = false, just = false, extra = {} } = {}) {
   const w = Math.round(size.cw * scale), hh = Math.round(size.ch * scale);
   const c = catalogue?.get(id);
-  const g = s("g", { class: `card${selected ? " selected" : ""}`, "data-card": id, ...extra },
+  const g = s("g", { class: `card${selected ? " selected" : ""}${just ? " just-moved" : ""}`, "data-card": id, ...extra },
     action ? null : s("title", {}, label(id)),
     s("rect", { width: w, height: hh, rx: 8, fill: "#eee", stroke: "#999" }),
     // The photograph only (the image's frame and printed words cropped): the title and tags are
@@ -47,6 +47,7 @@ function card(id, size, { caption, scale = 1, mark, action, actionLabel, choice 
   const svg = s("svg", { width: w, height: hh, viewBox: `0 0 ${w} ${hh}`, class: "table-svg card-svg",
                          role: action ? "group" : "img", "aria-label": action ? null : label(id) }, g);
   return h("div", { class: "slot", style: `width:${w}px` }, svg,
+    just ? h("div", { class: "pp-just" }, just) : null,
     c ? h("div", { class: "pp-title" }, c.title) : null,
     c && scale === 1 ? h("div", { class: "pp-tags" }, c.tags.map((tag) => `#${tag}`).join(" ")) : null,
     caption ? h("div", { class: "caption" }, caption) : null);
@@ -63,12 +64,19 @@ export async function renderTable(root, ctx) {
   const key = `${ctx.game.id}:${view.round}:${view.phase}`;
   const sections = [];
 
-  // Scores, who has acted, the photos of the round (public).
+  // Scores, who has acted, the photos of the round (public). The last move highlighted: its
+  // seat's line says so; the cards it moved are ringed where this viewer may see them (its own
+  // gifts and ranking, or every stack once the round is evaluated).
   const seats = [...Array(n).keys()];
+  const last = ctx.lastEvent && ["CardsGiven", "CardsRanked", "RoundEvaluated"].includes(ctx.lastEvent.type) ? ctx.lastEvent : null;
+  const lastWords = last ? (last.type === "CardsGiven" ? "just gave" : "just ranked") : null;
+  const mover = last?.actor ?? null;
   sections.push(h("ul", { class: "pp-scores", "aria-label": "Scores" }, seats.map((seat) =>
-    h("li", { class: seat === ctx.seat ? "you" : "" },
+    h("li", { class: `${seat === ctx.seat ? "you" : ""}${seat === mover ? " just-moved" : ""}`, "data-seat": seat },
       `${name(ctx, seat)}${seat === ctx.seat ? " (you)" : ""}: ${view.scores[seat]} pts`,
-      view.phase === "over" ? "" : view.done?.[seat] ? " · done" : " · thinking"))));
+      view.phase === "over" ? "" : view.done?.[seat] ? " · done" : " · thinking",
+      seat === mover ? h("strong", {}, ` · ${lastWords} (last move)`) : null))));
+  const justMine = mover !== null && mover === ctx.seat ? lastWords : false;
   if (view.table?.length) {
     sections.push(h("section", { "aria-label": "Photos of the round" }, h("h2", {}, "The photos of the round"),
       row(seats.filter((seat) => view.table[seat]).map((seat) => card(view.table[seat], size, { caption: `${name(ctx, seat)}'s photo` })))));
@@ -85,13 +93,13 @@ export async function renderTable(root, ctx) {
     sections.push(ranking(ctx, controls, key, you.stack, root, size));
   } else if (you.gifts && view.phase === "give") {
     sections.push(shown("You gave", Object.entries(you.gifts).map(([to, ids]) =>
-      ids.map((id) => card(id, size, { caption: `to ${name(ctx, Number(to))}` }))), size));
+      ids.map((id) => card(id, size, { caption: `to ${name(ctx, Number(to))}`, just: justMine }))), size));
   } else if (you.ranking && view.phase === "rank") {
-    sections.push(shown("Your ranking, best first", you.ranking.order.map((id, i) => card(id, size, { caption: `${i + 1}.` })), size));
+    sections.push(shown("Your ranking, best first", you.ranking.order.map((id, i) => card(id, size, { caption: `${i + 1}.`, just: justMine })), size));
   } else if (you.stack && view.phase === "rank") {
     sections.push(shown("Your stack", you.stack.map((id) => card(id, size)), size));
   }
-  if (view.last_round) sections.push(evaluation(ctx, view.last_round, size));
+  if (view.last_round) sections.push(evaluation(ctx, view.last_round, size, last?.type === "RoundEvaluated" ? mover : null));
 
   fill(root, h("div", { class: "pickpic", role: "group", "aria-label": `Pick Pic table, round ${view.round}` }, sections),
     h("div", { class: "controls" }, controls));
@@ -186,7 +194,7 @@ function refocus(root, selector) {
 }
 
 // ---- the last round, as the table revealed it -------------------------------------------------
-function evaluation(ctx, round, size) {
+function evaluation(ctx, round, size, mover = null) {
   const scale = 0.6;
   return h("section", { class: "pp-evaluation", "aria-label": `Round ${round.round}: the evaluation` },
     h("h2", {}, `Round ${round.round}: the evaluation`),
@@ -203,7 +211,7 @@ function evaluation(ctx, round, size) {
           }
           const who = entry.random ? "random" : entry.claimed ? `${name(ctx, entry.giver)} +${entry.giver_points}` : "unclaimed";
           return card(entry.card, size, { scale, caption: `${i + 1}. ${who}${entry.comment ? ` “${entry.comment}”` : ""}`,
-                                          mark: entry.random ? "R" : null });
+                                          mark: entry.random ? "R" : null, just: stack.seat === mover ? "just ranked" : false });
         })))));
 }
 

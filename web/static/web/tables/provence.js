@@ -31,7 +31,7 @@ export function renderTable(root, ctx) {
     const land = view.landscapes && view.landscapes[seat];
     if (!land) continue;
     const mine = seat === ctx.seat;
-    lands.appendChild(landscape(land, seat, seatLabel, mine ? { placing, walking, mem, ctx, rerender, error, view } : null));
+    lands.appendChild(landscape(land, seat, seatLabel, mine ? { placing, walking, mem, ctx, rerender, error, view } : null, lastMove(ctx.lastEvent, seat)));
   }
   root.appendChild(lands);
   root.appendChild(photoPanel(view, seatLabel));
@@ -164,7 +164,15 @@ function walkTargets(walking, mem) {
   return [...cells.values()];
 }
 
-function landscape(land, seat, seatLabel, mine) {
+// The last move highlighted: the card this seat just placed (the scene's reveal), or the squares
+// its photographer and drone just walked to. Both are public once revealed.
+function lastMove(event, seat) {
+  if (event?.type === "ScenesPlaced" && event.placements?.[seat]) return { placed: event.placements[seat] };
+  if (event?.type === "WalksRevealed" && event.walks?.[seat]) return { walked: event.walks[seat] };
+  return null;
+}
+
+function landscape(land, seat, seatLabel, mine, last = null) {
   const cells = land.visible.map((sq) => [sq.x, sq.y]);
   cells.push(land.photographer, land.drone);
   let anchors = [], preview = null, targets = [];
@@ -197,6 +205,14 @@ function landscape(land, seat, seatLabel, mine) {
     svg.appendChild(g);
   }
   svg.appendChild(cardEdges(land.visible, ox, oy));
+  if (last?.placed) {
+    // A scene card is 3 squares by 2, turned a quarter: 2 by 3.
+    const p = last.placed, upright = p.rotation % 180 === 0;
+    const x = (p.x - ox) * CELL, y = (p.y - oy) * CELL, cw = (upright ? 3 : 2) * CELL, ch = (upright ? 2 : 3) * CELL;
+    svg.appendChild(s("rect", { class: "just-placed", "data-x": p.x, "data-y": p.y, x: x + 1, y: y + 1, width: cw - 2, height: ch - 2, rx: 4,
+      fill: "none", stroke: "#c2410c", "stroke-width": 4,
+      title: `just placed: ${p.card}${p.under ? " (tucked under)" : ""}` }));
+  }
   for (const f of shownFrames) {
     svg.appendChild(s("rect", { class: `frame frame-${f.who}`, x: (f.x - ox) * CELL + 2, y: (f.y - oy) * CELL + 2, width: f.w * CELL - 4, height: f.h * CELL - 4,
       fill: "none", stroke: f.who === "drone" ? "#0d47a1" : "#212121", "stroke-width": 1.5, "stroke-dasharray": f.who === "drone" ? "8 4" : "3 3", opacity: 0.55,
@@ -205,6 +221,10 @@ function landscape(land, seat, seatLabel, mine) {
   const tokens = mine && mine.walking.length && mine.mem.walk ? mine.mem.walk : land;
   svg.appendChild(drawToken("photographer", tokens.photographer, ox, oy, `photographer at (${tokens.photographer})`));
   svg.appendChild(drawToken("drone", tokens.drone, ox, oy, `drone at (${tokens.drone})`));
+  for (const [who, cell] of Object.entries(last?.walked || {})) {
+    svg.appendChild(s("rect", { class: "just-walked", "data-x": cell[0], "data-y": cell[1], x: (cell[0] - ox) * CELL + 1, y: (cell[1] - oy) * CELL + 1,
+      width: CELL - 2, height: CELL - 2, rx: 6, fill: "none", stroke: "#c2410c", "stroke-width": 4, title: `the ${who} just walked here` }));
+  }
   if (preview) {
     const g = s("g", { class: "preview", opacity: 0.75, "data-testid": "preview" });
     for (const sq of preview) g.appendChild(drawSquare(sq, (sq.x - ox) * CELL, (sq.y - oy) * CELL));
@@ -235,7 +255,8 @@ function landscape(land, seat, seatLabel, mine) {
     });
     svg.appendChild(ring);
   }
-  fig.appendChild(h("div", { class: "landscape-frame" }, [svg]));
+  // A frame that scrolls is reached by keyboard too (WCAG 2.1.1): focusable, and named.
+  fig.appendChild(h("div", { class: "landscape-frame", tabindex: 0, role: "region", "aria-label": `${title} (scrolls)` }, [svg]));
   return fig;
 }
 
