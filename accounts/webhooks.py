@@ -272,7 +272,10 @@ def post_bytes(url: str, body: bytes, headers: dict[str, str], deadline_seconds:
         code, ok, error = None, False, exc.detail
     except (OSError, http.client.HTTPException) as exc:
         code, ok = None, False
-        error = (f"no answer within the {deadline.seconds:g} s deadline" if deadline.expired
+        # The socket's own timeout (set to what is left) may fire a moment before the watchdog:
+        # past the deadline, either way it is the deadline that ended the attempt.
+        past = deadline.expired or time.monotonic() >= deadline.at
+        error = (f"no answer within the {deadline.seconds:g} s deadline" if past
                  else str(exc) or type(exc).__name__)
     finally:
         deadline.cancel()

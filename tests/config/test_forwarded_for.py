@@ -11,7 +11,7 @@ from django.conf import settings
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
-from games.api.accounts import LoginAccountThrottle
+from games.api.accounts import LoginAccountThrottle, LoginAddressThrottle
 from config.throttling import AnonWindowThrottle, UserWindowThrottle
 
 RATE = 3
@@ -29,7 +29,7 @@ ENDPOINTS = {
 }
 # The throttles that count by address (DRF's get_ident): the per-account login throttle counts
 # by username and is the only other kind.
-BY_ADDRESS = {ScopedRateThrottle, AnonWindowThrottle, UserWindowThrottle}
+BY_ADDRESS = {ScopedRateThrottle, AnonWindowThrottle, UserWindowThrottle, LoginAddressThrottle}
 
 
 @pytest.fixture
@@ -73,6 +73,19 @@ def test_with_a_declared_proxy_its_clients_are_told_apart_by_the_address_it_wrot
         second = send(anonymous, name, 99, HTTP_X_FORWARDED_FOR="198.51.100.2").status_code
     assert first[-1] == 429 and 429 not in first[:RATE], first
     assert second != 429
+
+
+def test_wrong_logins_from_a_rotating_forwarded_for_share_one_account_and_address_window(anonymous, make_player):
+    """LoginAddressThrottle counts per (account, address): a client naming a new address in each
+    request's header is still one address, and the owner's limit bites all the same."""
+    make_player("owner")
+    cache.clear()
+    with override_settings(THROTTLE_LOGIN_ACCOUNT_ADDRESS=f"{RATE}/hour"):
+        codes = [anonymous.post("/api/v1/accounts/token/", {"username": "owner", "password": "wrong"},
+                                format="json", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}").status_code
+                 for n in range(RATE + 2)]
+    cache.clear()
+    assert 429 not in codes[:RATE] and codes[RATE:] == [429] * 2, codes
 
 
 def test_every_throttle_an_anonymous_caller_meets_is_covered_above():

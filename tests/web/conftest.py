@@ -41,15 +41,25 @@ def web(django_db_setup, django_db_blocker):
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Playwright's sync API keeps an event loop running on this thread until it stops: one browser
+    # per module, so the next file a pytest-xdist process runs (Django's test client calling an
+    # async view, say) finds no loop of Playwright's left on its thread.
     from playwright.sync_api import sync_playwright
 
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            yield chromium
+            chromium.close()
+    finally:
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 @dataclass
