@@ -27,7 +27,7 @@ def dockerfile_healthcheck() -> list[str]:
     return json.loads(match.group(1))
 
 
-@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "outbound", "push", "beat"])
+@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "outbound", "push", "bots", "beat"])
 def test_every_long_running_service_has_a_healthcheck(service):
     assert COMPOSE["services"][service]["healthcheck"]["test"]
 
@@ -65,7 +65,7 @@ def test_web_worker_and_beat_share_the_metrics_directory_that_migrate_empties():
     assert f"rm -rf {directory}/*" in " ".join(services["migrate"]["command"])
 
 
-LONG_RUNNING = ["db", "redis", "web", "worker", "outbound", "push", "beat"]
+LONG_RUNNING = ["db", "redis", "web", "worker", "outbound", "push", "bots", "beat"]
 
 
 @pytest.mark.parametrize("service", LONG_RUNNING)
@@ -88,10 +88,12 @@ def test_clocks_and_outside_parties_have_worker_processes_of_their_own_in_compos
     assert queues_consumed(services["worker"]["command"]) == {production["timers"]}
     assert queues_consumed(services["outbound"]["command"]) == {production["webhooks"], production["email"]}
     assert queues_consumed(services["push"]["command"]) == {production["push"]}
+    assert queues_consumed(services["bots"]["command"]) == {production["bots"]}
     assert services["worker"]["deploy"]["replicas"] >= 2 and services["beat"]["deploy"]["replicas"] >= 2
     procfile = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line)
     consumed = {name: queues_consumed(command.replace("${CELERY_QUEUE:-darkroom}", "darkroom").split())
                 for name, command in procfile.items() if " worker " in command}
     assert consumed == {"worker": {production["timers"]},
-                        "outbound": {production["webhooks"], production["email"]}, "push": {production["push"]}}
+                        "outbound": {production["webhooks"], production["email"]}, "push": {production["push"]},
+                        "bots": {production["bots"]}}
     assert set().union(*consumed.values()) == set(production.values())  # every queue has a consumer

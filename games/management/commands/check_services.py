@@ -19,6 +19,9 @@ START_REDIS = ("start it: redis-server --daemonize yes --bind 127.0.0.1 --port 6
 
 class Command(BaseCommand):
     help = "Check that PostgreSQL and Redis are reachable; optionally create the database."
+    # Whether the services answer, and nothing else: the system checks (`manage.py check`) say
+    # their own things, e.g. which push platforms have no credentials, and would bury the one line.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument("--create-db", action="store_true", help="create the database if missing")
