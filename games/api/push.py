@@ -37,8 +37,10 @@ class UnsubscribeIn(StrictInput):
 
 class DeviceIn(StrictInput):
     platform = serializers.ChoiceField(choices=["apns", "fcm"])
-    token = serializers.CharField(max_length=512)
-    name = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
+    # The tokens APNs (hex) and FCM (letters, digits, "_", "-", ":", ".") hand out: the document says
+    # so, and nothing else (a NUL, say) is schema-valid.
+    token = serializers.RegexField(r"^[A-Za-z0-9_:.\-]+$", max_length=512)
+    name = serializers.RegexField(r"^[^\x00]*$", max_length=100, required=False, default="", allow_blank=True)
 
 
 class DeviceOut(serializers.Serializer):
