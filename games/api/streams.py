@@ -8,13 +8,12 @@ iterator then runs on the loop, sleeping on Redis and reading the database only 
                               `id:` = seq; resume with Last-Event-ID (or ?after=N)
     GET /stream/              your own news across games: notifications, and each of your games
                               when it starts, finishes or the turn comes to you
-    POST /stream-tickets/     a single-use ticket (?ticket=) for browsers' EventSource
+    POST /stream-tickets/     a single-use ticket (?ticket=) for browsers' EventSource (tickets.py)
 """
 from __future__ import annotations
 
 import asyncio
 import copy
-import secrets
 import time
 import uuid
 import weakref
@@ -22,15 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
 from django.db.models import Q
 from django.http import StreamingHttpResponse
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
-from rest_framework import authentication, exceptions, renderers, serializers, status
-from rest_framework.response import Response
+from rest_framework import renderers, serializers
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
@@ -42,15 +38,12 @@ from games.api.auth import CachedTokenAuthentication
 from games.api.notifications import NotificationOut
 from games.api.renderers import json_bytes
 from games.api.serializers import ChatOut, EventField, ResultField
-from games.errors import DomainError, Invalid
+from games.api.tickets import TicketAuthentication
+from games.errors import Invalid
 from games.models import Game, Notification, Seat
 
 RETRY_MS = 2000
 BATCH = 100
-
-
-class Unavailable(DomainError):
-    status, code = 503, "unavailable"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,51 +173,6 @@ async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> 
         listener.close()
 
 
-# ---------------------------------------------------------------------------------------------
-# Tickets: EventSource cannot set headers, and a long-lived token never goes in a URL
-# ---------------------------------------------------------------------------------------------
-def _ticket_key(ticket: str) -> str:
-    return live.key("ticket", ticket)
-
-
-class TicketAuthentication(authentication.BaseAuthentication):
-    """`?ticket=` from POST /stream-tickets/: short-lived, and consumed by its first use."""
-
-    def authenticate(self, request):
-        ticket = request.query_params.get("ticket")
-        if not ticket:
-            return None
-        try:
-            found = live.client().getdel(_ticket_key(ticket[:100]))
-        except redis.RedisError:
-            raise exceptions.AuthenticationFailed("stream tickets are unavailable just now; "
-                                                  "send the Authorization header") from None
-        from accounts import tokens
-        from accounts.models import User
-
-        # "user:token": a ticket is worth no more than the token it was bought with, so one
-        # bought before that token was revoked (or expired) opens nothing.
-        user_id, _, token_id = (found.decode() if isinstance(found, bytes) else found or "").partition(":")
-        user = None
-        if user_id and tokens.still_valid(int(token_id) if token_id else None):
-            user = User.objects.filter(pk=int(user_id), is_active=True).first()
-        if user is None:
-            raise exceptions.AuthenticationFailed("unknown, used or expired stream ticket")
-        return user, (int(token_id) if token_id else None)
-
-    def authenticate_header(self, request):
-        return "Token"
-
-
-class TicketScheme(OpenApiAuthenticationExtension):
-    target_class = TicketAuthentication
-    name = "streamTicket"
-
-    def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "query", "name": "ticket",
-                "description": "from POST /api/v1/stream-tickets/; single use, short-lived"}
-
-
 class EventStreamRenderer(renderers.BaseRenderer):
     """Lets a client that accepts only text/event-stream (a browser's EventSource does) through
     content negotiation; the stream itself is a StreamingHttpResponse, and an error is JSON text."""
@@ -236,25 +184,6 @@ class EventStreamRenderer(renderers.BaseRenderer):
 
 STREAM_RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, EventStreamRenderer]
 STREAM_AUTH = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, TicketAuthentication]  # cached: asynchronous
-
-
-class TicketOut(serializers.Serializer):
-    ticket = serializers.CharField()
-    expires_in = serializers.IntegerField(help_text="seconds; the ticket also ends at its first use")
-
-
-class StreamTicketsView(APIView):
-    @extend_schema(request=None, responses={201: TicketOut, 503: OpenApiResponse(description="unavailable")},
-                   summary="A single-use ticket to open a stream with ?ticket= (for EventSource)")
-    def post(self, request):
-        ticket, ttl = secrets.token_urlsafe(24), settings.STREAM_TICKET_SECONDS
-        try:
-            token_id = getattr(request.auth, "pk", "") if request.auth is not None else ""
-            live.client().set(_ticket_key(ticket), f"{request.user.pk}:{token_id}", ex=ttl)
-        except redis.RedisError:
-            raise Unavailable("stream tickets are unavailable just now; send the Authorization "
-                              "header, or poll /events/") from None
-        return Response({"ticket": ticket, "expires_in": ttl}, status=status.HTTP_201_CREATED)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from games.api import players
-from games.api import notifications, push, social, streams, views
+from games.api import notifications, push, social, streams, tickets, views
 
 class TextConverter:
     """A path segment as `str` takes it, less NUL: PostgreSQL text cannot hold one, so a %00 in a
@@ -43,7 +43,7 @@ urlpatterns = [
     path("games/<text:game_id>/events/", streams.asynchronous(views.EventsView), name="game-events"),
     path("games/<text:game_id>/stream/", streams.game_stream, name="game-stream"),
     path("stream/", streams.user_stream, name="stream"),
-    path("stream-tickets/", streams.StreamTicketsView.as_view(), name="stream-tickets"),
+    path("stream-tickets/", tickets.StreamTicketsView.as_view(), name="stream-tickets"),
     path("games/<text:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
     path("games/<text:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
     path("games/<text:game_id>/resign/", social.ResignView.as_view(), name="game-resign"),
