@@ -77,6 +77,18 @@ def carol(make_player):
     return make_player("carol")
 
 
+@pytest.fixture(scope="module")
+def server(django_db_setup, django_db_blocker):
+    """The Procfile's web server (tests/live_server.py) on a free port against the test database,
+    one per test module; a module that needs another kind defines its own."""
+    from tests.live_server import Server
+
+    with django_db_blocker.unblock():
+        web = Server().start()
+    yield web
+    web.stop()
+
+
 @pytest.fixture
 def anonymous(db):
     return APIClient()

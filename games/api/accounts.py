@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from config.throttling import WindowThrottle
-from games.api.serializers import ErrorOut, StrictInput, kind_typed
+from games.api.serializers import ErrorOut, StrictInput, kind_typed, parse
 from games.play import vacations
 
 
@@ -116,10 +116,9 @@ class RegisterView(APIView):
 
     @extend_schema(request=RegisterIn, responses={201: RegisterOut, 409: ErrorOut}, summary="Create an account")
     def post(self, request):
-        data = RegisterIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        device, replaces = device_of(request, data.validated_data)
-        user, token = services.register(**{**data.validated_data, "device": device, "replaces": replaces})
+        data = parse(RegisterIn, request.data)
+        device, replaces = device_of(request, data)
+        user, token = services.register(**{**data, "device": device, "replaces": replaces})
         return Response({"id": user.pk, "username": user.username, "token": token},
                         status=status.HTTP_201_CREATED)
 
@@ -136,10 +135,9 @@ class TokenView(APIView):
     @extend_schema(request=TokenIn, responses={200: TokenOut, 400: ErrorOut, 429: ErrorOut},
                    summary="Log in: a new API token for this device")
     def post(self, request):
-        data = TokenIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        token, key = services.obtain_token(data.validated_data["username"], data.validated_data["password"],
-                                           *device_of(request, data.validated_data))
+        data = parse(TokenIn, request.data)
+        token, key = services.obtain_token(data["username"], data["password"],
+                                           *device_of(request, data))
         for throttle in getattr(self, "throttles", []):
             if isinstance(throttle, LoginAccountThrottle):
                 throttle.give_back()
@@ -214,9 +212,8 @@ class PreferencesView(APIView):
 
     @extend_schema(request=PreferencesIO, responses={200: PreferencesOut, 400: ErrorOut})
     def put(self, request):
-        data = PreferencesIO(data=request.data)
-        data.is_valid(raise_exception=True)
-        return Response(preferences_out(services.update_preferences(request.user, **data.validated_data)))
+        data = parse(PreferencesIO, request.data)
+        return Response(preferences_out(services.update_preferences(request.user, **data)))
 
 
 class WebhookIn(StrictInput):
@@ -242,9 +239,8 @@ class WebhooksView(APIView):
     @extend_schema(request=WebhookIn, responses={201: WebhookCreatedOut},
                    summary="Register a webhook: signed JSON POSTs for your notifications")
     def post(self, request):
-        data = WebhookIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        hook = services.add_webhook(request.user, data.validated_data["url"])
+        data = parse(WebhookIn, request.data)
+        hook = services.add_webhook(request.user, data["url"])
         return Response(WebhookCreatedOut(hook).data, status=status.HTTP_201_CREATED)
 
 
@@ -320,9 +316,8 @@ class VacationView(APIView):
     @extend_schema(request=VacationIn, responses={201: VacationStartedOut},
                    summary="Start a vacation now: your clocks stop")
     def post(self, request):
-        data = VacationIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        vacation = vacations.start_vacation(request.user, data.validated_data["days"])
+        data = parse(VacationIn, request.data)
+        vacation = vacations.start_vacation(request.user, data["days"])
         return Response({"start": vacation.start, "end": vacation.end}, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={204: None, 404: ErrorOut}, summary="End your vacation now")

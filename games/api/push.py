@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
-from games.api.serializers import ErrorOut, StrictInput
+from games.api.serializers import ErrorOut, StrictInput, parse
 
 
 class PushKeysIn(StrictInput):
@@ -70,11 +70,10 @@ class SubscriptionsView(APIView):
     @extend_schema(request=SubscriptionIn, responses={200: SubscriptionOut, 201: SubscriptionOut, 400: ErrorOut},
                    summary="Register a browser's push subscription (201 new, 200 already there)")
     def post(self, request):
-        data = SubscriptionIn(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = parse(SubscriptionIn, request.data)
         sub, created = services.add_push_subscription(
-            request.user, data.validated_data["endpoint"], data.validated_data["keys"]["p256dh"],
-            data.validated_data["keys"]["auth"], request.headers.get("User-Agent", ""))
+            request.user, data["endpoint"], data["keys"]["p256dh"],
+            data["keys"]["auth"], request.headers.get("User-Agent", ""))
         return Response(SubscriptionOut(sub).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -82,9 +81,8 @@ class UnsubscribeView(APIView):
     @extend_schema(request=UnsubscribeIn, responses={204: None, 400: ErrorOut, 404: ErrorOut},
                    summary="Unregister a browser by its endpoint (what PushSubscription.unsubscribe() left)")
     def post(self, request):
-        data = UnsubscribeIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.remove_push_subscription(request.user, endpoint=data.validated_data["endpoint"])
+        data = parse(UnsubscribeIn, request.data)
+        services.remove_push_subscription(request.user, endpoint=data["endpoint"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -103,9 +101,8 @@ class DevicesView(APIView):
     @extend_schema(request=DeviceIn, responses={200: DeviceOut, 201: DeviceOut, 400: ErrorOut},
                    summary="Register a mobile device's push token (201 new, 200 already there)")
     def post(self, request):
-        data = DeviceIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        device, created = services.add_push_device(request.user, **data.validated_data)
+        data = parse(DeviceIn, request.data)
+        device, created = services.add_push_device(request.user, **data)
         return Response(DeviceOut(device).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 

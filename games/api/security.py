@@ -10,13 +10,8 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.models import AuthToken
-from games.api.serializers import ErrorOut, StrictInput
+from games.api.serializers import ErrorOut, StrictInput, parse
 
-
-def parse(serializer_class, data):
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 # ---------------------------------------------------------------------------------------------

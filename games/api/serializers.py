@@ -284,3 +284,10 @@ class ChatOut(serializers.Serializer):
     username = serializers.CharField(allow_null=True)
     text = serializers.CharField(help_text="plain text: show it as text, never as HTML")
     created_at = serializers.DateTimeField()
+
+
+def parse(serializer_class, data) -> dict:
+    """A request body through its serializer: the validated data, or a 400 with the fields' errors."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

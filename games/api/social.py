@@ -14,7 +14,8 @@ from games.play import access, selectors
 from games.api import serializers as s
 from games.api.params import Pagination, page_parameters, single
 from games.api.params import whole as int_param
-from games.api.views import ERRORS, parse
+from games.api.serializers import parse
+from games.api.views import ERRORS
 from games.models import ChatMessage
 
 

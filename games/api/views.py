@@ -15,6 +15,7 @@ from games.community import invitations, social
 from games.play import access, selectors, services
 from games.realtime import live
 from games.api import serializers as s
+from games.api.serializers import parse
 from games.api import streams
 from games.api.params import Pagination, flag, page_parameters, single
 from games.api.params import whole as int_param
@@ -31,11 +32,6 @@ ERRORS = {code: OpenApiResponse(s.ErrorOut, description=text) for code, text in 
     422: "idempotency_mismatch", 429: "throttled"}.items()}
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
 
-
-def parse(serializer_class, data):
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def parse_move(data) -> dict:

@@ -11,17 +11,9 @@ import pytest
 from accounts import tokens
 from accounts.models import AuthToken
 from games.models import Invitation
-from tests.live_server import Server, game_stream
+from tests.live_server import game_stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        web = Server().start()
-    yield web
-    web.stop()
 
 
 def test_an_invitees_stream_ends_when_they_decline_and_carries_no_news_after(server, alice, bob, carol):

@@ -9,18 +9,10 @@ from django.utils import timezone
 
 from accounts import tokens
 from accounts.models import AuthToken
-from tests.live_server import Server, Stream, game_stream, user_stream
+from tests.live_server import Stream, game_stream, user_stream
 from tests.worker import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        web = Server().start()
-    yield web
-    web.stop()
 
 
 def revoke(key):

@@ -6,7 +6,7 @@ data its schema says."""
 import pytest
 
 from tests.api.openapi import Contract, fetch_document
-from tests.live_server import Server, game_stream, user_stream
+from tests.live_server import game_stream, user_stream
 
 STREAM = "text/event-stream"
 
@@ -37,14 +37,6 @@ def test_every_stream_names_each_event_with_a_schema_of_its_own():
         assert sorted(members) == sorted(refs), name
         for ref in refs:
             assert component(doc, ref)["type"] == "object", ref
-
-
-@pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        web = Server().start()
-    yield web
-    web.stop()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -18,7 +18,7 @@ from games.play.kinds import get_engine
 from games.models import Event, Game
 from tests.conftest import start_game
 from tests.games.test_every_game_over_http import canonical, check_channels
-from tests.live_server import Server, game_stream
+from tests.live_server import game_stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SECONDS = 5
@@ -143,14 +143,6 @@ def test_an_erroneous_and_a_correct_action_look_alike_to_everyone_until_challeng
         assert all(status >= 400 for status, _ in told[label][0])
         assert "fault" not in json.dumps(told[label])
     assert told["error"] == told["correct"]
-
-
-@pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        web = Server().start()
-    yield web
-    web.stop()
 
 
 def test_each_viewer_stream_shows_what_events_shows_them_through_a_whole_game(server, make_player):

@@ -5,17 +5,9 @@ import queue
 
 import pytest
 
-from tests.live_server import Server, game_stream
+from tests.live_server import game_stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        web = Server().start()
-    yield web
-    web.stop()
 
 
 def say(server, player, game_id, channel, text):

@@ -8,19 +8,11 @@ import pytest
 
 from games.models import Event, Game
 from tests.conftest import start_game
-from tests.live_server import Server, game_stream
+from tests.live_server import game_stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 KINDS = [("duel", 2), ("pickpic", 3), ("photograph", 2), ("provence", 2)]
-
-
-@pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        web = Server().start()
-    yield web
-    web.stop()
 
 
 def caught_up(viewers, streams, game_id, server, after, version):

@@ -4,17 +4,9 @@ tickets, and the bad inputs. Waits are bounded; nothing here is timed."""
 import pytest
 
 from games.models import Game
-from tests.live_server import Server, Stream, game_stream, user_stream
+from tests.live_server import Stream, game_stream, user_stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        web = Server().start()
-    yield web
-    web.stop()
 
 
 def play(server, player, game_id):
