@@ -5,18 +5,18 @@ every write's commit the task of each bot whose seat has something to do (games.
 themselves are use cases (games.play.bot_moves), run by Celery tasks on the bots' own queue."""
 from __future__ import annotations
 
-import logging
+from datetime import datetime, timedelta
 from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
+from config import scheduling
 from games import bots
 from games.models import Game, Seat
 
-log = logging.getLogger(__name__)
 
 PLAY_TURN = "games.tasks.play_bot_turn"
 FILL_SEATS = "games.tasks.fill_seats_with_bots"
@@ -34,13 +34,13 @@ def delay_for(game: Game) -> float:
 
 
 def send(game_id: str, seat: int, version: int, delay: float) -> bool:
-    try:
-        current_app.send_task(PLAY_TURN, args=[game_id, seat, version],
-                              queue=settings.BOTS_QUEUE, countdown=delay)
-        return True
-    except Exception:  # broker down: the bot's clock runs like anyone's; its timeout plays for it
-        log.warning("could not send the bot task for %s seat %s", game_id, seat, exc_info=True)
-        return False
+    # Routed to the bots' queue by name (settings.TASK_QUEUES). Broker down: the bot's clock runs
+    # like anyone's, and its timeout plays for it.
+    return scheduling.send(PLAY_TURN, [game_id, seat, version], eta=_in(delay))
+
+
+def _in(seconds: float) -> datetime:
+    return timezone.now() + timedelta(seconds=seconds)
 
 
 def after_commit(game: Game, active: set[int], seats: dict[int, tuple[int, str]] | None) -> None:
@@ -93,5 +93,4 @@ def seat_bots(game: Game, levels: list[int], numbers: list[int]) -> list[Any]:
 def send_fill(game_id: str, level: int, after_seconds: int) -> None:
     """After commit: fill the open game's empty seats with bots in `after_seconds`."""
     game_id = str(game_id)
-    transaction.on_commit(lambda: current_app.send_task(
-        FILL_SEATS, args=[game_id, level], queue=settings.BOTS_QUEUE, countdown=after_seconds))
+    transaction.on_commit(lambda: scheduling.send(FILL_SEATS, [game_id, level], eta=_in(after_seconds)))
