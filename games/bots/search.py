@@ -50,30 +50,24 @@ class Seat:
 
 def play_out(me: Seat, state: dict, rng: random.Random, plies: int, policy) -> dict:
     """Let the game go on for up to `plies` moves, every seat (this one too) playing `policy`."""
-    engine = me.engine
-    for _ in range(plies):
-        if engine.is_over(state):
-            break
-        active = sorted(engine.active_players(state))
-        if not active:
-            break
-        actor = rng.choice(active)
-        moves = engine.legal_moves(state, actor)
-        if not moves:
-            break
-        state = engine.apply(state, actor, policy(me, state, actor, moves, rng), AT)
-    return state
+    return _advance(me, state, rng, policy, plies, until_mine=False)
 
 
 def until_my_turn(me: Seat, state: dict, rng: random.Random, policy, limit: int = 40) -> dict:
     """After this seat's move: the others act (by `policy`) until it is this seat's turn again
     or the game ends; for simultaneous phases, until the phase resolves."""
+    return _advance(me, state, rng, policy, limit, until_mine=True)
+
+
+def _advance(me: Seat, state: dict, rng: random.Random, policy, plies: int, until_mine: bool) -> dict:
+    """Up to `plies` moves, a random active seat each time playing `policy`; stopping at the end,
+    when nobody can move, or (until_mine) once this seat is to act."""
     engine = me.engine
-    for _ in range(limit):
+    for _ in range(plies):
         if engine.is_over(state):
             break
         active = sorted(engine.active_players(state))
-        if not active or me.seat in active:
+        if not active or (until_mine and me.seat in active):
             break
         actor = rng.choice(active)
         moves = engine.legal_moves(state, actor)
