@@ -20,7 +20,11 @@ SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 def run_schemathesis(base_url: str, token: str, workdir: Path, examples: int, seed: str | None):
     command = [str(SCHEMATHESIS), "--config-file", str(CONFIG), "--no-color", "run",
                f"{base_url}/api/v1/schema/", "--checks", "all", "--max-examples", str(examples),
-               "--header", f"Authorization: Token {token}", "--workers", "2",
+               "--header", f"Authorization: Token {token}",
+               # One worker: Hypothesis is not thread-safe, and with two threads schemathesis's
+               # coverage phase crashed once in a CI run (a Runtime Error from Hypothesis's lambda
+               # reflection) with a seed that passed when run again.
+               "--workers", "1",
                # Server-Sent Events never end by design: their contract is tested by
                # tests/games/test_streams.py against a real ASGI server, not by a fuzzer's request.
                # Logging out, or revoking a token by id (the fuzzer's own is a small number), would
