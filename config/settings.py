@@ -342,11 +342,21 @@ PUSH_PLATFORMS = env_list("PUSH_PLATFORMS", "web,apns,fcm")
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@darkroom.localhost")
+# APNs with a provider token: the .p8 key Apple hands out, its key id, the team id, and the app's
+# bundle id (the topic). The endpoint is Apple's production one; development builds of the app
+# need https://api.sandbox.push.apple.com.
 APNS_AUTH_KEY_PATH = os.environ.get("APNS_AUTH_KEY_PATH", "")
 APNS_KEY_ID = os.environ.get("APNS_KEY_ID", "")
 APNS_TEAM_ID = os.environ.get("APNS_TEAM_ID", "")
 APNS_TOPIC = os.environ.get("APNS_TOPIC", "")
+APNS_ENDPOINT = os.environ.get("APNS_ENDPOINT", "https://api.push.apple.com")
+# FCM HTTP v1: the Firebase project's service-account key (JSON; its project_id names the project,
+# its token_uri is where the OAuth2 token comes from).
 FCM_CREDENTIALS_PATH = os.environ.get("FCM_CREDENTIALS_PATH", "")
+FCM_ENDPOINT = os.environ.get("FCM_ENDPOINT", "https://fcm.googleapis.com")
+# Certificate authorities to trust for APNs, FCM and its token endpoint instead of the system's
+# (a PEM file): for a TLS-inspecting proxy, or the tests' own CA.
+PUSH_CA_FILE = os.environ.get("PUSH_CA_FILE", "")
 # The whole of one POST to one push service, as WEBHOOK_DEADLINE_SECONDS is for a webhook; a
 # delivery to several browsers posts to each within its own deadline, and the push queue's soft
 # limit is the backstop for the lot.

@@ -225,11 +225,12 @@ def deliver_push(delivery_id: int) -> None:
 
     As a webhook: claimed in one short transaction, sent with none open, recorded in another.
     A notice read before its push was due is not pushed; one due in the player's quiet hours
-    waits for their end (no attempt counted). The browsers are posted to side by side, each
-    within PUSH_DEADLINE_SECONDS; a 404 or 410 removes that subscription. The delivery is sent
-    once any browser took it; it is retried with backoff only when none did and some failed for
-    a reason other than being gone."""
-    from accounts.models import NotificationPreference, PushSubscription
+    waits for their end (no attempt counted). The browsers and phones are sent to side by side,
+    each within PUSH_DEADLINE_SECONDS; a subscription or device its push service says is gone
+    is removed. The delivery is sent once any of them took it; it is retried with backoff only
+    when none did and some failed for a reason other than being gone. A platform this
+    deployment cannot send to (no VAPID keys, no APNs or FCM credentials) is left out."""
+    from accounts.models import NotificationPreference, PushDevice, PushSubscription
     from games.notifications import push
 
     with transaction.atomic():
@@ -252,9 +253,12 @@ def deliver_push(delivery_id: int) -> None:
             return
         targets = [push.WebTarget(*row) for row in PushSubscription.objects.filter(user_id=user_id).order_by("pk")
                    .values_list("pk", "endpoint", "p256dh", "auth")] if push.web_push_ready() else []
+        platforms = [p for p, ready in (("apns", push.apns_ready), ("fcm", push.fcm_ready)) if ready()]
+        targets += [push.DeviceTarget(*row) for row in PushDevice.objects.filter(
+            user_id=user_id, platform__in=platforms).order_by("pk").values_list("pk", "platform", "token")]
         if not targets:
-            _skip(delivery, "no browser subscription, or Web Push without VAPID keys; "
-                            "APNs and FCM have no sender (manage.py check)")
+            _skip(delivery, "no browser or device this deployment can push to (Web Push needs VAPID "
+                            "keys, APNs and FCM their credentials: manage.py check)")
             return
         if not _claim([delivery], now, lease=timedelta(seconds=settings.PUSH_DEADLINE_SECONDS + 10)):
             return
@@ -271,10 +275,11 @@ def deliver_push(delivery_id: int) -> None:
         DeliveryAttempt.objects.bulk_create([
             DeliveryAttempt(delivery=delivery, at=now, ok=o.ok, status_code=o.status_code,
                             error=o.error, duration_ms=o.duration_ms) for o in outcomes])
-        gone = [t.pk for t, o in zip(targets, outcomes) if push.gone(o)]
+        gone = [t for t, o in zip(targets, outcomes) if push.is_gone(t, o)]
         if gone:
-            PushSubscription.objects.filter(pk__in=gone).delete()
-        failed = [o for o in outcomes if not o.ok and not push.gone(o)]
+            PushSubscription.objects.filter(pk__in=[t.pk for t in gone if isinstance(t, push.WebTarget)]).delete()
+            PushDevice.objects.filter(pk__in=[t.pk for t in gone if isinstance(t, push.DeviceTarget)]).delete()
+        failed = [o for t, o in zip(targets, outcomes) if not o.ok and not push.is_gone(t, o)]
         if any(o.ok for o in outcomes) or not failed:
             delivery.status, delivery.sent_at = Delivery.Status.SENT, timezone.now()
             delivery.last_error = "" if any(o.ok for o in outcomes) else "every subscription was gone"
@@ -284,16 +289,16 @@ def deliver_push(delivery_id: int) -> None:
 
 
 def _send_all(targets, payload) -> list:
-    """Post to each browser's push service side by side: the whole takes one deadline, not one
-    per browser."""
+    """Send to each browser's push service and each phone's side by side: the whole takes one
+    deadline, not one per target."""
     from concurrent.futures import ThreadPoolExecutor
 
     from games.notifications import push
 
     def one(target):
         try:
-            return push.send_web(target, payload)
-        except Exception as exc:  # a key the library refuses: that browser's failure alone
+            return push.send(target, payload)
+        except Exception as exc:  # a key the library refuses: that target's failure alone
             return webhooks.Outcome(False, None, (str(exc) or type(exc).__name__)[:500], 0)
 
     with ThreadPoolExecutor(max_workers=min(len(targets), 8)) as pool:

@@ -9,9 +9,10 @@ game's address: never the notice's data, never a card.
 Web Push: the payload is encrypted for the browser (RFC 8291, aes128gcm, by http_ece through
 pywebpush) and the request signed with the deployment's VAPID key (RFC 8292, by py_vapid); the
 POST itself goes through accounts.webhooks.post_bytes, so a push service's URL gets the webhook's
-address checks and a deadline over the whole request. APNs and FCM: the devices are registered
-and kept, but this deployment has no sender for them yet; `check` says so (config/checks) and a
-delivery skips them.
+address checks and a deadline over the whole request. APNs and FCM: games.notifications.mobile
+sends to the phones with the credentials in settings (APNS_*, FCM_CREDENTIALS_PATH) to the
+endpoints in settings (APNS_ENDPOINT, FCM_ENDPOINT), each send within the same deadline. A
+platform without usable credentials is skipped, and `check` says so (config/checks).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 
 from accounts import webhooks
+from games.notifications import mobile
 
 # A push that says nothing new is replaced on the device by the next one with the same topic
 # (RFC 8030 section 5.4; at most 32 base64url characters) and the same notification tag.
@@ -35,12 +37,30 @@ def web_push_ready() -> bool:
     return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY)
 
 
+def apns_problem() -> str:
+    """Why APNs cannot be sent to ('' when it can): a setting unset, a key file unreadable."""
+    try:
+        mobile.apns_key()
+    except mobile.Unusable as exc:
+        return str(exc)
+    return ""
+
+
+def fcm_problem() -> str:
+    """Why FCM cannot be sent to ('' when it can): no key file, or not a service account's."""
+    try:
+        mobile.fcm_credentials()
+    except mobile.Unusable as exc:
+        return str(exc)
+    return ""
+
+
 def apns_ready() -> bool:
-    return False  # no APNs sender is installed (docs/time-and-notifications.md)
+    return not apns_problem()
 
 
 def fcm_ready() -> bool:
-    return False  # no FCM sender is installed (docs/time-and-notifications.md)
+    return not fcm_problem()
 
 
 def missing_platforms() -> list[tuple[str, str]]:
@@ -51,14 +71,10 @@ def missing_platforms() -> list[tuple[str, str]]:
     if "web" in wanted and not web_push_ready():
         missing.append(("web", "Web Push has no VAPID key pair (VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY; "
                                "`manage.py vapid_keys` makes one): browsers get no push"))
-    if "apns" in wanted:
-        missing.append(("apns", "APNs has no sender in this deployment (credentials: "
-                                + ("set" if settings.APNS_AUTH_KEY_PATH else "none") +
-                                "): iOS devices are registered but get no push"))
-    if "fcm" in wanted:
-        missing.append(("fcm", "FCM has no sender in this deployment (credentials: "
-                               + ("set" if settings.FCM_CREDENTIALS_PATH else "none") +
-                               "): Android devices are registered but get no push"))
+    if "apns" in wanted and (problem := apns_problem()):
+        missing.append(("apns", f"APNs credentials: {problem}: iOS devices are registered but get no push"))
+    if "fcm" in wanted and (problem := fcm_problem()):
+        missing.append(("fcm", f"FCM credentials: {problem}: Android devices are registered but get no push"))
     return missing
 
 
@@ -176,3 +192,37 @@ def topic(tag: str) -> str:
 def gone(outcome: webhooks.Outcome) -> bool:
     """The push service says the subscription no longer exists (RFC 8030 section 7.3: 404, 410)."""
     return outcome.status_code in (404, 410)
+
+
+# ---------------------------------------------------------------------------------------------
+# Phones: APNs and FCM (games.notifications.mobile sends)
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DeviceTarget:
+    """A registered phone as read in the claiming transaction."""
+
+    pk: int
+    platform: str
+    token: str
+
+
+def collapse_id(tag: str) -> str:
+    """What folds repeats together on a phone: the tag itself when short enough (APNs takes at
+    most 64 bytes), else its topic."""
+    return tag if len(tag.encode()) <= 64 else topic(tag)
+
+
+def send_device(target: DeviceTarget, payload: dict) -> mobile.Answer:
+    """The same notice as a browser gets, to one phone, within the deadline."""
+    if target.platform == "apns":
+        return mobile.send_apns(target.token, payload, collapse_id(payload["tag"]))
+    return mobile.send_fcm(target.token, payload, collapse_id(payload["tag"]))
+
+
+def send(target: WebTarget | DeviceTarget, payload: dict) -> webhooks.Outcome | mobile.Answer:
+    return send_web(target, payload) if isinstance(target, WebTarget) else send_device(target, payload)
+
+
+def is_gone(target: WebTarget | DeviceTarget, outcome) -> bool:
+    """The push service says this browser's subscription or this phone's token no longer exists."""
+    return gone(outcome) if isinstance(target, WebTarget) else bool(getattr(outcome, "gone", False))

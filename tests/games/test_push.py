@@ -281,7 +281,7 @@ def test_without_vapid_keys_web_push_is_skipped_cleanly(alice, bob, duel, servic
     assert bob.get("/api/v1/push/vapid-key/").json() == {"public_key": None}
 
 
-def test_a_mobile_device_alone_is_skipped_cleanly_as_no_sender_is_installed(alice, bob, duel):
+def test_a_mobile_device_alone_is_skipped_cleanly_without_the_platform_s_credentials(alice, bob, duel):
     assert bob.post("/api/v1/push/devices/", {"platform": "fcm", "token": "t" * 40}).status_code == 201
     play_until_pushed({0: alice, 1: bob}, duel, bob.user)
     delivery = pushes(bob.user).get()
