@@ -25,8 +25,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 
+from typing import TYPE_CHECKING
+
 from accounts import webhooks
-from games.notifications import mobile
+
+if TYPE_CHECKING:
+    from games.notifications import mobile
 
 # A push that says nothing new is replaced on the device by the next one with the same topic
 # (RFC 8030 section 5.4; at most 32 base64url characters) and the same notification tag.
@@ -39,6 +43,8 @@ def web_push_ready() -> bool:
 
 def apns_problem() -> str:
     """Why APNs cannot be sent to ('' when it can): a setting unset, a key file unreadable."""
+    from games.notifications import mobile  # httpx and google-auth: loaded by the push worker alone
+
     try:
         mobile.apns_key()
     except mobile.Unusable as exc:
@@ -48,6 +54,8 @@ def apns_problem() -> str:
 
 def fcm_problem() -> str:
     """Why FCM cannot be sent to ('' when it can): no key file, or not a service account's."""
+    from games.notifications import mobile
+
     try:
         mobile.fcm_credentials()
     except mobile.Unusable as exc:
@@ -214,6 +222,8 @@ def collapse_id(tag: str) -> str:
 
 def send_device(target: DeviceTarget, payload: dict) -> mobile.Answer:
     """The same notice as a browser gets, to one phone, within the deadline."""
+    from games.notifications import mobile
+
     if target.platform == "apns":
         return mobile.send_apns(target.token, payload, collapse_id(payload["tag"]))
     return mobile.send_fcm(target.token, payload, collapse_id(payload["tag"]))
