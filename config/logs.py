@@ -132,5 +132,8 @@ def config(level: str, fmt: str) -> dict:
             # The access line says it all; Django's own 4xx warnings would say it twice.
             "django.request": {"level": "ERROR"},
             "django.server": {"level": "WARNING"},
+            # httpx logs each request's URL at INFO: for APNs that URL holds the device's token.
+            # The delivery's attempt log records how each send went.
+            "httpx": {"level": "WARNING"},
         },
     }

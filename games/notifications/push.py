@@ -20,12 +20,11 @@ import base64
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
-
-from typing import TYPE_CHECKING
 
 from accounts import webhooks
 

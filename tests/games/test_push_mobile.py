@@ -298,7 +298,7 @@ def register(player, platform, token):
 # ---------------------------------------------------------------------------------------------
 # What the phone shows
 # ---------------------------------------------------------------------------------------------
-def test_an_iphone_gets_your_turn_in_photograph_with_ann_through_apns(make_player, apns):
+def test_an_iphone_gets_your_turn_in_photograph_with_ann_through_apns(make_player, apns, caplog):
     ann, bob = make_player("ann"), make_player("bob")
     register(bob, "apns", IPHONE)
     game = start_game(ann, [bob], kind="photograph")
@@ -314,6 +314,7 @@ def test_an_iphone_gets_your_turn_in_photograph_with_ann_through_apns(make_playe
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == ("sent", 1)
     assert delivery.attempt_log.get().status_code == 200
+    assert IPHONE not in caplog.text  # the request's URL holds the token: not logged
 
 
 def test_an_android_phone_gets_your_turn_in_photograph_with_ann_through_fcm(make_player, fcm):
