@@ -29,6 +29,8 @@ import uuid
 from http import HTTPStatus
 from pathlib import Path
 
+import httpx
+
 HERE = Path(__file__).resolve().parent
 PACKAGE = "darkroom_client"
 
@@ -41,10 +43,8 @@ except ImportError:  # anywhere else: a legal move at random
 
 def generate(server: str, into: Path = HERE) -> str:
     """Write the typed client for the server at `server` (its root: the document's paths start
-    with /api/v1) as `into`/darkroom_client; returns what the
-    generator said (a warning there is a schema it dropped, so an answer left untyped)."""
-    import httpx
-
+    with /api/v1) as `into`/darkroom_client; returns what the generator said (a warning there
+    is a schema it dropped, so an answer left untyped)."""
     document = httpx.get(f"{server.rstrip('/')}/api/v1/schema/", timeout=60,
                          headers={"Accept": "application/vnd.oai.openapi+json"})
     document.raise_for_status()
@@ -67,7 +67,7 @@ class Bot:
 
     def __init__(self, client, server: str, username: str, password: str, level: int):
         self.pkg, self.level = client, level
-        self.calls = self.conflicts = self.moves = 0
+        self.calls = self.conflicts = self.moves = self.dropped = 0
         self.errors: list[str] = []  # answers a bot should never get (a 5xx, a 400)
         token = self.call(self.op("accounts.accounts_token_create"),
                           client=client.Client(base_url=server, timeout=30),
@@ -85,11 +85,19 @@ class Bot:
         return getattr(__import__(f"{self.pkg.__name__}.models", fromlist=[name]), name)
 
     def call(self, operation, *args, **kwargs):
-        """The parsed answer; a 429 waits its Retry-After and asks again. Any other refusal is
-        returned as the document's ErrorOut, for the caller to judge."""
-        for _ in range(10):
+        """The parsed answer; a 429 waits its Retry-After and asks again, and so does a dropped
+        connection (a move is sent again with the same Idempotency-Key, so it is played once at
+        most). Any other refusal is returned as the document's ErrorOut, for the caller to judge."""
+        for attempt in range(10):
             self.calls += 1
-            answer = operation.sync_detailed(*args, **kwargs)
+            try:
+                answer = operation.sync_detailed(*args, **kwargs)
+            except httpx.TransportError:  # a kept-alive connection the server closed, say
+                if attempt == 9:
+                    raise
+                self.dropped += 1
+                time.sleep(1)
+                continue
             if answer.status_code != HTTPStatus.TOO_MANY_REQUESTS:
                 if answer.status_code >= 500:
                     self.errors.append(f"{answer.status_code} {answer.content[:200]!r}")
@@ -180,7 +188,8 @@ def main() -> int:
     bot.run(args.kind, args.once, args.until_finished)
     for error in bot.errors:
         print(error, file=sys.stderr)
-    print(f"{bot.moves} moves, {bot.conflicts} read again after a 409, {bot.calls} requests")
+    print(f"{bot.moves} moves, {bot.conflicts} read again after a 409, {bot.calls} requests, "
+          f"{bot.dropped} sent again after a dropped connection")
     return 1 if bot.errors else 0
 
 
