@@ -8,7 +8,7 @@ PORT   ?= 8000
 # the settings' own defaults are production's (debug off, a secret required).
 DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
-.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench bots-strength mutate mutate-before check clean
+.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench bots-strength bot-client soak mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,7 +54,7 @@ run: migrate
 # The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: many tests
 # wait on a worker, a server or a browser more than they compute.
 TEST_WORKERS ?= 4
-FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not slow
+FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not slow and not soak
 
 # The layers first (import-linter's contracts in pyproject.toml): seconds, and a broken one fails
 # before the suite's minutes.
@@ -99,6 +99,23 @@ bench: install valgrind
 # engines. GAMES=n games per pairing (the issue's figure: 200), BUDGET=s CPU seconds per move.
 bots-strength: install
 	nice $(PY) scripts/bots_strength.py
+
+# The example third-party bot's typed client (examples/http_bot.py, docs/bots.md), generated from a
+# running server's document (`make run`) into examples/darkroom_client/, which git ignores.
+SERVER ?= http://localhost:$(PORT)
+bot-client: install
+	$(PY) examples/http_bot.py generate --server $(SERVER)
+
+# The soak (docs/bots.md): SOAK_GAMES bot-only games of every kind at once on the Procfile's
+# processes for SOAK_SECONDS, watched over HTTP; prints its figures (and .soak-report.txt).
+SOAK_SECONDS ?= 600
+SOAK_GAMES ?= 50
+soak: install
+	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
+	@rm -f .soak-report.txt
+	SOAK_SECONDS=$(SOAK_SECONDS) SOAK_GAMES=$(SOAK_GAMES) SOAK_REPORT=$(CURDIR)/.soak-report.txt \
+	    $(VENV)/bin/pytest -m soak -p no:randomly -o addopts="" -q -s tests/soak; \
+	    status=$$?; echo; echo "soak figures:"; cat .soak-report.txt; exit $$status
 
 # Mutation testing of the core, file by file against each file's own tests (not part of `make test`;
 # docs/mutation.md). MUTATE_FILES=games/play/store.py limits it; `make mutate-before` leaves out the
