@@ -41,7 +41,7 @@ from games.notifications import push
 from games.tasks import deliver_push
 from tests.conftest import start_game
 from tests.games.test_hidden_information import secrets_hidden_from
-from tests.games.test_push import VAPID, PushService, play_until_pushed, pushes, subscribe
+from tests.games.test_push import VAPID, PushService, attempt_every_time, play_until_pushed, pushes, subscribe
 
 TEAM, KEY_ID, TOPIC, PROJECT = "TEAM123456", "KEY1234567", "net.darkroom.app", "darkroom-test"
 IPHONE, IPAD = "a" * 64, "0123456789abcdef" * 4
@@ -450,13 +450,7 @@ def test_a_failure_that_is_not_the_device_s_is_retried_with_backoff_and_keeps_it
     register(bob, platform, token)
     play_until_pushed({0: alice, 1: bob}, duel, bob.user)
     delivery = pushes(bob.user).get()
-    delays = []
-    for _ in range(3):  # WEBHOOK_MAX_ATTEMPTS is 3 in the tests; push shares its backoff
-        deliver_push(delivery.pk)
-        delivery.refresh_from_db()
-        if delivery.status == "pending":
-            delays.append((delivery.next_attempt_at - delivery.attempt_log.last().at).total_seconds())
-            Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=delivery.attempt_log.last().at)
+    delays = attempt_every_time(delivery)
     assert (delivery.status, delivery.attempts, delivery.last_error) == ("failed", 3, error)
     assert delays == pytest.approx([0.3, 0.6], abs=0.01)
     assert PushDevice.objects.filter(user=bob.user).count() == 1
