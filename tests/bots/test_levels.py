@@ -49,11 +49,12 @@ def test_a_level_the_bots_do_not_have_is_refused():
                     rules_version=None, seed="s")
 
 
+@pytest.mark.parametrize("version", [1, 2])
 @pytest.mark.parametrize("level", bots.LEVELS)
-def test_photoshoot_control_bots_challenge_only_actions_that_broke_a_rule(level):
+def test_photoshoot_control_bots_challenge_only_actions_that_broke_a_rule(level, version):
     """Level-1 photographers err often; the Control team's bots, at any level, challenge only
     when the table shows the error, so every challenge they make is upheld."""
-    engine = engines.get("photoshoot", 1)  # rules version 1 (version 2: see docs/bots.md)
+    engine = engines.get("photoshoot", version)
     state = engine.setup(4, {}, "evidence")
     events: list[dict] = []
     challenges = errors_left = 0
@@ -67,7 +68,7 @@ def test_photoshoot_control_bots_challenge_only_actions_that_broke_a_rule(level)
             team = next(t for t, seats in enumerate(state["teams"]) if seat in seats)
             mine = level if team != state["photographers"] else 1
             seen = arena.bot_inputs(engine, state, events, seat)
-            move = bots.decide("photoshoot", mine, seat=seat, options={}, rules_version=1,
+            move = bots.decide("photoshoot", mine, seat=seat, options={}, rules_version=version,
                                seed=f"b{seat}", budget=SMALL, **seen)
             if move is not None:
                 actor = seat

@@ -17,6 +17,7 @@ what the engine makes of them), so new rules keep working.
 from __future__ import annotations
 
 import random
+import time
 from datetime import datetime, timedelta
 
 from games.engines.base import EngineError
@@ -78,6 +79,10 @@ class PhotoshootKit(Kit):
             "actions": last["number"] if last else 0, "last": last, "stroke_due": False,
             "last_round": v["last_round"],
         }
+        if me.engine.rules_version >= 2:
+            # The engine reads its rules from the state (as its setup wrote them): without this
+            # the imagined table plays version 1 and refuses version 2's declared rituals.
+            state["rules_version"] = me.engine.rules_version
         if last is not None:
             before = {"grid": list(v["grid"]), "objective": current,
                       "objective_pile": list(state["objective_pile"]),
@@ -91,11 +96,15 @@ class PhotoshootKit(Kit):
 
     # -- deciding -----------------------------------------------------------------------------
     def random_move(self, me, rng: random.Random) -> dict | None:
-        """Level 1 acts at random, but challenges only on evidence like every level."""
-        moves = [m for m in me.legal if m["type"] != "challenge"]
+        """Level 1 acts at random, but challenges only on evidence like every level (and a
+        control seat's `pass`, rules version 2, is no action to pick at random either)."""
+        moves = [m for m in me.legal if m["type"] not in ("challenge", "pass")]
         if moves:
             return rng.choice(moves)
-        return me.legal[0] if self._evidence(me) else None
+        challenges = [m for m in me.legal if m["type"] == "challenge"]
+        if challenges and self._evidence(me):
+            return challenges[0]
+        return next((m for m in me.legal if m["type"] == "pass"), None)
 
     def decide(self, me, level: int, rng: random.Random, budget) -> dict | None:
         by_type: dict[str, list[dict]] = {}
@@ -106,7 +115,7 @@ class PhotoshootKit(Kit):
                 return by_type[duty][0]
         actions = [m for m in me.legal if m["type"] in ACTIONS]
         if actions:
-            return self._photograph(me, actions, level, rng)
+            return self._photograph(me, actions, level, rng, budget)
         if "challenge" in by_type:
             if self._evidence(me):
                 return by_type["challenge"][0]
@@ -128,7 +137,9 @@ class PhotoshootKit(Kit):
     def _placed(self, state: dict) -> int:
         return obj.placed(state["grid"], state["objective"]) if state["objective"] is not None else 0
 
-    def _photograph(self, me, actions: list[dict], level: int, rng: random.Random) -> dict:
+    def _photograph(self, me, actions: list[dict], level: int, rng: random.Random,
+                    budget) -> dict:
+        started = time.process_time()
         world = me.imagine(rng)
         correct = []
         for move in actions:
@@ -143,11 +154,14 @@ class PhotoshootKit(Kit):
         if level == 2:
             best = max(self._placed(s) for _, s in correct)
             return rng.choice([m for m, s in correct if self._placed(s) == best])
-        return self._shortest(me, correct, rng)
+        stop = None if budget.seconds is None else started + budget.seconds
+        return self._shortest(me, correct, rng, stop)
 
-    def _shortest(self, me, correct, rng: random.Random, depth: int = 3, width: int = 400) -> dict:
+    def _shortest(self, me, correct, rng: random.Random, stop: float | None = None,
+                  depth: int = 3, width: int = 400) -> dict:
         """Breadth first over correct actions: the first move of the shortest way to a square
-        that matches the objective; failing that, of the way that places most characters."""
+        that matches the objective; failing that, of the way that places most characters (the
+        best found by `stop`, a CPU time, when the budget runs out)."""
         frontier = [(m, s) for m, s in correct]
         best = max(frontier, key=lambda f: self._placed(f[1]))
         seen = {tuple(s["grid"]) for _, s in frontier}
@@ -156,6 +170,8 @@ class PhotoshootKit(Kit):
             for first, state in frontier:
                 if obj.matches(state["grid"], state["objective"]):
                     return first
+                if stop is not None and time.process_time() > stop:
+                    return best[0]
                 turn = me.engine.view(state, None)["turn"]
                 if turn is None:
                     continue
