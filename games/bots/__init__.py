@@ -10,7 +10,8 @@ the engine's own pure functions on those imagined states.
 
 Levels: 1 picks a legal move at random; 2 is greedy (every move tried once on a few imagined
 states, scored with the game's one-move heuristic); 3 searches (determinized Monte Carlo: the
-best few moves of level 2, each played out many times on fresh imagined states within the budget).
+best few moves, by level 2 or by the game kit's own judgement, each played out many times on fresh
+imagined states within the budget).
 """
 from __future__ import annotations
 

@@ -134,18 +134,21 @@ def greedy(me: Seat, rng: random.Random) -> dict:
 
 
 def search(me: Seat, rng: random.Random, budget: Budget) -> dict:
-    """Determinized Monte Carlo with UCB1 over level 2's best moves: each iteration imagines a
-    fresh state, plays the chosen move, lets the game go on with the kit's playout policy for
-    the kit's horizon, and scores the end with the kit's evaluation."""
+    """Determinized Monte Carlo with UCB1 over the kit's shortlist (by default level 2's best
+    moves): each iteration imagines a fresh state, plays the chosen move, lets the game go on
+    with the kit's playout policy for the kit's horizon, and scores the end with the kit's
+    evaluation. The first candidate stands unless another beats it by the kit's margin."""
     kit = me.kit
     started = time.process_time()  # the budget covers the ranking below too
-    ranked = scored_moves(me, rng, samples=2, cap=kit.search_cap)
-    if not ranked:
+    arms = kit.shortlist(me, rng, budget.width)
+    if arms is None:
+        ranked = scored_moves(me, rng, samples=2, cap=kit.search_cap)
+        arms = [m for _, _, m in ranked[:budget.width]]
+    if not arms:
         return rng.choice(me.legal)
-    arms = [m for _, _, m in ranked[:budget.width]]
     if len(arms) == 1:
         return arms[0]
-    totals, counts = [0.0] * len(arms), [0] * len(arms)
+    totals, squares, counts = [0.0] * len(arms), [0.0] * len(arms), [0] * len(arms)
     scale = 1.0
     for iteration in range(budget.iterations):
         if budget.seconds is not None and time.process_time() - started > budget.seconds:
@@ -160,11 +163,20 @@ def search(me: Seat, rng: random.Random, budget: Budget) -> dict:
         if after is None:
             value = -1e6
         else:
-            after = play_out(me, after, rng, kit.horizon(me), kit.policy)
+            after = play_out(me, after, rng, kit.horizon(me), kit.playout)
             value = kit.evaluate(me, after)
         totals[arm] += value
+        squares[arm] += value * value
         counts[arm] += 1
         scale = max(scale, abs(value))  # UCB's exploration in the scale of the kit's values
     means = [totals[a] / counts[a] if counts[a] else -math.inf for a in range(len(arms))]
     best = max(means)
-    return arms[min(a for a in range(len(arms)) if means[a] == best)]
+    choice = min(a for a in range(len(arms)) if means[a] == best)
+    if kit.keep_first and choice and counts[0]:
+        def variance(a: int) -> float:
+            if counts[a] < 2:
+                return math.inf
+            return max(0.0, squares[a] - totals[a] ** 2 / counts[a]) / (counts[a] - 1) / counts[a]
+        if means[choice] - means[0] <= kit.keep_first * math.sqrt(variance(choice) + variance(0)):
+            choice = 0
+    return arms[choice]

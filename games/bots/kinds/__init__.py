@@ -20,6 +20,9 @@ KITS = {
 
 class Kit:
     search_cap = 60  # level 3 ranks at most this many moves with level 2 before searching
+    # Level 3 plays its first candidate unless another's mean beats it by this many standard
+    # errors (0: the best mean wins).
+    keep_first = 0.0
 
     def random_move(self, me, rng: random.Random) -> dict | None:
         """Level 1: any legal move."""
@@ -43,7 +46,16 @@ class Kit:
         return moves
 
     def policy(self, me, state: dict, seat: int, moves: list[dict], rng: random.Random) -> dict:
+        """How the others answer a move that level 2 tries."""
         return rng.choice(moves)
+
+    def shortlist(self, me, rng: random.Random, width: int) -> list[dict] | None:
+        """Level 3's candidates, best first; None: level 2's best `width`."""
+        return None
+
+    def playout(self, me, state: dict, seat: int, moves: list[dict], rng: random.Random) -> dict:
+        """How every seat plays in level 3's play-outs."""
+        return self.policy(me, state, seat, moves, rng)
 
     def horizon(self, me) -> int:
         return 400
