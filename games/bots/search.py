@@ -103,15 +103,18 @@ def _after_my_turn(me: Seat, state: dict, rng: random.Random, cap: int = 30) -> 
     return me.kit.evaluate(me, until_my_turn(me, state, rng, me.kit.policy))
 
 
-def scored_moves(me: Seat, rng: random.Random, samples: int = 3, cap: int = 90
-                 ) -> list[tuple[float, int, dict]]:
+def scored_moves(me: Seat, rng: random.Random, samples: int = 3, cap: int = 90,
+                 until: float | None = None) -> list[tuple[float, int, dict]]:
     """(mean heuristic value, index, move) of the candidate moves, best first: each move played
-    on `samples` imagined states, the others answering at random, then scored by the kit."""
+    on `samples` imagined states, the others answering at random, then scored by the kit. Past
+    `until` (process time), only the moves scored so far are ranked, at least one."""
     kit = me.kit
     candidates = kit.candidates(me, rng, cap)
     worlds = [me.imagine(rng) for _ in range(samples)]
     scored = []
     for index, move in enumerate(candidates):
+        if until is not None and scored and time.process_time() > until:
+            break
         total, n = 0.0, 0
         for world in worlds:
             after = _try(me, world, move)
@@ -142,7 +145,10 @@ def search(me: Seat, rng: random.Random, budget: Budget) -> dict:
     started = time.process_time()  # the budget covers the ranking below too
     arms = kit.shortlist(me, rng, budget.width)
     if arms is None:
-        ranked = scored_moves(me, rng, samples=2, cap=kit.search_cap)
+        # A long candidate list (Photograph's sunset) must not eat the search's budget: the
+        # ranking gets half of it, and a move's cost stays near `budget.seconds`.
+        until = None if budget.seconds is None else started + budget.seconds / 2
+        ranked = scored_moves(me, rng, samples=2, cap=kit.search_cap, until=until)
         arms = [m for _, _, m in ranked[:budget.width]]
     if not arms:
         return rng.choice(me.legal)

@@ -90,3 +90,21 @@ def test_photoshoot_control_bots_challenge_only_actions_that_broke_a_rule(level,
         state = step.state
         chooser.random()
     assert challenges >= 2, "the photographers' errors were there to catch"
+
+
+def test_level_3_ranks_only_the_moves_it_had_time_for_before_searching():
+    """A level-3 move's CPU budget covers its ranking of level 2's candidates (Photograph's
+    sunset lists many): once the ranking's share is spent, only the moves scored so far are
+    ranked, always at least one, so the search still has a move to play."""
+    from games.bots.kinds import kit_for
+    from games.bots.search import Seat, scored_moves
+
+    engine = engines.get("photograph")
+    state = engine.setup(2, {}, "ranking-cut")
+    seat = min(engine.active_players(state))
+    me = Seat(engine=engine, kit=kit_for("photograph"), seat=seat, view=engine.view(state, seat),
+              legal=engine.legal_moves(state, seat), log=[], options={})
+    everything = scored_moves(me, random.Random(1), samples=2, cap=90)
+    spent = scored_moves(me, random.Random(1), samples=2, cap=90, until=0.0)
+    assert len(everything) > 1
+    assert len(spent) == 1 and spent[0][2] in me.legal
