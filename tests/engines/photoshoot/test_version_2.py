@@ -241,6 +241,39 @@ def test_rule_jo_mends_by_pushing():
     assert done.record["mended"] is True and done.state["grid"][3:6] == ["Arthur", "Jo", "Max"]
 
 
+# Arthur beside Max and James away from Olivia: no single swap fixes both.
+BOTH_AT_FAULT = ["Max", "Arthur", "Alice",
+                 "Pam", "Edgar", "Jo",
+                 "Olivia", "Chloé", "James"]
+
+
+def test_rule_when_no_single_move_mends_the_square_the_player_mends_again():
+    """Both notes at once ("separate them", "bring them closer"): when no one move can, the
+    first photographer makes correct moves until the square is mended, each with its rituals,
+    and the round starts only then."""
+    state = mending(grid=BOTH_AT_FAULT, effects=("arthur", "james", "edgar-smile"))
+    offered = ENGINE.legal_moves(state, 0)
+    assert [m["cells"] for m in offered] == [[0, 3], [1, 2], [1, 4]]  # first steps of the shortest
+    assert all(m["rituals"]["smile"] for m in offered)
+    with pytest.raises(IllegalMove):
+        step(state, 0, {"type": "mend", "cells": [0, 4]})  # still no diagonal swap
+    smiled = {"say": ["Ouistiti"], "smile": True}
+    sideways = step(state, 0, {"type": "mend", "cells": [3, 4], "rituals": smiled})
+    assert sideways.record["mended"] is False  # a correct move that mends nothing is accepted too
+    first = step(state, 0, {"type": "mend", "cells": [1, 4], "rituals": smiled}, 2)
+    assert first.record["mended"] is False and first.record["hourglass"] is None
+    view = ENGINE.view(first.state, None)
+    assert view["mending"] is True and view["phase"] == "ready" and view["turn"] is None
+    assert view["deadline"] is None
+    # One move now mends it: the rule of a single mend applies again.
+    with pytest.raises(IllegalMove, match="mends the square"):
+        step(first.state, 0, {"type": "mend", "cells": [2, 5]})
+    done = step(first.state, 0, {"type": "mend", "cells": [6, 7]}, 5)
+    assert done.record["mended"] is True and done.state["grid"][6:] == ["Chloé", "Olivia", "James"]
+    assert done.state["phase"] == "round" and turn(done.state) == 0  # the mends were no turns
+    assert done.state["hourglass"]["start"] == at(5).isoformat()
+
+
 def test_version_1_mended_with_several_plain_swaps():
     state = new(version=1)
     state["grid"], state["effects"][0] = list(ARTHUR_BY_MAX), ["arthur"]
