@@ -108,3 +108,39 @@ def test_level_3_ranks_only_the_moves_it_had_time_for_before_searching():
     spent = scored_moves(me, random.Random(1), samples=2, cap=90, until=0.0)
     assert len(everything) > 1
     assert len(spent) == 1 and spent[0][2] in me.legal
+
+
+# Before the hourglass, Arthur beside Max: one swap mends the square. With James away from Olivia
+# as well, no single swap does, and the photographer mends again.
+ARTHUR_BY_MAX = ["Max", "Arthur", "Alice", "Pam", "Edgar", "Jo", "Chloé", "Olivia", "James"]
+BOTH_AT_FAULT = ["Max", "Arthur", "Alice", "Pam", "Edgar", "Jo", "Olivia", "Chloé", "James"]
+
+
+@pytest.mark.parametrize("grid, effects", [
+    (ARTHUR_BY_MAX, ["arthur", "edgar-smile"]), (BOTH_AT_FAULT, ["arthur", "james", "pam-wave"])],
+    ids=["one-move", "several-moves"])
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_photoshoot_bots_mend_the_square_at_the_ready_step_with_legal_mends(level, grid, effects):
+    """Rules version 2: a mend is a move with its rituals, refused when it breaks a rule or
+    leaves a square one move could have mended; a bot photographer mends with one of the mends
+    the engine offers, and the round starts once the square is mended."""
+    engine = engines.get("photoshoot", 2)
+    state = engine.setup(4, {}, "mending")
+    state["grid"], state["effects"][0] = list(grid), list(effects)
+    for seat in (0, 2, 1):
+        state = engine.apply(state, seat, {"type": "ready"}, arena.T0)
+    events: list[dict] = []
+    for mends in range(1, 4):
+        assert engine.view(state, None)["mending"] is True
+        seen = arena.bot_inputs(engine, state, events, 0)
+        move = bots.decide("photoshoot", level, seat=0, options={}, rules_version=2,
+                           seed="mender", budget=SMALL, **seen)
+        assert move in seen["legal"] and move["type"] == "mend"
+        step = engine.play(state, 0, move, arena.T0 + timedelta(seconds=mends))
+        events.append({"seq": len(events) + 1, "type": step.event_type, "actor": 0,
+                       "data": {"move": move, "record": step.record}})
+        state = step.state
+        if state["phase"] == "round":
+            break
+    assert state["phase"] == "round" and engine.view(state, None)["turn"] == 0
+    assert mends == (1 if grid is ARTHUR_BY_MAX else 2)

@@ -5,11 +5,14 @@ latest action. The kit imagines the piles at random and plays everything else as
 it; it is generic over the engine's legal moves (it tries them on the imagined state and reads
 what the engine makes of them), so new rules keep working.
 
-- Everybody posts `ready`, and a teammate owes its wave or answer at once (levels 2 and 3).
+- Everybody posts `ready`. Under rules version 1 a teammate posts the wave or answer it owes at
+  once (levels 2 and 3); from version 2 on the team's part is declared with the action (the
+  `wave` and `answered` rituals the engine's moves carry), and no teammate's move exists.
 - The photographer tries each action on the imagined table: an action the engine judges an
   error is never chosen. Level 2 takes the action that places most characters; level 3 searches
   sequences of correct actions (breadth first, a few moves deep) for the shortest way to the
-  objective, and calls "Photo!" when the square matches it.
+  objective, and calls "Photo!" when the square matches it. A mend at the ready step is chosen
+  the same way, among the mends the engine offers.
 - The Control team challenges on evidence only: it replays the latest action on the table as it
   stood before (the log shows that square) and challenges when the engine finds an error there.
   Without evidence it lets the action stand (`pass`, rules version 2) or does not act (`None`).
