@@ -64,25 +64,13 @@ def test_leaderboard_of_an_unknown_kind_is_404(alice):
     assert alice.get("/api/v1/kinds/chess/leaderboard/").json()["code"] == "not_found"
 
 
-def _finished_photoshoot(path, players):
-    """A recorded Photoshoot game (tests/golden) written to the store, finished, with its seats."""
-    from games.models import Game, Seat
-    from tests.golden.test_golden import load, stored_game
-
-    recorded = load(path)
-    game = stored_game(recorded, players[0].user)
-    Game.objects.filter(pk=game.pk).update(result=recorded["result"])
-    Seat.objects.bulk_create([Seat(game=game, number=n, user=p.user) for n, p in enumerate(players)])
-    return recorded
-
-
 @pytest.mark.parametrize("golden", ["v1-3p-b.json", "v2-3p-b.json"])
 def test_a_lost_cooperative_game_is_played_but_won_by_nobody_on_a_profile(alice, bob, carol, golden):
     """The rule (docs/games.md, "Results"): a lost cooperative game has no winners. Version 1's
     results named every seat of one a winner; the profile reads `cooperative.won` for those."""
-    from tests.golden.test_golden import HERE
+    from tests.golden.test_golden import HERE, finished_game
 
-    recorded = _finished_photoshoot(HERE / "photoshoot" / golden, [alice, bob, carol])
+    _, recorded = finished_game(HERE / "photoshoot" / golden, [p.user for p in (alice, bob, carol)])
     assert recorded["result"]["cooperative"]["won"] is False
     (entry,) = carol.get("/api/v1/players/alice/").json()["kinds"]
     assert (entry["kind"], entry["played"], entry["won"]) == ("photoshoot", 1, 0)

@@ -13,7 +13,7 @@ import pytest
 from games import engines
 from games.play import store
 from games.play.kinds import engine_of, get_engine
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 from tests.golden.record import state_hash
 
 HERE = Path(__file__).resolve().parent
@@ -39,6 +39,16 @@ def stored_game(recorded: dict, user) -> Game:
     game.version = len(recorded["events"])
     game.save(update_fields=["version"])
     return game
+
+
+def finished_game(path: Path, users) -> tuple[Game, dict]:
+    """A recorded game written to the store as finished, with its result and `users` in its
+    seats (seat order): a finished game to look at without playing it. (game, recording)."""
+    recorded = load(path)
+    game = stored_game(recorded, users[0])
+    Game.objects.filter(pk=game.pk).update(result=recorded["result"])
+    Seat.objects.bulk_create([Seat(game=game, number=n, user=u) for n, u in enumerate(users)])
+    return game, recorded
 
 
 @pytest.mark.django_db
