@@ -1,6 +1,8 @@
 """Photoshoot through the pages only: two players, the cooperative variant, ready every round,
 photograph with the suggested actions while the hourglass (the server's deadline, applied by a
-real Celery worker) runs, to the result; a spectator's page shows the square the API shows."""
+real Celery worker) runs, to the result; a spectator's page shows the square the API shows. And
+finished games (recorded, tests/golden) as their players see them: a lost cooperative game is
+lost, a team game places teams."""
 from __future__ import annotations
 
 import re
@@ -8,11 +10,13 @@ import time
 import shutil
 
 import pytest
+from django.contrib.auth import get_user_model
 
+from tests.golden.test_golden import HERE, finished_game
 from tests.web.table_helpers import api, click_until, new_game, screenshots_on_failure, seated
 from tests.worker import Worker, purge_queue
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
+pytestmark = pytest.mark.django_db(transaction=True)
 HOURGLASS = 6
 GAME_SECONDS = 240  # 5 rounds of 6 s plus the ready steps, on a loaded machine
 
@@ -37,6 +41,7 @@ def try_click(page, selector: str) -> bool:
         return False
 
 
+@pytest.mark.worker
 def test_two_players_play_cooperative_photoshoot_to_the_result(players, web, shoot, worker):
     ann, ben, cy = seated(players, "ann", "ben", "cy")
     with screenshots_on_failure(shoot, ann, ben, cy):
@@ -49,7 +54,7 @@ def test_two_players_play_cooperative_photoshoot_to_the_result(players, web, sho
                 break
             for player in (ann, ben):
                 page = player.page
-                for simple in ("ready", "mend", "wave", "answer"):
+                for simple in ("ready", "mend"):
                     try_click(page, f"[data-testid=move-{simple}]")
                 if try_click(page, "[data-testid=suggested-0]"):
                     actions += 1
@@ -101,6 +106,7 @@ def spectator_sees_the_api_square(web, cy, game_id) -> None:
     assert re.search(r"Hourglass", cy.page.inner_text(".hourglass"))
 
 
+@pytest.mark.worker
 def test_four_players_teams_a_challenge_and_the_hourglass_ending_the_round(players, web, shoot, worker):
     """Teams (seats 0+2 photograph, 1+3 control): ready, an action, the control team challenges it
     from its page and the server's verdict shows; the hourglass ends the round at the deadline."""
@@ -134,3 +140,59 @@ def test_four_players_teams_a_challenge_and_the_hourglass_ending_the_round(playe
     for player in (ann, ben, cy, dee):
         player.errors[:] = [e for e in player.errors if "409 (Conflict)" not in e]
         player.clean()
+
+
+def open_finished(players, golden: str, names: tuple[str, ...]):
+    """The recorded game `golden` (tests/golden/photoshoot/), finished, `names` in its seats; the
+    first of them opens it in the browser. (that player, the game's result)."""
+    (viewer,) = seated(players, names[0])
+    users = [get_user_model().objects.get(username=names[0])]
+    users += [get_user_model().objects.create_user(name, password=f"{name}-Kodachrome-64") for name in names[1:]]
+    game, recorded = finished_game(HERE / "photoshoot" / golden, users)
+    viewer.goto(f"#/games/{game.pk}")
+    viewer.page.locator(".photoshoot-result").wait_for()
+    viewer.page.locator("section.result").wait_for()
+    return viewer, recorded["result"]
+
+
+def placed(page) -> dict[int, str]:
+    """The result table's place per seat."""
+    rows = page.locator("section.result tbody tr")
+    return {int(rows.nth(i).get_attribute("data-seat")): rows.nth(i).get_attribute("data-place")
+            for i in range(rows.count())}
+
+
+def test_a_lost_cooperative_game_shows_lost_and_names_no_winner(players, shoot):
+    ann, result = open_finished(players, "v2-2p-a.json", ("ann", "ben"))
+    assert result["cooperative"] == {"target": 25, "won": False} and result["winners"] == []
+    with screenshots_on_failure(shoot, ann):
+        page = ann.page
+        assert "lost" in page.get_by_test_id("coop-result").inner_text()
+        headline = page.locator("section.result h2").inner_text()
+        assert "the team lost" in headline and "ann" not in headline and "ben" not in headline
+        assert f"Team 1: {result['team_scores'][0]} — lost" in page.get_by_test_id("team-result").inner_text()
+        assert "(winner)" not in page.locator(".photoshoot-result").inner_text()
+        assert page.locator("section.result tr.winner").count() == 0
+        assert placed(page) == {0: "1", 1: "1"}  # placed together, as the team they were
+    ann.clean()
+
+
+def test_a_finished_team_game_places_every_seat_at_its_team_s_place(players, shoot):
+    names = ("ann", "ben", "cy", "dee", "eve")
+    ann, result = open_finished(players, "v2-5p-e.json", names)
+    # 3 against 2 (alternate seats), team 1 ahead: the recording says so, the page must show it.
+    assert result["teams"] == [[0, 2, 4], [1, 3]] and result["team_scores"][0] > result["team_scores"][1]
+    with screenshots_on_failure(shoot, ann):
+        page = ann.page
+        first, second = result["team_scores"]
+        assert page.get_by_test_id("team-result").inner_text() == f"Team 1: {first} — won · Team 2: {second} — lost"
+        assert placed(page) == {0: "1", 1: "2", 2: "1", 3: "2", 4: "1"}
+        winners = {int(s) for s in page.locator("section.result tr.winner").evaluate_all("rows => rows.map(r => r.dataset.seat)")}
+        assert winners == {0, 2, 4}
+        headline = page.locator("section.result h2").inner_text()
+        assert all(names[s] in headline for s in (0, 2, 4)) and not any(names[s] in headline for s in (1, 3))
+        seats = page.locator(".photoshoot-result p").last.inner_text().split(" · ")
+        assert [line.endswith("(winner)") for line in seats] == [True, False, True, False, True]
+        assert all(f"({names[s]}): {result['scores'][s]}" in seats[s] for s in range(5))
+        shoot(ann, "team-result")
+    ann.clean()
