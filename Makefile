@@ -85,7 +85,7 @@ lint-imports: install
 # schemathesis against a live server, every check, FUZZ_EXAMPLES per operation (`make test` runs 5).
 fuzz: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
-	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-200} $(VENV)/bin/pytest -p no:randomly -s -o addopts="" tests/api/test_fuzz.py
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-200} $(VENV)/bin/pytest -p no:randomly -s -o addopts="" tests/api/test_fuzz.py tests/api/test_fuzz_accounts.py
 
 # The benchmark counts the web server's instructions with valgrind (tests/bench/instructions.py).
 valgrind:

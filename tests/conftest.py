@@ -11,6 +11,16 @@ _names = itertools.count()
 _HERE = Path(__file__).resolve().parent
 
 
+# What runs for minutes goes first: pytest-xdist hands files out in the order collected, and a long
+# file handed out last is the suite's wall time alone.
+_FIRST = ("long", "fault", "slow", "browser", "worker")
+
+
+def _start(item) -> int:
+    return next((rank for rank, name in enumerate(_FIRST) if item.get_closest_marker(name)),
+                len(_FIRST))
+
+
 def pytest_collection_modifyitems(items):
     # `make test-fast` leaves out what drives a browser or the benchmark's whole stack.
     for item in items:
@@ -19,6 +29,7 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
         elif path.is_relative_to(_HERE / "bench"):
             item.add_marker(pytest.mark.bench_smoke)
+    items.sort(key=_start)
 
 
 class Player:

@@ -21,6 +21,7 @@ def canonical(value):
     return json.loads(json.dumps(value, cls=JSONEncoder))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("kind, players", KINDS)
 def test_a_whole_game_over_http_shows_each_viewer_only_their_view(kind, players, make_player):
     seats = [make_player() for _ in range(players)]

@@ -20,7 +20,7 @@ from tests.conftest import start_game
 from tests.games.test_every_game_over_http import canonical, check_channels
 from tests.live_server import game_stream
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.long]
 SECONDS = 5
 ENGINE = get_engine("photoshoot")
 

@@ -10,7 +10,7 @@ from games.models import Event, Game
 from tests.conftest import start_game
 from tests.live_server import game_stream
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.long]
 
 KINDS = [("duel", 2), ("pickpic", 3), ("photograph", 2), ("provence", 2)]
 
