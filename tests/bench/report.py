@@ -383,7 +383,7 @@ on commit 3beeab2 and on this round's code, one after the other:
   and the LIKE-pattern twin of games_delivery (status). A move that notifies one player writes
   17 index entries instead of 21 (its event 4 not 5, the notice 4 not 5, the delivery 5 not 6,
   the mover's turn notice marked read 4 not 5: read_at is indexed, so that update touches every
-  index of the row). A test keeps them from coming back (tests/games/test_move_path_indexes.py).
+  index of the row).
 - The web server's instruction ratio is above 25%, its CPU-time ratio under 20%: in CPU time,
   GET /kinds/ ran at about 3.4 G instructions per second of the web server's user time and the
   loop at about 2.4 G (16 clients; /proc and callgrind, same code). The loop's requests touch
