@@ -11,16 +11,23 @@ Only committed states enter either layer: writers call `put_after_commit`, which
 write's live announcements (games.realtime.live), so a move pays one Redis round trip after commit, not
 one for its state and one for its news. Redis is a helper here as everywhere: while it is away a
 read is a miss (the state is loaded from the database) and a write goes to memory only.
+
+Memory is cachetools' LRUCache of STATE_MEMORY_ENTRIES; Redis is the cache's own (django-redis's
+connection to the "default" cache, with its quick timeouts), as raw keys holding the JSON text: the
+Django cache API would pickle every state again, the cost this module exists to avoid. The news
+goes out on that connection too, which is right as long as the cache and the live updates share a
+Redis, as `REDIS_URL` configures them.
 """
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 
 import redis
+from cachetools import LRUCache
 from django.conf import settings
 from django.db import transaction
+from django_redis import get_redis_connection
 
 from config.outages import came_back, went_down
 from games.realtime import live
@@ -28,9 +35,10 @@ from games.realtime import live
 TTL_SECONDS = 3600
 WHAT = "state cache"
 
-_memory: OrderedDict[str, bytes] = OrderedDict()
+CACHE_ALIAS = "default"
+
+_memory: LRUCache = LRUCache(maxsize=1024)
 _lock = threading.Lock()
-_client: redis.Redis | None = None
 
 
 def key(game_id, version: int) -> str:
@@ -38,11 +46,9 @@ def key(game_id, version: int) -> str:
 
 
 def client() -> redis.Redis:
-    """Quick to give up (as the Django cache is): a read must not hang on a Redis that is away."""
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=1.0)
-    return _client
+    """The Django cache's Redis connection: quick to give up (SOCKET_TIMEOUT in CACHES), so a
+    read does not hang on a Redis that is away."""
+    return get_redis_connection(CACHE_ALIAS)
 
 
 def shared_key(name: str) -> str:
@@ -51,28 +57,36 @@ def shared_key(name: str) -> str:
 
 
 # -- memory ---------------------------------------------------------------------------------------
+def _capacity() -> int:
+    return getattr(settings, "STATE_MEMORY_ENTRIES", 1024)
+
+
+def _sized() -> LRUCache:
+    """The memory, made anew (empty) when STATE_MEMORY_ENTRIES changed: an LRUCache's size is
+    fixed. Called with the lock held."""
+    global _memory
+    capacity = max(_capacity(), 0)
+    if _memory.maxsize != capacity:
+        _memory = LRUCache(maxsize=capacity)
+    return _memory
+
+
 def _remember(entries: dict[str, bytes]) -> None:
-    capacity = getattr(settings, "STATE_MEMORY_ENTRIES", 1024)
-    if capacity <= 0:
+    if _capacity() <= 0:
         return
     with _lock:
+        memory = _sized()
         for name, text in entries.items():
-            _memory[name] = text
-            _memory.move_to_end(name)
-        while len(_memory) > capacity:
-            _memory.popitem(last=False)
+            memory[name] = text  # the least recently used go once it is full
 
 
 def _recall(name: str) -> bytes | None:
     with _lock:
-        text = _memory.get(name)
-        if text is not None:
-            _memory.move_to_end(name)
-        return text
+        return _sized().get(name)  # a hit counts as a use
 
 
 def in_memory(name: str) -> bytes | None:
-    return _memory.get(name)
+    return _recall(name)
 
 
 def forget_all_in_memory() -> None:

@@ -33,6 +33,7 @@ from accounts import tokens
 
 from accounts.models import User
 from games.play import services
+from tests.bench import report as bench_report
 from tests.bench import stream_load
 from tests.live_server import Server, web_connections
 from tests.worker import ROOT
@@ -216,6 +217,8 @@ def report(title: str, r: dict, pool_bound: int) -> str:
     lines.append(f"  peak web PostgreSQL connections: {r['peak_pg']} (bound: {pool_bound})")
     lines.append(f"  memory: {r['rss_idle_kib'] / 1024:.0f} MiB idle, {r['rss_open_kib'] / 1024:.0f} MiB with the "
                  f"streams open: {r['kib_per_stream']:.1f} KiB per open stream")
+    lines.append("  issue 31's budget, judged on this run:")
+    lines += ["  " + bench_report.judged(label, ok) for label, ok in bench_report.stream_budget(r)]
     return "\n".join(lines)
 
 
@@ -256,7 +259,7 @@ def test_bench_streams_and_long_polls_while_games_move(interval, capsys):
     load = Load(procfile_web, plan, BENCH_ENV, procs=fleet_procs())
     bound = workers_in(load.server.command) * POOL_MAX
     result = load.run()
-    result.update(streams_open=streams, polls=polls)
+    result.update(streams_open=streams, polls=polls, moves_asked_per_s=count / interval)
     with capsys.disabled():
         print(report(f"Live updates, the Procfile's server ({' '.join(load.server.command[:2])}...): "
                      f"{streams} SSE + {polls} long-polls over {count} games, each moving every {interval:g} s "

@@ -1,18 +1,32 @@
 """docs/architecture.md's two checklists, walked through: "Add a game" registers a tiny engine the
-way the list says and plays it over HTTP; "Add an endpoint" holds every route of the API to the
-list (its view in games.api, each of its methods in the OpenAPI document)."""
+way the list says and plays it over HTTP; "Add an endpoint" adds a small one the way the list says
+(a note to self in a game) and finds it served, in the OpenAPI document with typed bodies and its
+errors, and refusing bad input with `{"code", "detail"}`; and it holds every route of the API to
+the list (its view in games.api, each of its methods in the document)."""
 from __future__ import annotations
 
 import re
 from datetime import datetime
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver, include, path
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
+import config.urls
 from games import engines
+from games.api import urls as api_urls
+from games.api.serializers import ErrorOut, StrictInput, parse
 from games.engines import base
 from games.engines.base import Step, clone, require
-from tests.api.openapi import fetch_document
+from games.models import Notification
+from games.play import access
+from tests.api.openapi import Contract, fetch_document
+from tests.api.test_untyped import untyped
 from tests.conftest import start_game
 from tests.engines import test_contract
 
@@ -102,6 +116,107 @@ def test_a_new_game_is_offered_and_played_over_http_with_nothing_else_added(nim_
 
 
 # -- Add an endpoint -------------------------------------------------------------------------------
+# What a new endpoint is made of, each part where the checklist's step puts it (here in this module,
+# as the Nim engine is, and routed by this module's urlconf): a note to self in a game, waiting in
+# the caller's inbox.
+def leave_note(user, game_id, text: str) -> Notification:
+    """Step 1: the use case (games/play/services.py's place): one transaction, typed errors."""
+    with transaction.atomic():
+        game = access.get_game(game_id, user=user)
+        access.require_player(game, user)  # NotFound, NotAPlayer: the handler answers them
+        now = timezone.now()
+        return Notification.objects.create(user=user, game=game, type="note", title=text, created_at=now,
+                                           updated_at=now)
+
+
+class NoteIn(StrictInput):
+    """Step 2: strict, typed serializers (games/api/serializers.py's place)."""
+
+    text = serializers.CharField(max_length=200, help_text="what to remember")
+
+
+class NoteOut(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the notice's id in /notifications/")
+    game = serializers.UUIDField(source="game_id")
+    text = serializers.CharField(source="title")
+
+
+class NotesView(APIView):
+    """Step 3: a thin view (games/api/<area>.py's place)."""
+
+    @extend_schema(request=NoteIn, responses={201: NoteOut, 403: ErrorOut},
+                   summary="Leave yourself a note in a game: it waits in your notifications")
+    def post(self, request, game_id):
+        note = leave_note(request.user, game_id, parse(NoteIn, request.data)["text"])
+        return Response(NoteOut(note).data, status=status.HTTP_201_CREATED)
+
+
+NOTES = "/api/v1/games/{game_id}/notes/"
+# Step 4: the route, beside games/api/urls.py's (a urlconf of this module's, for the tests below).
+urlpatterns = [
+    path("api/v1/", include(api_urls.urlpatterns + [
+        path("games/<text:game_id>/notes/", NotesView.as_view(), name="game-notes")])),
+    *[p for p in config.urls.urlpatterns if str(p.pattern) != "api/v1/"],
+]
+handler400, handler403 = config.urls.handler400, config.urls.handler403
+handler404, handler500 = config.urls.handler404, config.urls.handler500
+
+
+@pytest.fixture
+def with_notes(settings):
+    settings.ROOT_URLCONF = __name__
+
+
+@pytest.mark.django_db
+def test_a_new_endpoint_is_served_and_does_its_use_case(with_notes, alice, duel):
+    answer = alice.post(f"/api/v1/games/{duel}/notes/", {"text": "the sunset card is still out"})
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["game"] == duel and answer.json()["text"] == "the sunset card is still out"
+    Contract(fetch_document()).check_response("POST", f"/api/v1/games/{duel}/notes/", answer)
+    inbox = alice.get("/api/v1/notifications/").json()["results"]
+    assert [(n["id"], n["type"], n["title"]) for n in inbox if n["type"] == "note"] == [
+        (answer.json()["id"], "note", "the sunset card is still out")]
+
+
+@pytest.mark.django_db
+def test_a_new_endpoint_is_in_the_document_with_typed_bodies_and_its_errors(with_notes):
+    doc = fetch_document()
+    operation = doc["paths"][NOTES]["post"]
+    request = operation["requestBody"]["content"]["application/json"]["schema"]
+    answer = operation["responses"]["201"]["content"]["application/json"]["schema"]
+    components = doc["components"]["schemas"]
+    body, shaped = (components[schema["$ref"].rsplit("/", 1)[1]] for schema in (request, answer))
+    assert body["required"] == ["text"] and body["properties"]["text"]["type"] == "string"
+    assert {name: field["type"] for name, field in shaped["properties"].items()} == {
+        "id": "integer", "game": "string", "text": "string"}
+    assert [where for where in untyped(doc) if "notes" in where or "Note" in where] == []
+    errors = {code: r["content"]["application/json"]["schema"] for code, r in operation["responses"].items()
+              if int(code) >= 400}
+    assert {"400", "401", "403", "404"} <= errors.keys()
+    assert all(schema == {"$ref": "#/components/schemas/ErrorOut"} for schema in errors.values())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("who, game, body, expected", [
+    ("alice", "duel", {"text": 12}, (400, "invalid")),  # a number is not a string
+    ("alice", "duel", {}, (400, "invalid")),
+    ("alice", "duel", {"text": "x" * 201}, (400, "invalid")),
+    ("alice", "00000000-0000-0000-0000-000000000000", {"text": "hi"}, (404, "not_found")),
+    ("alice", "not-a-game", {"text": "hi"}, (404, "not_found")),
+    ("carol", "duel", {"text": "hi"}, (403, "not_a_player")),
+    (None, "duel", {"text": "hi"}, (401, "not_authenticated")),
+])
+def test_a_new_endpoint_refuses_bad_input_with_a_code_and_a_detail(with_notes, alice, carol, anonymous, duel,
+                                                                     who, game, body, expected):
+    client = {"alice": alice.client, "carol": carol.client, None: anonymous}[who]
+    where = NOTES.format(game_id=duel if game == "duel" else game)
+    answer = client.post(where, body, format="json")
+    assert (answer.status_code, answer.json()["code"]) == expected, answer.content
+    assert answer.json()["detail"]
+    Contract(fetch_document()).check_response("POST", where, answer)  # as the document says
+    assert not Notification.objects.filter(type="note").exists()  # nothing written
+
+
 # drf-spectacular's own views serve the document; they are not endpoints of the API.
 DOCUMENT_VIEWS = {"schema", "docs", "redoc"}
 METHODS = ("get", "post", "put", "patch", "delete")

@@ -4,6 +4,7 @@ import json
 import uuid
 
 import pytest
+import redis
 from django.db import transaction
 
 from config import jsoncodec
@@ -133,14 +134,15 @@ def test_the_states_and_the_news_of_a_write_go_out_together_after_commit():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_with_redis_away_a_write_still_commits_and_its_state_is_kept_in_memory(monkeypatch):
-    import redis
-
-    away = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, socket_timeout=0.2)
-    monkeypatch.setattr(statecache, "_client", away)
+def test_with_redis_away_a_write_still_commits_and_its_state_is_kept_in_memory(settings):
+    # The cache's Redis is one nobody listens on (port 1), as when Redis is down.
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": "redis://127.0.0.1:1/0",
+                                   "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2}}}
     key = name()
     with transaction.atomic():
         statecache.put_after_commit({key: b'"kept"'}, [("darkroom-test-news", "1")])
     assert statecache.get(key) == b'"kept"'  # from memory
     other = name()
     assert statecache.get(other) is None  # a miss, not an error: the caller loads from the database
+    with pytest.raises(redis.ConnectionError):
+        statecache.shared(key)  # Redis was away all along: what `get` found came from memory

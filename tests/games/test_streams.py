@@ -241,3 +241,45 @@ def test_a_deleted_token_stops_opening_long_polls_and_streams_at_once(server, bo
                         timeout=10)
         answer = http.get(f"/games/{duel}/stream/")
     assert (answer.status_code, answer.json()["code"]) == (401, "authentication_failed")
+
+
+def test_a_notifying_move_reaches_the_game_s_readers_and_the_players_it_notifies(server, alice, bob, carol):
+    """The last give of Pickpic starts the ranking: the two others are told it is their turn. A
+    long-poll and a stream waiting on the game, and the told players' own streams, all hear of it."""
+    import threading
+    import time
+
+    from tests.conftest import start_game
+
+    game_id = start_game(alice, [bob, carol], kind="pickpic")
+    players = {p.user.pk: p for p in (alice, bob, carol)}
+    by_seat = {s.number: players[s.user_id] for s in Game.objects.get(pk=game_id).seat_set.all()}
+    for seat in (0, 1):
+        before = play(server, by_seat[seat], game_id)
+    told = [by_seat[0], by_seat[1]]
+    own = {who: user_stream(server, who.token) for who in told}
+    for stream in own.values():
+        assert stream.next().event == "ready"
+    watching = game_stream(server, carol.token, game_id)
+    assert watching.next().data["after"] == before
+    answers = []
+
+    def poll():
+        with server.client(alice.token) as http:
+            answers.append(http.get(f"/games/{game_id}/events/", params={"after": before, "wait": 25}))
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    time.sleep(1)  # the long-poll is asleep by now: it must be woken, not find the move there
+
+    version = play(server, by_seat[2], game_id)
+
+    assert watching.next().id == str(version)
+    poller.join(30)
+    assert [e["seq"] for e in answers[0].json()["events"]] == [version]
+    for who, stream in own.items():
+        turn = stream.until(lambda m: m.event == "game" and m.data["version"] == version)[-1]
+        assert (turn.data["game"], turn.data["your_turn"]) == (game_id, True), who.user.username
+        stream.close()
+    watching.close()
+    assert Game.objects.get(pk=game_id).active_seats == [0, 1, 2]
