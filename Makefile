@@ -8,7 +8,7 @@ PORT   ?= 8000
 # the settings' own defaults are production's (debug off, a secret required).
 DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
-.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench bots-strength bot-client soak mutate mutate-before check clean
+.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench bots-strength bots-strength-merge bot-client soak mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -99,6 +99,10 @@ bench: install valgrind
 # engines. GAMES=n games per pairing (the issue's figure: 200), BUDGET=s CPU seconds per move.
 bots-strength: install
 	nice $(PY) scripts/bots_strength.py
+
+# The JSON of bots-strength parts (PART=k/n OUT=file, docs/bots.md) pooled into one report.
+bots-strength-merge: install
+	$(PY) scripts/bots_strength.py merge $(PARTS)
 
 # The example third-party bot's typed client (examples/http_bot.py, docs/bots.md), generated from a
 # running server's document (`make run`) into examples/darkroom_client/, which git ignores.

@@ -1,38 +1,62 @@
-"""`make bots-strength`: how strong the bots are, and what a level-3 move costs.
+"""`make bots-strength`: how strong the bots are, and what a level-3 move costs (docs/bots.md,
+"Strength and cost").
 
 Plays seeded bot-only matches straight on the engines (no server), seats alternated so each level
-plays every seat equally, and prints win rates with 95% Wilson intervals:
-  Photograph and Walking in Provence, 2 players: level 3 against level 1 and against level 2;
-  Pick Pic, 3 players: the mean place of a level-3 bot and of a level-1 bot, each against two
-  level-2 bots;
-  Photoshoot cooperative (2 players): the share of games a team of level-3 bots, and one of
-  level-1 bots, ends with 25 points or more.
+plays every seat equally, and prints win rates with 95% Wilson intervals. The pairings, each by
+the name `PAIRING=` takes (game i of a pairing is played on the seed "<name>-<i>"):
+  photograph-3v2, photograph-3v1, provence-3v2, provence-3v1: 2 players, level 3 against level 2
+    and against level 1 (a shared victory counts its share);
+  pickpic-3, pickpic-1: 3 players, the mean place of a level-3 bot and of a level-1 bot, each
+    against two level-2 bots;
+  coop-3, coop-1: Photoshoot cooperative (2 players), the share of games a team of level-3 bots,
+    and one of level-1 bots, ends with 25 points or more.
 Then, per game, the CPU time of each level-3 move (p50, p99, max), and the peak memory one
 level-3 move allocates: every MEMORY_EVERY-th level-3 decision (default 10) is replayed after the
 matches under tracemalloc, which slows Python several-fold, so the matches themselves (and their
 CPU figures) run without it.
-`ONLY=kind,...` plays only those games. `GAMES=n` sets the games per pairing (the issue's figure is 200; the default is small enough for
-a busy machine), `BUDGET=s` the seconds of CPU a level-3 move may think (default 1.0).
+
+Knobs (environment variables):
+  GAMES=n      games per pairing (the issue's figure is 200; the default, 20, suits a busy machine);
+  BUDGET=s     seconds of CPU a level-3 move may think (default 1.0; the search stops at 80%);
+  ONLY=kind,…  only these games (photoshoot for the coop pairings);
+  PAIRING=name,…  only these pairings;
+  PART=k/n     only game i with i % n == k (k from 0 to n-1): n processes, or sessions, with
+               PART=0/n … PART=(n-1)/n share a run between them;
+  OUT=file     also write every game's figure, and the CPU and memory figures, as JSON.
+`python scripts/bots_strength.py merge FILE…` (`make bots-strength-merge PARTS="FILE…"`) pools
+the JSON of parts played with the same GAMES and BUDGET and prints the report as one run would.
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Iterable
+from typing import Any
 
 from games import bots
 from games.bots import Budget, arena
 
-GAMES = int(os.environ.get("GAMES", "20"))
-ONLY = set(filter(None, os.environ.get("ONLY", "").split(",")))  # e.g. ONLY=pickpic,photoshoot
-SECONDS = float(os.environ.get("BUDGET", "1.0"))
-BUDGET = Budget(iterations=10_000, seconds=SECONDS * 0.8)
-MEMORY_EVERY = int(os.environ.get("MEMORY_EVERY", "10"))
+# name -> (kind, how the figure is read, the levels): "duel" (strong, weak), "place" (the one
+# bot among two level 2s), "coop" (the team's level).
+PAIRINGS: dict[str, tuple[str, str, tuple[int, ...]]] = {
+    "photograph-3v2": ("photograph", "duel", (3, 2)),
+    "photograph-3v1": ("photograph", "duel", (3, 1)),
+    "provence-3v2": ("provence", "duel", (3, 2)),
+    "provence-3v1": ("provence", "duel", (3, 1)),
+    "pickpic-3": ("pickpic", "place", (3,)),
+    "pickpic-1": ("pickpic", "place", (1,)),
+    "coop-3": ("photoshoot", "coop", (3,)),
+    "coop-1": ("photoshoot", "coop", (1,)),
+}
+
 costs: dict[str, list[float]] = {}
 replays: list[tuple[str, dict]] = []  # level-3 decisions to replay under tracemalloc
+memory_every = 10
 
 
 def timed(decide):
@@ -42,10 +66,13 @@ def timed(decide):
         started = time.process_time()
         move = decide(kind, level, **kw)
         costs.setdefault(kind, []).append(time.process_time() - started)
-        if MEMORY_EVERY and (len(costs[kind]) - 1) % MEMORY_EVERY == 0:
+        if memory_every and (len(costs[kind]) - 1) % memory_every == 0:
             replays.append((kind, kw))
         return move
     return wrapped
+
+
+BOT = timed(bots.decide)
 
 
 def peak_memory() -> dict[str, int]:
@@ -59,9 +86,6 @@ def peak_memory() -> dict[str, int]:
     return peaks
 
 
-BOT = timed(bots.decide)
-
-
 def wilson(wins: float, n: int) -> tuple[float, float]:
     if not n:
         return 0.0, 0.0
@@ -71,67 +95,164 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def duel(kind: str, strong: int, weak: int) -> None:
-    wins = 0.0
-    for i in range(GAMES):
-        levels = [strong, weak] if i % 2 == 0 else [weak, strong]
-        out = arena.play(kind, levels, f"{kind}-{strong}v{weak}-{i}", budget=BUDGET, bot=BOT)
-        me = levels.index(strong)
-        if me in out["winners"]:
-            wins += 1 / len(out["winners"])  # a shared victory counts its share
-    low, high = wilson(wins, GAMES)
-    print(f"{kind:11} L{strong} vs L{weak}: L{strong} wins {wins / GAMES:6.1%} "
-          f"(95% CI {low:.1%}-{high:.1%}, {GAMES} games)", flush=True)
+def parse_part(text: str) -> tuple[int, int]:
+    """"k/n" -> (k, n), with 0 <= k < n."""
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise SystemExit(f"PART={text!r}: write k/n, for example PART=0/4") from None
+    if not 0 <= k < n:
+        raise SystemExit(f"PART={text!r}: k runs from 0 to n-1")
+    return k, n
 
 
-def pickpic_places() -> None:
-    for level in (3, 1):
-        places = []
-        for i in range(GAMES):
-            levels = [2, 2, 2]
-            levels[i % 3] = level
-            out = arena.play("pickpic", levels, f"pickpic-{level}-{i}", budget=BUDGET, bot=BOT)
-            places.append(out["places"][i % 3])
-        mean = statistics.mean(places)
-        half = 1.96 * statistics.stdev(places) / math.sqrt(len(places)) if len(places) > 1 else 0
-        print(f"pickpic     L{level} among two L2: mean place {mean:.2f} "
-              f"(95% CI {mean - half:.2f}-{mean + half:.2f}, {GAMES} games)", flush=True)
+def part_games(games: int, k: int, n: int) -> list[int]:
+    """The game numbers part k of n plays: every n-th from k."""
+    return [i for i in range(games) if i % n == k]
 
 
-def photoshoot_coop() -> None:
-    for level in (3, 1):
-        reached = 0
-        for i in range(GAMES):
-            out = arena.play("photoshoot", [level, level], f"coop-{level}-{i}", budget=BUDGET,
-                             tick=3.0, bot=BOT)
-            reached += out["scores"][0] >= 25
-        low, high = wilson(reached, GAMES)
-        print(f"photoshoot  coop team of L{level}: 25+ points in {reached / GAMES:6.1%} "
-              f"(95% CI {low:.1%}-{high:.1%}, {GAMES} games)", flush=True)
+def chosen(only: set[str], names: set[str]) -> list[str]:
+    unknown = sorted(names - set(PAIRINGS))
+    if unknown:
+        raise SystemExit(f"PAIRING: no pairing {', '.join(unknown)}; the pairings are {', '.join(PAIRINGS)}")
+    return [name for name, (kind, _, _) in PAIRINGS.items()
+            if (not only or kind in only) and (not names or name in names)]
 
 
-def main() -> None:
-    print(f"bots-strength: {GAMES} games per pairing, level 3 thinks up to "
-          f"{BUDGET.seconds:.2f} s CPU per move", flush=True)
-    for kind in ("photograph", "provence"):
-        if not ONLY or kind in ONLY:
-            duel(kind, 3, 2)
-            duel(kind, 3, 1)
-    if not ONLY or "pickpic" in ONLY:
-        pickpic_places()
-    if not ONLY or "photoshoot" in ONLY:
-        photoshoot_coop()
-    for kind, spent in costs.items():
+def play_game(name: str, i: int, budget: Budget) -> float:
+    """Game i of the pairing: the strong level's share of the win (duel), the bot's place
+    (place), or 1 if the team reached 25 points and 0 if not (coop)."""
+    kind, measure, levels = PAIRINGS[name]
+    seed = f"{name}-{i}"
+    if measure == "duel":
+        strong, weak = levels
+        seats = [strong, weak] if i % 2 == 0 else [weak, strong]
+        out = arena.play(kind, seats, seed, budget=budget, bot=BOT)
+        me = seats.index(strong)
+        return 1 / len(out["winners"]) if me in out["winners"] else 0.0
+    if measure == "place":
+        seats = [2, 2, 2]
+        seats[i % 3] = levels[0]
+        return float(arena.play(kind, seats, seed, budget=budget, bot=BOT)["places"][i % 3])
+    out = arena.play(kind, [levels[0]] * 2, seed, budget=budget, tick=3.0, bot=BOT)
+    return 1.0 if out["scores"][0] >= 25 else 0.0
+
+
+def figure(name: str, values: list[float], games: int) -> str:
+    """The pairing's line of the report, over the games played (fewer than `games`: said so)."""
+    kind, measure, levels = PAIRINGS[name]
+    n = len(values)
+    played = f"{n} games" if n == games else f"{n} of {games} games"
+    if measure == "duel":
+        strong, weak = levels
+        wins = sum(values)
+        low, high = wilson(wins, n)
+        return (f"{kind:11} L{strong} vs L{weak}: L{strong} wins {wins / max(n, 1):6.1%} "
+                f"(95% CI {low:.1%}-{high:.1%}, {played})")
+    if measure == "place":
+        mean = statistics.mean(values) if values else 0.0
+        half = 1.96 * statistics.stdev(values) / math.sqrt(n) if n > 1 else 0
+        return (f"pickpic     L{levels[0]} among two L2: mean place {mean:.2f} "
+                f"(95% CI {mean - half:.2f}-{mean + half:.2f}, {played})")
+    reached = sum(values)
+    low, high = wilson(reached, n)
+    return (f"photoshoot  coop team of L{levels[0]}: 25+ points in {reached / max(n, 1):6.1%} "
+            f"(95% CI {low:.1%}-{high:.1%}, {played})")
+
+
+def cost_lines(cpu: dict[str, list[float]], peaks: dict[str, int], replayed: dict[str, int]) -> list[str]:
+    lines = []
+    for kind, spent in cpu.items():
+        if not spent:
+            continue
         ordered = sorted(spent)
         p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-        print(f"{kind:11} level-3 move CPU: p50 {statistics.median(ordered) * 1000:.0f} ms, "
-              f"p99 {p99 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms over {len(ordered)} moves",
-              flush=True)
-    for kind, peak in peak_memory().items():
-        replayed = sum(k == kind for k, _ in replays)
-        print(f"{kind:11} level-3 move peak memory allocated: {peak / 2**20:.1f} MiB "
-              f"(most of {replayed} moves replayed under tracemalloc)", flush=True)
+        lines.append(f"{kind:11} level-3 move CPU: p50 {statistics.median(ordered) * 1000:.0f} ms, "
+                     f"p99 {p99 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms over {len(ordered)} moves")
+    for kind, peak in peaks.items():
+        lines.append(f"{kind:11} level-3 move peak memory allocated: {peak / 2**20:.1f} MiB "
+                     f"(most of {replayed.get(kind, 0)} moves replayed under tracemalloc)")
+    return lines
+
+
+def report(run: dict[str, Any]) -> list[str]:
+    """The report's lines from a run's JSON (one process's, or parts merged)."""
+    lines = [figure(name, [v for _, v in sorted((int(i), v) for i, v in run["pairings"][name].items())],
+                    run["games"]) for name in PAIRINGS if name in run["pairings"]]
+    return lines + cost_lines(run["cpu"], run["peaks"], run["replayed"])
+
+
+def merge(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """One run from parts played with the same GAMES and BUDGET. A game played by two parts is
+    refused: a level-3 search stops on CPU time, so the two need not agree, and neither may
+    count twice."""
+    parts = list(parts)
+    if not parts:
+        raise SystemExit("merge: no parts given")
+    first = parts[0]
+    merged: dict[str, Any] = {"games": first["games"], "budget": first["budget"], "pairings": {},
+                              "cpu": {}, "peaks": {}, "replayed": {}}
+    for part in parts:
+        for key in ("games", "budget"):
+            if part[key] != first[key]:
+                raise SystemExit(f"merge: parts of different runs ({key} {first[key]} and {part[key]})")
+        for name, values in part["pairings"].items():
+            pooled = merged["pairings"].setdefault(name, {})
+            twice = sorted(set(pooled) & set(values), key=int)
+            if twice:
+                raise SystemExit(f"merge: {name} game {', '.join(twice)} is in two parts")
+            pooled.update(values)
+        for kind, spent in part["cpu"].items():
+            merged["cpu"].setdefault(kind, []).extend(spent)
+        for kind, peak in part["peaks"].items():
+            merged["peaks"][kind] = max(merged["peaks"].get(kind, 0), peak)
+        for kind, count in part["replayed"].items():
+            merged["replayed"][kind] = merged["replayed"].get(kind, 0) + count
+    return merged
+
+
+def play(environ: dict[str, str]) -> dict[str, Any]:
+    global memory_every
+    games = int(environ.get("GAMES", "20"))
+    seconds = float(environ.get("BUDGET", "1.0"))
+    budget = Budget(iterations=10_000, seconds=seconds * 0.8)
+    memory_every = int(environ.get("MEMORY_EVERY", "10"))
+    k, n = parse_part(environ.get("PART", "0/1"))
+    names = chosen(set(filter(None, environ.get("ONLY", "").split(","))),
+                   set(filter(None, environ.get("PAIRING", "").split(","))))
+    mine = part_games(games, k, n)
+    share = "" if n == 1 else f", part {k}/{n} ({len(mine)} of them)"
+    print(f"bots-strength: {games} games per pairing{share}, level 3 thinks up to "
+          f"{budget.seconds:.2f} s CPU per move", flush=True)
+    run: dict[str, Any] = {"games": games, "budget": seconds, "part": f"{k}/{n}", "pairings": {}}
+    for name in names:
+        values = {str(i): play_game(name, i, budget) for i in mine}
+        run["pairings"][name] = values
+        print(figure(name, list(values.values()), games), flush=True)
+    peaks = peak_memory()
+    run.update(cpu=costs, peaks=peaks, replayed={kind: sum(seen == kind for seen, _ in replays) for kind in peaks})
+    for line in cost_lines(run["cpu"], peaks, run["replayed"]):
+        print(line, flush=True)
+    return run
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["merge"]:
+        parts = []
+        for path in argv[1:]:
+            with open(path) as f:
+                parts.append(json.load(f))
+        merged = merge(parts)
+        print(f"bots-strength: {len(parts)} part{'s' * (len(parts) > 1)} merged, {merged['games']} games per pairing, "
+              f"level 3 thinks up to {merged['budget'] * 0.8:.2f} s CPU per move")
+        for line in report(merged):
+            print(line)
+        return
+    run = play(dict(os.environ))
+    if os.environ.get("OUT"):
+        with open(os.environ["OUT"], "w") as f:
+            json.dump(run, f)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

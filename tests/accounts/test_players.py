@@ -5,6 +5,7 @@ import pytest
 
 from accounts import ratings
 from games.play import services
+from games.play.bots import bot_account
 from tests.accounts.test_ratings import play_out
 from tests.conftest import start_game
 
@@ -52,6 +53,18 @@ def test_the_leaderboard_ranks_by_rating_and_pages(make_player):
     second = people[0].get("/api/v1/kinds/pickpic/leaderboard/", limit=1, offset=1).json()
     assert [(r["rank"], r["username"]) for r in second["results"]] == [(2, people[0].user.username)]
     assert people[0].get("/api/v1/kinds/duel/leaderboard/").json()["count"] == 0
+
+
+def test_the_leaderboard_marks_bots_and_people_so_they_can_be_ranked_apart(make_player):
+    """docs/bots.md: a bot has its own account and ratings, and leaderboards show `is_bot`."""
+    people = [make_player() for _ in range(2)]
+    bot = bot_account(3)
+    game = services.create_game(people[0].user, "pickpic", {}, 3)
+    ratings.rate_finished(game, {"places": [2, 1, 3]}, None,
+                          {0: people[0].user.pk, 1: bot.pk, 2: people[1].user.pk}, game.created_at)
+    board = people[0].get("/api/v1/kinds/pickpic/leaderboard/").json()
+    assert [(row["rank"], row["username"], row["is_bot"]) for row in board["results"]] == [
+        (1, bot.username, True), (2, people[0].user.username, False), (3, people[1].user.username, False)]
 
 
 @pytest.mark.parametrize("query", [{"limit": 0}, {"limit": "x"}, {"offset": -1}])
