@@ -102,7 +102,7 @@ def test_every_page_a_player_sees_is_legible_and_accessible(web, browser, size_n
 def test_text_drawn_inside_card_pictures_is_legible(web, browser):
     # Pick Pic's cards are pictures (SVG files under <image>), cropped to their photograph and
     # drawn 96 to 150 px wide: whatever text their art leaves in view must read at 12 px too.
-    ann, ben, dan, made = games(web)
+    ann, _ben, _dan, made = games(web)
     problems, seen = [], 0
     for size_name, size in SIZES.items():
         for name, fragment, ready in (("pickpic", f"#/games/{made['pickpic']}", "#table[data-render]"),
