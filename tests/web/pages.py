@@ -111,11 +111,101 @@ MEASURE = """() => {
 }"""
 
 
+# Text drawn inside a picture (an SVG file shown by an SVG <image>, a Pick Pic card's art) is in
+# no DOM the page has: MEASURE's walk of the document never meets it. Each picture is fetched and
+# laid out at its own size in a shadow root (its <style> stays inside), and each of its texts is
+# scaled as the page shows it: the text's own transforms, the picture's viewBox fitted into the
+# <image> (preserveAspectRatio), then the <image>'s transform to the screen. Only the texts that
+# show through the viewports around the <image> (a card cropped to its photograph) count.
+PICTURES = """async () => {
+  const pictured = [];
+  const images = [...document.querySelectorAll('image')].filter((img) => {
+    const r = img.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1 && /\\.svg(\\?|#|$)/.test(img.href.baseVal);
+  });
+  if (!images.length) return { pictured, pictures: 0 };
+  const host = document.createElement('div');
+  host.style.cssText = 'position:fixed;left:-20000px;top:0;pointer-events:none';
+  document.body.appendChild(host);
+  const shadow = host.attachShadow({ mode: 'open' });
+  const pictures = new Map();
+  const load = async (url) => {
+    if (!pictures.has(url)) {
+      const text = await (await fetch(url)).text();
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      const root = document.importNode(doc.documentElement, true);
+      const box = document.createElement('div');
+      box.appendChild(root);
+      shadow.appendChild(box);
+      pictures.set(url, root);
+    }
+    return pictures.get(url);
+  };
+  const apply = (m, x, y) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
+  const screenClip = (img) => {
+    // The viewports the <image> is drawn in: the outermost <svg>'s box, and each nested one's.
+    let clip = null;
+    for (let v = img.ownerSVGElement; v; v = v.ownerSVGElement) {
+      let r;
+      if (!v.ownerSVGElement) r = v.getBoundingClientRect();
+      else {
+        const m = v.parentNode.getScreenCTM(), x = v.x.baseVal.value, y = v.y.baseVal.value;
+        const w = v.width.baseVal.value, h = v.height.baseVal.value;
+        const pts = [[x, y], [x + w, y], [x, y + h], [x + w, y + h]].map(([px, py]) => apply(m, px, py));
+        r = { left: Math.min(...pts.map((p) => p[0])), right: Math.max(...pts.map((p) => p[0])),
+              top: Math.min(...pts.map((p) => p[1])), bottom: Math.max(...pts.map((p) => p[1])) };
+      }
+      clip = clip ? { left: Math.max(clip.left, r.left), right: Math.min(clip.right, r.right),
+                      top: Math.max(clip.top, r.top), bottom: Math.min(clip.bottom, r.bottom) } : r;
+    }
+    return clip;
+  };
+  for (const img of images) {
+    const url = new URL(img.href.baseVal, document.baseURI).href;
+    let root;
+    try { root = await load(url); } catch (error) { continue; }
+    if (!(root instanceof SVGSVGElement)) continue;
+    const vb = root.viewBox.baseVal;
+    const [vx, vy, vw, vh] = vb && vb.width ? [vb.x, vb.y, vb.width, vb.height]
+      : [0, 0, root.width.baseVal.value, root.height.baseVal.value];
+    const ix = img.x.baseVal.value, iy = img.y.baseVal.value, iw = img.width.baseVal.value, ih = img.height.baseVal.value;
+    const par = img.preserveAspectRatio.baseVal;   // align 1: none; meetOrSlice 2: slice
+    let kx = iw / vw, ky = ih / vh;
+    if (par.align !== 1) { const k = par.meetOrSlice === 2 ? Math.max(kx, ky) : Math.min(kx, ky); kx = ky = k; }
+    const ax = par.align === 1 ? 0 : ((par.align - 2) % 3) / 2, ay = par.align === 1 ? 0 : Math.floor((par.align - 2) / 3) / 2;
+    const ox = ix + (iw - vw * kx) * ax - vx * kx, oy = iy + (ih - vh * ky) * ay - vy * ky;
+    const toScreen = img.getScreenCTM();
+    const scale = Math.sqrt(Math.abs(toScreen.a * toScreen.d - toScreen.b * toScreen.c));
+    const clip = screenClip(img);
+    const rootCTM = root.getScreenCTM().inverse();
+    for (const t of root.querySelectorAll('text')) {
+      const words = t.textContent.trim();
+      const st = getComputedStyle(t);
+      if (!words || st.display === 'none' || st.visibility === 'hidden' || t.closest('defs, clipPath, mask, symbol')) continue;
+      const inner = rootCTM.multiply(t.getScreenCTM());   // the text's units -> the picture's viewBox units
+      const b = t.getBBox();
+      const corners = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]]
+        .map(([x, y]) => apply(inner, x, y)).map(([x, y]) => apply(toScreen, ox + kx * x, oy + ky * y));
+      const xs = corners.map((c) => c[0]), ys = corners.map((c) => c[1]);
+      if (clip && (Math.max(...xs) <= clip.left || Math.min(...xs) >= clip.right
+                   || Math.max(...ys) <= clip.top || Math.min(...ys) >= clip.bottom)) continue;
+      const size = parseFloat(st.fontSize) * Math.sqrt(Math.abs(inner.a * inner.d - inner.b * inner.c)) * Math.min(kx, ky) * scale;
+      pictured.push([Math.round(size * 10) / 10, words.slice(0, 50), url.split('/').slice(-2).join('/')]);
+    }
+  }
+  host.remove();
+  return { pictured, pictures: pictures.size };
+}"""
+
+
 def measure(page) -> dict:
-    """The smallest rendered text and control of the page, and whether it scrolls sideways."""
+    """The smallest rendered text and control of the page, and whether it scrolls sideways; in
+    `pictured`, the text drawn inside the pictures the page shows (`pictures` of them), at its
+    size on the screen."""
     found = page.evaluate(MEASURE)
-    found["fonts"].sort()
-    found["targets"].sort()
+    found.update(page.evaluate(PICTURES))
+    for key in ("fonts", "targets", "pictured"):
+        found[key].sort()
     return found
 
 

@@ -1,6 +1,6 @@
 """Everything the API offers, reachable from the page: a join link, open seeks, settings
-(vacation, notifications, webhooks, devices), profiles, leaderboards, rules, filing a dispute;
-axe-core finds no violation on any of these pages."""
+(vacation, notifications, webhooks, devices), profiles, leaderboards, rules, my games, filing a
+dispute; axe-core finds no violation on any of these pages."""
 import httpx
 
 from tests.web.pages import Seat, axe_violations, game, play
@@ -27,6 +27,13 @@ def test_a_friend_joins_by_link_and_open_seeks_are_joined_from_the_lobby(players
     assert "#/join/" in link
     bob.page.goto(link)
     bob.page.locator(".lobby-actions").get_by_role("button", name="Leave").wait_for()
+    no_axe(bob.page, "a join link followed")
+    before = len(bob.errors)
+    bob.goto("#/join/no-such-code")
+    bob.page.get_by_role("heading", name="This link does not open a game").wait_for()
+    no_axe(bob.page, "a dead join link")
+    # The refused join (404) is the page's own question: the one console line it may leave.
+    bob.errors[before:] = [e for e in bob.errors[before:] if "status of 404" not in e]
     # An open seek by someone else, joined from the lobby's list.
     cat = Seat(web, "cat")
     seek = cat.post("/games/", {"kind": "pickpic", "seats": 3})
@@ -80,7 +87,11 @@ def test_settings_profile_leaderboard_rules_and_a_dispute(players, web):
         ann.goto(f"#/rules/{kind}")
         page.get_by_role("heading", name=f"How to play {title}").wait_for()
         assert page.locator("ol.rules li").count() >= 4
-    no_axe(page, "a rules page")
+        no_axe(page, f"the rules of {title}")
+    # My games: the finished game among them.
+    page.get_by_role("link", name="My games").click()
+    page.locator(f"li[data-game='{finished}']").wait_for()
+    no_axe(page, "my games")
     # A dispute about the last move of the finished game.
     ann.goto(f"#/games/{finished}")
     page.locator(".result").wait_for()

@@ -1,6 +1,6 @@
 """Sessions and signals: the device name sent at log-in, a revoked session sends the player to log
 in and back where they were, a missing game is not followed for ever, the unread badge, the turn
-in the tab title and as a browser notification, my games following the user stream."""
+in the tab title and as a browser notification, my games and the lobby following the user stream."""
 import uuid
 
 from tests.web.pages import Seat, game, open_page
@@ -77,12 +77,51 @@ def test_badge_title_notification_and_my_games_follow_the_user_stream(web, brows
     page.locator(f"li[data-game='{made['id']}'].your-turn").wait_for()
     page.wait_for_function("() => document.title.startsWith('(1) Your turn')")
     assert page.evaluate("window.shown") == [["Your turn", "Photograph: it is your move."]]
+    # An unread notice for certain: ann's own reads of the game above may have read her turn
+    # notice, but bob's chat line is news she has not seen. The badge counts it without a reload.
+    bob.post(f"/games/{made['id']}/chat/", {"channel": "players", "text": "Good luck!"})
     unread = ann.get("/notifications/unread-count/")["unread"]
-    if unread:
-        page.wait_for_function("n => document.getElementById('unread').textContent === String(n)", arg=unread)
+    assert unread >= 1
+    page.wait_for_function("n => document.getElementById('unread').textContent === String(n)", arg=unread)
+    assert page.locator("#unread").get_attribute("aria-label") == f"{unread} unread"
     # From the inbox, the badge goes when all is read.
     page.goto(f"{web.url}/#/inbox")
-    page.get_by_role("heading", name="Inbox").wait_for()
-    assert page.locator("#unread").inner_text() == (str(unread) if unread else "")
+    page.get_by_role("heading", name=f"Inbox ({unread} unread)").wait_for()
+    assert page.locator("#unread").inner_text() == str(unread)
+    page.get_by_role("button", name="Mark all read").click()
+    page.get_by_role("heading", name="Inbox (0 unread)").wait_for()
+    page.wait_for_function("() => document.getElementById('unread').textContent === ''")
+    assert ann.get("/notifications/unread-count/")["unread"] == 0
     context.close()
     assert not errors
+
+
+def test_the_lobby_follows_the_user_stream_and_shows_other_players_new_games_without_a_reload(web, browser):
+    ann, bob = Seat(web, "ann"), Seat(web, "bob")
+    playing = game("photograph", [ann, bob])
+    if ann.get(f"/games/{playing}/")["your_turn"]:   # make it bob's turn: ann plays a take and a wind
+        play_turn(ann, playing)
+    context, page, errors = open_page(browser, web, ann, "#/", {"width": 1280, "height": 800}, "form.create")
+    page.evaluate("window.sameDocument = true")   # gone if the page were ever reloaded
+    row = page.get_by_role("region", name="Games being played").locator(f"li[data-game='{playing}']")
+    row.wait_for()
+    assert "your-turn" not in row.get_attribute("class")
+    # Bob's move makes it ann's turn: her user stream says so at once, well before the lobby's
+    # own look every 15 s, and her lobby marks the game without a reload.
+    play_turn(bob, playing)
+    page.get_by_role("region", name="Games being played").locator(f"li[data-game='{playing}'].your-turn").wait_for(timeout=10_000)
+    assert "your turn" in row.inner_text()
+    # Someone else's new game is no news of ann's: the lobby's next look shows it, with a Join.
+    made = bob.post("/games/", {"kind": "pickpic", "seats": 3})
+    opened = page.get_by_role("region", name="Open games").locator(f"li[data-game='{made['id']}']")
+    opened.get_by_role("button", name="Join").wait_for(timeout=30_000)
+    assert page.evaluate("window.sameDocument === true")
+    context.close()
+    assert not errors
+
+
+def play_turn(seat: Seat, game_id: str) -> None:
+    """A Photograph turn through the API: the first legal take, then the first legal wind."""
+    for _ in range(2):
+        legal = seat.get(f"/games/{game_id}/legal-moves/")
+        seat.post(f"/games/{game_id}/moves/", {"move": legal["moves"][0], "expected_version": legal["version"]})

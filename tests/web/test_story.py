@@ -1,6 +1,9 @@
 """A game tells its story: the move log in words (never JSON), the last move, a moment for a
-challenge's verdict, the replay naming each event, the result ranked by place with each seat's
+challenge's verdict, a Provence photo completed and a Photograph good shot card claimed, the
+replay naming each event, the result ranked by place with each seat's
 breakdown in words and numbers, an aborted game saying so."""
+import random
+
 from tests.web.pages import DESKTOP, Seat, game, open_page, play
 
 
@@ -49,6 +52,65 @@ def test_a_challenge_verdict_is_a_moment_on_every_page(web, browser):
     assert "challenged action #" in verdict.inner_text() and "camera token goes to" in verdict.inner_text()
     context.close()
     assert not errors
+
+
+def photo_completed(event) -> bool:
+    return event["type"] == "WalksRevealed" and bool(event.get("photos"))
+
+
+def good_shot_claimed(event) -> bool:
+    return event["type"] == "FilmWound" and any(p.get("good_shot") for p in event.get("played") or [])
+
+
+def play_until(seats, game_id, happened, rng) -> dict | None:
+    """Random legal moves through the API, one at a time, until an event `happened` that did not
+    end the game (its last move would be told as the end): that event, or None."""
+    after = seats[0].get(f"/games/{game_id}/")["version"]
+    while True:
+        moved = False
+        for seat in seats:
+            legal = seat.client.get(f"/games/{game_id}/legal-moves/")
+            if legal.status_code != 200:
+                return None
+            legal = legal.json()
+            if not legal["moves"]:
+                continue
+            answer = seat.client.post(f"/games/{game_id}/moves/", json={"move": rng.choice(legal["moves"]),
+                                                                       "expected_version": legal["version"]})
+            moved |= answer.status_code in (200, 201)
+            for event in seat.get(f"/games/{game_id}/events/?after={after}&limit=200")["events"]:
+                after = event["seq"]
+                if happened(event) and seat.get(f"/games/{game_id}/")["status"] == "active":
+                    return event
+        if not moved:
+            return None
+
+
+def test_a_completed_provence_photo_and_a_photograph_good_shot_claim_are_moments(web, browser):
+    # Random play completes a Provence photo in nearly every game, within its first rounds; four
+    # Photograph players (a good shot at 3 shots, not 4) claim one in most: a few games at most.
+    seats = [Seat(web, n) for n in ("ann", "ben", "cat", "dan")]
+    rng = random.Random(35)
+    for kind, players, happened, said in (("provence", 2, photo_completed, "completed by"),
+                                          ("photograph", 4, good_shot_claimed, "good shot card!")):
+        for attempt in range(4):
+            game_id = game(kind, seats[:players])
+            context, page, errors = open_page(browser, web, seats[0], f"#/games/{game_id}", DESKTOP, "#table[data-render]")
+            try:
+                event = play_until(seats[:players], game_id, happened, rng)
+                if event is None:
+                    continue
+                moment = page.locator(f"#last-move .moment.fresh[data-seq='{event['seq']}']")
+                moment.wait_for()
+                assert said in moment.inner_text()
+                logged = page.locator(f".move-log li.moment[data-seq='{event['seq']}']")
+                assert said in logged.inner_text()
+                break
+            finally:
+                context.close()
+                assert not errors
+        else:
+            raise AssertionError(f"no {kind} game of {attempt + 1} had the moment")
 
 
 def test_results_are_ranked_in_words_and_an_aborted_game_says_so(web, browser):
