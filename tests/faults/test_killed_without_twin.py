@@ -12,6 +12,7 @@ from tests.conftest import start_game
 from tests.faults import figures
 from tests.faults.scenario import (
     MARKS,
+    PLAYS,
     SCALE,
     all_over,
     assert_written_once,
@@ -56,7 +57,8 @@ def test_the_only_worker_killed_and_restarted_fires_the_clocks_due_meanwhile_onc
         assert stack.dead() == [], stack.logs()
         assert_written_once(games)
         assert overdue_fired_after(games, back) == {str(g) for g in games}
-        figures.record("the only worker killed, restarted", games, after=back,
+        figures.record("the only worker killed, restarted", games, after=back, clocks=PLAYS,
+                       targets={figures.CATCH_UP: 5},
                        note=f"down {3 * SCALE} s, {at_kill} expiries before the kill, "
                        f"consuming again {started:.2f} s after its restart")
     finally:
@@ -99,7 +101,8 @@ def test_the_only_scheduler_killed_and_restarted_resumes_the_sweeps(make_player)
         assert_written_once(games, clocks=1)
         assert stack.dead() == [], stack.logs()
         assert overdue_fired_after(games, back) == {str(g) for g in games}
-        figures.record("the only scheduler killed, restarted", games, after=back,
+        figures.record("the only scheduler killed, restarted", games, after=back, clocks=1,
+                       targets={figures.CATCH_UP: 5},
                        note=f"clocks due {3 * SCALE} s before its return, "
                        f"scheduling again {started:.2f} s after its restart")
     finally:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from tests.faults import figures
 from tests.faults.scenario import (
     MARKS,
+    PLAYS,
     SCALE,
     HttpPlayer,
     assert_written_once,
@@ -59,11 +60,13 @@ def test_a_postgresql_restart_answers_503_then_resumes_by_itself():
         assert stack.dead() == [], stack.logs()
         with psycopg.connect(pg.url) as conn:
             assert_written_once(games, db=conn)
-            timings = conn.execute("SELECT data, created_at FROM games_event WHERE type = 'TimerExpired' "
+            timings = conn.execute("SELECT game_id, data, created_at FROM games_event WHERE type = 'TimerExpired' "
                                    "AND game_id = ANY(%s)", [games]).fetchall()
         assert 500 not in statuses and statuses
-        figures.record("postgresql restart", games, after=back, rows=timings,
-                       note=f"{len(statuses)} answers while down, {statuses.count(500)} with status 500")
+        figures.record("postgresql restart", games, after=back, rows=timings, clocks=PLAYS,
+                       targets={figures.CATCH_UP: 5},
+                       counted={"answers with status 500": (statuses.count(500), 0)},
+                       note=f"{len(statuses)} answers while it was down")
     finally:
         server.stop()
         stack.stop()

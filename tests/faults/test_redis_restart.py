@@ -11,6 +11,7 @@ from games.models import Event
 from tests.faults import figures
 from tests.faults.scenario import (
     MARKS,
+    PLAYS,
     SCALE,
     HttpPlayer,
     all_over,
@@ -61,7 +62,8 @@ def test_a_redis_restart_during_clocked_play_stops_no_clock():
         user = User.objects.get(username=host.client.get("/accounts/me/").json()["username"])
         assert wait_for(lambda: deliveries_settled(user), timeout=60), stack.logs()
         assert_webhooks_once(receiver, user)
-        figures.record("redis restart", games, after=back)
+        figures.record("redis restart", games, after=back, clocks=PLAYS,
+                       targets={figures.CATCH_UP: 5, figures.LOST: 0, figures.DOUBLED: 0})
     finally:
         server.stop()
         stack.stop()
