@@ -39,7 +39,7 @@ def test_hostile_receivers_and_a_refusing_mail_server_delay_no_clock(make_player
     all the same, each attempt is cut at its deadline, retried with backoff and then marked failed
     (never more than WEBHOOK_MAX_ATTEMPTS attempts, never sent)."""
     tarpit = Tarpit(20)
-    env = stack_env(TEST_WORKER_EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+    env = stack_env(TEST_WORKER_EMAIL_BACKEND="accounts.mail.SMTPBackend",
                     EMAIL_HOST="127.0.0.1", EMAIL_PORT=str(closed_port()))
     stack = Stack(env)
     try:
