@@ -70,14 +70,17 @@ test-fast: install
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile -m "$(FAST_SKIP)"
 
 # The fault scenarios, bigger (CHAOS_SCALE times the games and outages), printing their figures
-# (timer lateness, catch-up after an outage). Not part of `make test`; niced: it shares the machine.
+# (timer lateness, catch-up after an outage), each judged against issue 30's target: a printed
+# judgement, never a failed test. Not part of `make test`; niced: it shares the machine.
 CHAOS_SCALE ?= 3
 chaos: install
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	@rm -f .chaos-report.txt
 	-CHAOS_SCALE=$(CHAOS_SCALE) CHAOS_SAME_SECOND=200 CHAOS_REPORT=$(CURDIR)/.chaos-report.txt nice -n 5 $(VENV)/bin/pytest -m fault \
 	    -p no:randomly -o addopts="" -q tests/faults
-	@echo; echo "chaos figures (CHAOS_SCALE=$(CHAOS_SCALE)):"; cat .chaos-report.txt
+	@echo; echo "chaos figures (CHAOS_SCALE=$(CHAOS_SCALE)), each beside issue 30's target:"; cat .chaos-report.txt
+	@echo; if grep -q "NOT MET" .chaos-report.txt; then echo "some targets were NOT MET (above)"; \
+	    else echo "every target above was met (a scenario that failed records no figures)"; fi
 
 lint-imports: install
 	$(VENV)/bin/lint-imports

@@ -128,10 +128,12 @@ def check_url(url: str) -> None:
 
 class Deadline:
     """The whole of one delivery: `watch` the socket in use and, once `seconds` have passed, it is
-    shut down under whatever read or write is blocked on it (which then fails at once)."""
+    shut down under whatever read or write is blocked on it (which then fails at once). Each
+    blocking step is given at most `step` seconds of what is left (accounts/mail.py bounds an
+    email with it too)."""
 
-    def __init__(self, seconds: float):
-        self.seconds = seconds
+    def __init__(self, seconds: float, step: float = TIMEOUT_SECONDS):
+        self.seconds, self.step = seconds, step
         self.at = time.monotonic() + seconds
         self.expired = False
         self._sock: socket.socket | None = None
@@ -144,7 +146,12 @@ class Deadline:
         left = self.at - time.monotonic()
         if left <= 0 or self.expired:
             raise TimeoutError(f"no answer within the {self.seconds:g} s deadline")
-        return min(left, TIMEOUT_SECONDS)
+        return min(left, self.step)
+
+    def passed(self) -> bool:
+        """Whether it is over: the socket's own timeout (set to what was left) may fire a moment
+        before the watchdog, and either way it is the deadline that ended the attempt."""
+        return self.expired or time.monotonic() >= self.at
 
     def watch(self, sock: socket.socket) -> None:
         with self._lock:
@@ -272,10 +279,7 @@ def post_bytes(url: str, body: bytes, headers: dict[str, str], deadline_seconds:
         code, ok, error = None, False, exc.detail
     except (OSError, http.client.HTTPException) as exc:
         code, ok = None, False
-        # The socket's own timeout (set to what is left) may fire a moment before the watchdog:
-        # past the deadline, either way it is the deadline that ended the attempt.
-        past = deadline.expired or time.monotonic() >= deadline.at
-        error = (f"no answer within the {deadline.seconds:g} s deadline" if past
+        error = (f"no answer within the {deadline.seconds:g} s deadline" if deadline.passed()
                  else str(exc) or type(exc).__name__)
     finally:
         deadline.cancel()

@@ -89,10 +89,15 @@ def _outgoing(delivery: Delivery, user_id: int) -> scheduling.Outgoing:
     return scheduling.Outgoing(delivery.pk, delivery.channel, user_id, delivery.attempts, delivery.next_attempt_at)
 
 
-def _lease() -> timedelta:
-    """How long a claimed attempt is left to its worker before the sweeper resends it: past the
-    whole of a delivery, so a live attempt is never sent twice at once."""
-    return timedelta(seconds=max(settings.WEBHOOK_DEADLINE_SECONDS, settings.EMAIL_TIMEOUT) + 5)
+# How long past its deadline a claimed attempt is still left to its worker (to record it).
+LEASE_MARGIN_SECONDS = 5
+
+
+def _lease(deadline_seconds: float) -> timedelta:
+    """How long a claimed attempt is left to its worker before the sweeper resends it: past its
+    channel's deadline, which ends the attempt whatever the other party does, so a live attempt
+    is never sent twice at once."""
+    return timedelta(seconds=deadline_seconds + LEASE_MARGIN_SECONDS)
 
 
 def _backoff(attempts: int) -> timedelta:
@@ -110,7 +115,7 @@ def _failed(delivery: Delivery, error: str, at, user_id: int) -> None:
     delivery.save(update_fields=["last_error", "status", "next_attempt_at"])
 
 
-def _claim(deliveries: list[Delivery], now, lease: timedelta | None = None) -> list[Delivery]:
+def _claim(deliveries: list[Delivery], now, lease: timedelta) -> list[Delivery]:
     """Count an attempt on each of `deliveries` (row-locked by the caller) and lease them; those
     whose last attempt never came back (its worker died) and had no attempt left are failed."""
     claimed = []
@@ -121,7 +126,7 @@ def _claim(deliveries: list[Delivery], now, lease: timedelta | None = None) -> l
             delivery.save(update_fields=["status", "last_error"])
             continue
         delivery.attempts += 1
-        delivery.next_attempt_at = now + (lease or _lease())
+        delivery.next_attempt_at = now + lease
         delivery.save(update_fields=["attempts", "next_attempt_at"])
         claimed.append(delivery)
     return claimed
@@ -142,7 +147,7 @@ def deliver_webhook(delivery_id: int) -> None:
         now = timezone.now()
         if delivery is None or delivery.next_attempt_at > now + timedelta(seconds=1):
             return
-        if not _claim([delivery], now):
+        if not _claim([delivery], now, _lease(settings.WEBHOOK_DEADLINE_SECONDS)):
             return
         note = delivery.notification
         payload = {"id": note.pk, "delivery": delivery.pk, "type": note.type, "title": note.title,
@@ -184,7 +189,7 @@ def deliver_email(user_id: int) -> None:
             Delivery.objects.filter(pk__in=[d.pk for d in due]).update(
                 status=Delivery.Status.FAILED, last_error="no email address")
             return
-        due = _claim(due, now)
+        due = _claim(due, now, _lease(settings.EMAIL_DEADLINE_SECONDS))
         attempts = {d.pk: d.attempts for d in due}
         titles = [d.notification.title for d in due]
     if not due:

@@ -129,7 +129,7 @@ def test_with_the_broker_and_the_mail_server_away_a_reset_request_still_answers(
     with socket.socket() as nobody:  # a port nothing listens on: refused at once
         nobody.bind(("127.0.0.1", 0))
         port = nobody.getsockname()[1]
-    with override_settings(EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+    with override_settings(EMAIL_BACKEND="accounts.mail.SMTPBackend",
                            EMAIL_HOST="127.0.0.1", EMAIL_PORT=port, EMAIL_TIMEOUT=2):
         answer = anonymous.post("/api/v1/accounts/password-reset/", {"email": "alice@example.com"}, format="json")
     assert answer.status_code == 202
@@ -158,7 +158,7 @@ class HangingUp:
 def test_the_workers_reset_mail_is_tried_again_when_the_mail_server_fails(alice):
     server = HangingUp()
     try:
-        with override_settings(EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        with override_settings(EMAIL_BACKEND="accounts.mail.SMTPBackend",
                                EMAIL_HOST="127.0.0.1", EMAIL_PORT=server.port, EMAIL_TIMEOUT=2):
             # Run as the worker runs it (eagerly here, so the retries' waits are skipped).
             result = tasks.mail_password_reset.apply(args=["alice@example.com"])

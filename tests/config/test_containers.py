@@ -66,11 +66,36 @@ def test_web_worker_and_beat_share_the_metrics_directory_that_migrate_empties():
 
 
 LONG_RUNNING = ["db", "redis", "web", "worker", "outbound", "push", "bots", "beat"]
+# The services that run the app's image, migrate aside: the processes of the Procfile.
+APP = [name for name, service in COMPOSE["services"].items() if service.get("build") and name != "migrate"]
 
 
 @pytest.mark.parametrize("service", LONG_RUNNING)
 def test_every_long_running_service_comes_back_by_itself_when_it_dies(service):
     assert COMPOSE["services"][service]["restart"] in {"always", "unless-stopped"}
+
+
+def test_the_app_services_are_the_procfile_s_processes():
+    procfile = {line.split(":", 1)[0] for line in (ROOT / "Procfile").read_text().splitlines() if line}
+    assert set(APP) == procfile
+
+
+@pytest.mark.parametrize("service", APP)
+def test_every_app_service_waits_for_the_migrations_and_redis(service):
+    """Started before `migrate` finished, a process would meet tables that are not there yet (and
+    metrics files that migrate is about to delete)."""
+    waits = COMPOSE["services"][service]["depends_on"]
+    assert waits["migrate"] == {"condition": "service_completed_successfully"}
+    assert waits["redis"] == {"condition": "service_healthy"}
+
+
+@pytest.mark.parametrize("service", [name for name in APP if "worker" in COMPOSE["services"][name].get("command", [])])
+def test_every_celery_worker_s_healthcheck_is_timed_and_retried_alike(service):
+    """Left out, they are Docker's defaults (a 30 s timeout, no start period: a worker still
+    starting counts as failing); every worker spells out the same ones."""
+    check = COMPOSE["services"][service]["healthcheck"]
+    assert {key: check.get(key) for key in ("interval", "timeout", "start_period", "retries")} == {
+        "interval": "30s", "timeout": "15s", "start_period": "30s", "retries": 3}
 
 
 def queues_consumed(command: list[str]) -> set[str]:

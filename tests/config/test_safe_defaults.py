@@ -82,3 +82,16 @@ def test_web_concurrency_comes_from_the_environment():
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     for command in (" ".join(json.loads(cmd)), procfile, json.dumps(compose["services"]["web"].get("command", ""))):
         assert "--workers" not in command and " -w " not in command
+
+
+def test_django_s_smtp_backend_asked_for_is_the_one_with_a_deadline_on_a_whole_message():
+    """A mail server cannot outlive an email's lease (accounts/mail.py), whichever SMTP backend the
+    environment names."""
+    show = ("import django, json; django.setup(); from django.conf import settings as s; "
+            "print(json.dumps([s.EMAIL_BACKEND, s.EMAIL_DEADLINE_SECONDS]))")
+    for asked in ("django.core.mail.backends.smtp.EmailBackend", "accounts.mail.SMTPBackend"):
+        result = subprocess.run([sys.executable, "-c", show], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                                env={**os.environ, **MINIMAL, "DJANGO_SECRET_KEY": "a-real-secret-of-some-length",
+                                     "DJANGO_SETTINGS_MODULE": "config.settings", "EMAIL_BACKEND": asked})
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == ["accounts.mail.SMTPBackend", 20]

@@ -1,8 +1,8 @@
 """The fault suite (issue 30), what its scenarios (tests/faults/test_*.py) share: clocks that never stop. Each scenario runs the Procfile's worker,
 outbound and beat lines as real processes, breaks something the way production breaks (Redis
 restarted, a process SIGKILLed, PostgreSQL restarted, hostile webhook receivers, a mail server that
-refuses), and asserts the same three things: every due clock fires, every event is written
-exactly once, and no notification is lost or doubled. Nothing is timed: every wait is a generous
+refuses), and asserts the same three things with one check (`assert_written_once`): every due
+clock fires, every event is written exactly once, and no notification is lost or doubled. Nothing is timed: every wait is a generous
 "eventually within N s". `make chaos` runs the same scenarios bigger and prints their figures.
 
 The games are Duels (tests/duel.py) on one-second per-move clocks that nobody plays: each of
@@ -11,13 +11,16 @@ fired, and a game with twelve TimerExpired events, no two for the same (seat, de
 fired once."""
 from __future__ import annotations
 
+import json
 import os
+from collections import Counter
 
 import httpx
 import pytest
+from django.db import connection
 
-from accounts.models import User
-from games.models import Delivery, Event, Game, Notification
+from accounts.models import NotificationPreference, User
+from games.models import Delivery, Game
 from tests.conftest import start_game
 from tests.faults.stack import CountingReceiver
 from tests.live_server import Server
@@ -32,12 +35,11 @@ CLOCKED = {"time_control": "per_move", "move_seconds": 1}
 # ---------------------------------------------------------------------------------------------
 # The three promises
 # ---------------------------------------------------------------------------------------------
-def expiries(game_ids, rows=None) -> dict[str, list[tuple[int, str]]]:
-    """game -> its TimerExpired events' (seat, deadline), in order."""
+def expiries(game_ids, rows) -> dict[str, list[tuple[int, str]]]:
+    """game -> its TimerExpired events' (seat, deadline), in order, from (game, data) `rows`."""
     out = {str(g): [] for g in game_ids}
-    for game_id, data in rows if rows is not None else (
-            Event.objects.filter(game_id__in=game_ids, type="TimerExpired").order_by("game_id", "seq")
-            .values_list("game_id", "data")):
+    for game_id, data in rows:
+        data = json.loads(data) if isinstance(data, str) else data  # Django's cursor: jsonb as text
         out[str(game_id)].append((data["seat"], data["deadline"]))
     return out
 
@@ -52,11 +54,72 @@ def all_over(game_ids) -> bool:
     return Game.objects.filter(pk__in=game_ids).exclude(status=Game.Status.FINISHED).count() == 0
 
 
-def assert_notices_once(game_ids, players: int = 2) -> None:
-    """One "finished" notice per player and game: written with the last event, exactly once."""
-    counts = list(Notification.objects.filter(game_id__in=game_ids, type="finished")
-                  .values_list("game_id", "user_id"))
-    assert len(counts) == len(set(counts)) == players * len(game_ids)
+def _rows(db, sql: str, params: list) -> list[tuple]:
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def assert_written_once(game_ids, clocks: int = PLAYS, db=None) -> None:
+    """The three promises, checked alike by every scenario, in the test database or `db` (a
+    connection to another, such as a private cluster):
+
+    - every due clock fired, once: each game has `clocks` TimerExpired events, no two for one
+      (seat, deadline);
+    - every event was written once: a game's events are numbered 1 to its version, none missing,
+      none twice;
+    - no notice lost or doubled: each expiry wrote one "timed_out" notice to each of its game's
+      players, each finished game one "finished" notice to each (the scenarios' players mute
+      nothing), and each of those notices has exactly the deliveries its player's channels call
+      for: one email, one per active webhook, one push if they can be pushed to."""
+    db = db or connection
+    games = [str(g) for g in game_ids]
+    assert_every_clock_fired_once(expiries(games, _rows(db, """
+        SELECT game_id, data FROM games_event WHERE type = 'TimerExpired' AND game_id = ANY(%s::uuid[])
+         ORDER BY game_id, seq""", [games])), clocks)
+    for game_id, version, count, distinct, top in _rows(db, """
+            SELECT g.id, g.version, count(e.id), count(DISTINCT e.seq), max(e.seq)
+              FROM games_game g LEFT JOIN games_event e ON e.game_id = g.id
+             WHERE g.id = ANY(%s::uuid[]) GROUP BY g.id""", [games]):
+        assert count == distinct == top == version, f"{game_id}: version {version}, {count} events, seqs up to {top}"
+
+    seats = {}
+    for game_id, user_id in _rows(db, "SELECT game_id, user_id FROM games_seat WHERE game_id = ANY(%s::uuid[])",
+                                  [games]):
+        seats.setdefault(str(game_id), []).append(user_id)
+    expected = Counter()
+    for game_id, seq in _rows(db, """
+            SELECT game_id, seq FROM games_event WHERE type = 'TimerExpired' AND data->>'seat' IS NOT NULL
+               AND game_id = ANY(%s::uuid[])""", [games]):
+        expected.update(("timed_out", str(game_id), user_id, seq) for user_id in seats[str(game_id)])
+    for (game_id,) in _rows(db, "SELECT id FROM games_game WHERE status = 'finished' AND id = ANY(%s::uuid[])",
+                            [games]):
+        expected.update(("finished", str(game_id), user_id) for user_id in seats[str(game_id)])
+    notices = _rows(db, """
+        SELECT n.id, n.type, n.game_id, n.user_id, n.seq,
+               ARRAY(SELECT d.channel || ':' || coalesce(d.webhook_id::text, '') FROM games_delivery d
+                      WHERE d.notification_id = n.id ORDER BY 1)
+          FROM games_notification n WHERE n.type IN ('timed_out', 'finished') AND n.game_id = ANY(%s::uuid[])""",
+                    [games])
+    written = Counter((kind, str(game_id), user_id, seq) if kind == "timed_out" else (kind, str(game_id), user_id)
+                      for _, kind, game_id, user_id, seq, _ in notices)
+    assert written == expected, f"missing {expected - written}, doubled or unexpected {written - expected}"
+
+    users = sorted({user_id for players in seats.values() for user_id in players})
+    channels = {u: json.loads(c) if isinstance(c, str) else (c or {}) for u, c in _rows(
+        db, "SELECT user_id, channels FROM accounts_notificationpreference WHERE user_id = ANY(%s)", [users])}
+    hooks = {}
+    for user_id, hook in _rows(db, "SELECT user_id, id FROM accounts_webhook WHERE active AND user_id = ANY(%s)",
+                               [users]):
+        hooks.setdefault(user_id, []).append(f"webhook:{hook}")
+    pushed = {u for (u,) in _rows(db, """
+        SELECT user_id FROM accounts_pushsubscription WHERE user_id = ANY(%s)
+        UNION SELECT user_id FROM accounts_pushdevice WHERE user_id = ANY(%s)""", [users, users])}
+    for pk, kind, _, user_id, _, deliveries in notices:
+        chosen = channels.get(user_id, {}).get(kind, NotificationPreference.DEFAULT_CHANNELS[kind])
+        due = (["email:"] if "email" in chosen else []) + (hooks.get(user_id, []) if "webhook" in chosen else []) \
+            + (["push:"] if "push" in chosen and user_id in pushed else [])
+        assert sorted(deliveries) == sorted(due), f"notice {pk} ({kind}): deliveries {deliveries}, due {due}"
 
 
 def assert_webhooks_once(receiver: CountingReceiver, user: User) -> None:

@@ -277,6 +277,87 @@ class Tarpit:
                 pass
 
 
+class MailTarpit:
+    """A mail server on 127.0.0.1: its connections take `modes` in turn (the last one for every
+    connection after): `trickle` sends its greeting a byte a second, `hang` says nothing at all,
+    `accept` speaks enough SMTP to take each message (kept in `messages`, with its recipients).
+    `connections` counts them."""
+
+    GREETING = b"220 tarpit.localhost ESMTP the test's own\r\n"
+
+    def __init__(self, *modes: str):
+        self.modes = list(modes or ["accept"])
+        self.connections = 0
+        self.messages: list[tuple[list[str], bytes]] = []
+        self.lock = threading.Lock()
+        self.closed = threading.Event()
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        self.conns: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with self.lock:
+                mode = self.modes[min(self.connections, len(self.modes) - 1)]
+                self.connections += 1
+                self.conns.append(conn)
+            threading.Thread(target=self._serve, args=(conn, mode), daemon=True).start()
+
+    def _serve(self, conn: socket.socket, mode: str) -> None:
+        try:
+            if mode == "hang":
+                self.closed.wait(300)
+            elif mode == "trickle":
+                for byte in self.GREETING * 100:
+                    if self.closed.wait(1):
+                        return
+                    conn.sendall(bytes([byte]))
+            else:
+                self._converse(conn)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def _converse(self, conn: socket.socket) -> None:
+        file = conn.makefile("rb")
+        conn.sendall(self.GREETING)
+        recipients: list[str] = []
+        while line := file.readline():
+            verb = line[:4].upper()
+            if verb == b"DATA":
+                conn.sendall(b"354 go on\r\n")
+                body = b""
+                while (part := file.readline()) not in (b".\r\n", b""):
+                    body += part
+                with self.lock:
+                    self.messages.append((recipients, body))
+                recipients = []
+                conn.sendall(b"250 queued\r\n")
+            elif verb == b"QUIT":
+                conn.sendall(b"221 bye\r\n")
+                return
+            else:
+                if verb == b"RCPT":
+                    recipients.append(line.split(b":", 1)[1].strip().strip(b"<>").decode())
+                conn.sendall(b"250 ok\r\n")
+
+    def close(self) -> None:
+        self.closed.set()
+        for sock in [self.sock, *self.conns]:
+            try:
+                sock.close()
+            except OSError:
+                pass
+
+
 def closed_port() -> int:
     """A port nothing listens on: connections are refused at once (SMTP refusing)."""
     with socket.socket() as sock:

@@ -38,7 +38,7 @@ def closed_port() -> int:
 
 def test_a_mail_server_failure_is_retried_later_not_lost(alice, bob, duel):
     delivery = email_for_bob(alice, bob, duel)
-    with override_settings(EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+    with override_settings(EMAIL_BACKEND="accounts.mail.SMTPBackend",
                            EMAIL_HOST="127.0.0.1", EMAIL_PORT=closed_port(), EMAIL_TIMEOUT=2):
         tasks.deliver_email(bob.user.pk)
     delivery.refresh_from_db()

@@ -1,24 +1,32 @@
 """Slow or hostile outside parties cannot hold a worker (issue 30): one webhook attempt is over by
-its deadline whatever the receiver does (hang, trickle, redirect, flood), no database lock or
-transaction is open while a receiver is waited on, an attempt whose worker died is resent once
-its lease runs out (or given up if it was the last), and two sweeps never run at once."""
+its deadline whatever the receiver does (hang, trickle, redirect, flood), and one email by its own
+whatever the mail server does; no database lock or transaction is open while a receiver is waited
+on, an attempt whose worker died is resent once its lease runs out (or given up if it was the
+last) and never while it is live, and two sweeps never run at once."""
+import socket
+import ssl
 import threading
+import time
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import psycopg
 import pytest
+import trustme
 from django.conf import settings
+from django.core.mail import send_mail
 from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
 from accounts import webhooks
 from games import tasks
-from games.models import Delivery
-from tests.faults.stack import Tarpit
+from games.models import Delivery, DeliveryAttempt
+from tests.faults.stack import MailTarpit, Tarpit
+from tests.games.test_outbox_recovery import email_for_bob
 from tests.games.test_tasks_behaviour import webhook_for_bob
 from tests.games.test_webhooks import Receiver
+from tests.worker import wait_for
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -86,6 +94,123 @@ def test_a_ten_megabyte_answer_counts_by_its_status_and_its_body_is_never_read()
         server.server_close()
     assert (outcome.ok, outcome.status_code, outcome.error) == (True, 200, "")
     assert BigBody.sent < 10 * 2 ** 20  # the connection was closed under it
+
+
+# ---------------------------------------------------------------------------------------------
+# The mail server: one email within EMAIL_DEADLINE_SECONDS
+# ---------------------------------------------------------------------------------------------
+def through(port: int, **extra):
+    """Mail through the project's SMTP backend to a server of the test's on 127.0.0.1."""
+    return override_settings(EMAIL_BACKEND="accounts.mail.SMTPBackend", EMAIL_HOST="127.0.0.1", EMAIL_PORT=port,
+                             **{"EMAIL_TIMEOUT": 5, **extra})
+
+
+@pytest.mark.parametrize("mode", ["trickle", "hang"])
+def test_a_mail_server_that_trickles_or_hangs_is_cut_at_the_email_s_deadline(mode):
+    """A greeting trickled a byte a second: every read succeeds within EMAIL_TIMEOUT, so only a
+    deadline on the whole message ends it."""
+    server = MailTarpit(mode)
+    try:
+        with through(server.port, EMAIL_DEADLINE_SECONDS=1.5), pytest.raises(TimeoutError) as cut:
+            send_mail("subject", "body", None, ["bob@example.com"])
+    finally:
+        server.close()
+    assert str(cut.value) == "no answer within the 1.5 s deadline"
+    assert server.messages == []
+
+
+def test_a_mail_server_that_answers_sends_the_message_through_the_same_backend():
+    server = MailTarpit("accept")
+    try:
+        with through(server.port, EMAIL_DEADLINE_SECONDS=5):
+            assert send_mail("subject", "body", None, ["bob@example.com"]) == 1
+    finally:
+        server.close()
+    assert [(to, b"Subject: subject" in body) for to, body in server.messages] == [(["bob@example.com"], True)]
+
+
+def test_a_mail_server_trickling_once_the_connection_is_tls_is_cut_at_the_deadline_too(monkeypatch, tmp_path):
+    """STARTTLS replaces the socket smtplib reads from: the deadline still ends the connection."""
+    ca = trustme.CA()
+    ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "ca.pem"))  # OpenSSL's own: trust the test's CA
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        conn, _ = listener.accept()
+        lines = conn.makefile("rb")
+        conn.sendall(b"220 hello\r\n")
+        for answer in (b"250-hello\r\n250 STARTTLS\r\n", b"220 go ahead\r\n"):  # to EHLO, STARTTLS
+            lines.readline()
+            conn.sendall(answer)
+        tls = context.wrap_socket(conn, server_side=True)
+        tls.makefile("rb").readline()  # EHLO again, now over TLS: answered a byte a second
+        for byte in b"250 hello again\r\n" * 10:
+            time.sleep(1)
+            try:
+                tls.sendall(bytes([byte]))
+            except OSError:
+                return
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        with through(listener.getsockname()[1], EMAIL_USE_TLS=True, EMAIL_DEADLINE_SECONDS=2.5), \
+                pytest.raises(TimeoutError) as cut:
+            send_mail("subject", "body", None, ["bob@example.com"])
+    finally:
+        listener.close()
+    assert str(cut.value) == "no answer within the 2.5 s deadline"
+
+
+def test_each_outside_party_s_deadline_is_under_its_queue_s_time_limits_and_its_lease():
+    for queue, deadline in (("webhooks", settings.WEBHOOK_DEADLINE_SECONDS), ("email", settings.EMAIL_DEADLINE_SECONDS)):
+        limits = settings.TASK_QUEUES[queue]
+        assert deadline < limits["soft"] < limits["hard"], queue
+        assert tasks._lease(deadline) > timedelta(seconds=deadline), queue
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_email_cut_at_its_deadline_is_retried_with_backoff_and_sent_once(alice, bob, duel, queue):
+    """The first connection trickles its greeting, the next one takes the message. While the first
+    attempt is held, its lease keeps the sweeper and any other task from sending it again; cut at
+    its deadline, it is retried after the backoff, and the message arrives once."""
+    server = MailTarpit("trickle", "accept")
+    delivery = email_for_bob(alice, bob, duel)
+    queue()
+
+    def deliver():
+        try:
+            tasks.deliver_email(bob.user.pk)
+        finally:
+            connection.close()
+
+    try:
+        with through(server.port, EMAIL_DEADLINE_SECONDS=2):
+            started = timezone.now()
+            first = threading.Thread(target=deliver)
+            first.start()
+            assert wait_for(lambda: server.connections == 1, timeout=10)
+            assert tasks._sweep()["deliveries"] == 0  # leased: not resent while it is live
+            tasks.deliver_email(bob.user.pk)  # a stray task for the same user sends nothing either
+            first.join(20)
+            ended = timezone.now()
+            delivery.refresh_from_db()
+            assert (delivery.status, delivery.attempts, delivery.last_error) == (
+                "pending", 1, "no answer within the 2 s deadline")
+            backoff = timedelta(seconds=settings.WEBHOOK_RETRY_BASE_SECONDS)
+            assert started + backoff <= delivery.next_attempt_at <= ended + backoff
+            assert queue() == [("games.tasks.deliver_email", [bob.user.pk], delivery.next_attempt_at)]
+            assert wait_for(lambda: timezone.now() >= delivery.next_attempt_at, timeout=10)
+            tasks.deliver_email(bob.user.pk)  # the retry
+    finally:
+        server.close()
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == ("sent", 2)
+    assert DeliveryAttempt.objects.filter(delivery=delivery, ok=True).count() == 1
+    assert [to for to, _ in server.messages] == [["bob@example.com"]]
+    assert server.connections == 2
 
 
 # ---------------------------------------------------------------------------------------------

@@ -258,7 +258,7 @@ def test_a_mail_server_failure_retries_each_notice_after_commit(alice, bob, queu
         notify.send([bob.user.pk], game, kind, {})
     queue()
     before = timezone.now()
-    broken = override_settings(EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+    broken = override_settings(EMAIL_BACKEND="accounts.mail.SMTPBackend",
                                EMAIL_HOST="127.0.0.1", EMAIL_PORT=closed_port(), EMAIL_TIMEOUT=2)
     with django_capture_on_commit_callbacks() as callbacks, broken:
         tasks.deliver_email(bob.user.pk)
