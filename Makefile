@@ -126,7 +126,7 @@ soak: install
 
 # Mutation testing of the core, file by file against each file's own tests (not part of `make test`;
 # docs/mutation.md). MUTATE_FILES=games/play/store.py limits it; `make mutate-before` leaves out the
-# tests written for issue 16. Niced: it shares the machine.
+# tests written to kill mutants. Niced: it shares the machine.
 MUTATE_DB ?= postgres://postgres@127.0.0.1:5432/darkroom_mutation
 mutate mutate-before: install
 	$(PY) -m pip install -q -c constraints.txt -e '.[dev,mutation]'
