@@ -111,6 +111,8 @@ def secrets_of_others(private_tables, alice, bob, duel):
         Secret("game_id", playing, "a private game under way", {"message_id": in_private}),
         Secret("message_id", str(table_talk.json()["id"]), "the players' talk, to a spectator", {"game_id": duel}),
         Secret("invitation_id", str(Invitation.objects.get(game_id=lobby, invitee=bob.user).pk), "bob's invitation"),
+        # An open game's link seats whoever holds it (that is what it is for); past the lobby it
+        # seats no one, and then it is as good as no link.
         Secret("code", Game.objects.get(pk=playing).join_code, "the join link of a game under way"),
         Secret("code", over["join_code"], "the join link of a cancelled game"),
         Secret("notification_id", str(notice.pk), "bob's notification"),
@@ -151,12 +153,15 @@ def test_every_route_answers_a_stranger_as_for_an_id_that_names_nothing(secrets_
                     unseen = answer(Client(), method, unseen_path, body, stranger.token)
                     if seen != unseen:
                         differing.append((method.upper(), template, case.what, body, seen, unseen))
-    assert uncovered == [], f"routes naming an object no case stands for (add a Secret, or say in PUBLIC why none): {uncovered}"
+    assert uncovered == [], ("routes naming something no Secret stands for (add one, or say in PUBLIC "
+                             f"why not): {uncovered}")
     assert named == {s.what for s in secrets_of_others}, "a case no route of the document takes"
     assert walked > 150
     assert differing == [], "\n".join(f"{m} {t} ({w}) {b!r}: {s[0]} {s[1][:90]!r} vs {u[0]} {u[1][:90]!r}"
                                       for m, t, w, b, s, u in differing)
     assert everything(tokens.digest(stranger.token)) == before, "a stranger's call wrote something"
+
+
 def test_an_invitee_who_declined_is_a_stranger_again(private_tables, bob):
     lobby = private_tables[0]
     invitation = Invitation.objects.get(game_id=lobby, invitee=bob.user)
