@@ -166,7 +166,9 @@ def decline(invitation_id, user) -> Invitation:
 def join_by_code(code: str, user) -> Game:
     """The join link: whoever holds the code may take a seat, as if invited."""
     game = Game.objects.filter(join_code=code).first() if code else None
-    if game is None:
+    # A link seats no one once the game is past its lobby: from then on it tells someone who may
+    # not see the game no more than a code that never was (its state is none of their business).
+    if game is None or (game.status != Game.Status.OPEN and not access.may_see(game, user)):
         raise NotFound("no game has this join code")
     now = timezone.now()
     Invitation.objects.update_or_create(game=game, invitee=user, defaults={

@@ -91,10 +91,15 @@ def invited(game: Game, user) -> bool:
         game=game, invitee=user).exists()
 
 
+def may_see(game: Game, user) -> bool:
+    """Everyone sees a public game (at no query's cost); a private one, its seats and invitees."""
+    return not game.private or seat_of(game, user) is not None or invited(game, user)
+
+
 def require_visible(game: Game, user) -> None:
     """A private game does not exist for anyone but its seats and invitees: 404, as for a game
-    that is not there (a 403 would confirm it). A public game costs no query here."""
-    if game.private and seat_of(game, user) is None and not invited(game, user):
+    that is not there (a 403 would confirm it)."""
+    if not may_see(game, user):
         raise NotFound("no such game")
 
 

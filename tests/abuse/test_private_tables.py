@@ -45,6 +45,16 @@ def test_leaving_a_private_game_joined_by_invitation_cancels_the_invitation(alic
     error_of(bob.post(f"/api/v1/invitations/{invitation.pk}/accept/"), 409, "invitation_closed")
 
 
+def test_a_join_link_past_its_lobby_is_a_404_but_to_the_games_own_players(alice, bob, carol):
+    game = private_game(alice)
+    assert bob.post(f"/api/v1/join/{game['join_code']}/").status_code == 200
+    assert alice.post(f"/api/v1/games/{game['id']}/start/").status_code == 200
+    assert error_of(carol.post(f"/api/v1/join/{game['join_code']}/"), 404, "not_found") == \
+        error_of(carol.post("/api/v1/join/no-such-code/"), 404, "not_found")
+    error_of(bob.post(f"/api/v1/join/{game['join_code']}/"), 409, "game_not_open")
+    assert not Invitation.objects.filter(game_id=game["id"], invitee=carol.user).exists()
+
+
 def test_a_nul_in_a_join_code_is_a_404(bob):
     for path in ("/api/v1/join/%00/", "/api/v1/join/a%00b/", "/api/v1/players/%00/",
                  "/api/v1/games/%00/", "/api/v1/kinds/%00/"):

@@ -95,12 +95,15 @@ class Proc:
 
 
 class Stack:
-    """The Procfile's Celery lines: `workers` timer workers, `beats` schedulers, one outbound."""
+    """The Procfile's Celery lines: `workers` timer workers, `beats` schedulers, one outbound and,
+    with `push`, the push queue's worker."""
 
-    def __init__(self, env: dict[str, str], workers: int = 1, beats: int = 1, outbound: bool = True):
+    def __init__(self, env: dict[str, str], workers: int = 1, beats: int = 1, outbound: bool = True,
+                 push: bool = False):
         self.env = env
         self.procs = ([Proc("worker", env, f"worker{i}") for i in range(workers)]
                       + ([Proc("outbound", env)] if outbound else [])
+                      + ([Proc("push", env)] if push else [])
                       + [Proc("beat", env, f"beat{i}") for i in range(beats)])
 
     def __getitem__(self, tag: str) -> Proc:

@@ -177,15 +177,23 @@ class APNs:
         self.listener.close()
 
 
-@pytest.fixture
-def apns(ca, ca_file, tmp_path, settings):
+def apns_service(ca, tmp_path) -> tuple[APNs, dict[str, str]]:
+    """An APNs of the test's own behind `ca`'s certificate, and the settings that reach it (as a
+    deployment's environment sets them; PUSH_CA_FILE aside, the CA's)."""
     key = ec.generate_private_key(ec.SECP256R1())
     path = tmp_path / f"AuthKey_{KEY_ID}.p8"
     path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                        serialization.NoEncryption()))
     service = APNs(ca, key.public_key())
-    settings.APNS_AUTH_KEY_PATH, settings.APNS_KEY_ID, settings.APNS_TEAM_ID = str(path), KEY_ID, TEAM
-    settings.APNS_TOPIC, settings.APNS_ENDPOINT = TOPIC, service.origin
+    return service, {"APNS_AUTH_KEY_PATH": str(path), "APNS_KEY_ID": KEY_ID, "APNS_TEAM_ID": TEAM,
+                     "APNS_TOPIC": TOPIC, "APNS_ENDPOINT": service.origin}
+
+
+@pytest.fixture
+def apns(ca, ca_file, tmp_path, settings):
+    service, env = apns_service(ca, tmp_path)
+    for name, value in env.items():
+        setattr(settings, name, value)
     yield service
     service.close()
 
