@@ -26,7 +26,7 @@ SETTINGS = {
     "city": {"city", "street", "urban", "crowd", "commute", "neon", "traffic", "market", "subway", "night-life", "retro"},
     "forest": {"trees", "forest", "green", "wood", "autumn", "leaves", "path", "mist", "spring", "garden"},
     "desert": {"sand", "desert", "heat", "dust", "dry", "savanna"},
-    "snow": {"winter", "ice", "snow", "cold", "frozen", "white"},
+    "snow": {"winter", "snow", "cold", "frozen", "white", "icebergs", "glacier"},
     "sky": {"sky", "float", "wind", "flight", "clouds", "birds", "height"},
     "fields": {"farm", "summer", "field", "harvest", "sun", "yellow", "earth", "road", "travel"},
     "interior": {"home", "food", "warmth", "memory", "books", "quiet", "paper", "music", "kitchen", "craft", "hands", "study", "pet"},
@@ -63,8 +63,9 @@ def motifs(entry: dict[str, Any]) -> tuple[str, ...]:
     return tuple(sorted(called, key=lambda name: order[MOTIFS[name][1]]))
 
 
-def _pick(words: set[str], table: dict[str, set[str]], default: str, rng: random.Random) -> str:
-    scores = {name: len(words & keys) for name, keys in table.items()}
+def _pick(words: set[str], table: dict[str, set[str]], default: str, rng: random.Random, title: frozenset[str] = frozenset()) -> str:
+    # The title's words count twice: "Bonfire on the Beach" is on the beach, however warm.
+    scores = {name: len(words & keys) + len(title & keys) for name, keys in table.items()}
     best = max(scores.values())
     if not best:
         return default
@@ -79,8 +80,9 @@ def scene(entry: dict[str, Any]) -> tuple[str, str, str]:
     """(setting, light, the SVG elements of the scene in a 264x270 box) for a catalogue entry."""
     rng = random.Random(hashlib.sha256(f"pickpic-art:{entry['id']}:{entry['title']}".encode()).digest())
     words = _words(entry)
-    setting = _pick(words, SETTINGS, rng.choice(["fields", "mountains", "sea", "forest"]), rng)
-    light = _pick(words, LIGHTS, rng.choice(["noon", "noon", "dawn", "dusk"]), rng)
+    title = frozenset(_words({"title": entry["title"], "tags": []}))
+    setting = _pick(words, SETTINGS, rng.choice(["fields", "mountains", "sea", "forest"]), rng, title)
+    light = _pick(words, LIGHTS, rng.choice(["noon", "noon", "dawn", "dusk"]), rng, title)
     shift = rng.uniform(-18, 18)
     (th, ts, tl), (hh, hs, hl) = SKIES[light]
     horizon = rng.uniform(0.42, 0.66) * H if setting not in ("sky", "interior") else rng.uniform(0.7, 0.82) * H
