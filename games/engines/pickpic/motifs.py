@@ -786,8 +786,10 @@ def terraces(rng, c):
     out = ""
     for i in range(8):
         y = -10 - i * 22
-        out += path(f"M-140 {y} Q-60 {y - 14} 0 {y - 4} Q70 {y + 8} 140 {y - 10} L140 {y + 22} L-140 {y + 22} Z", hsl(95 + i * 4 + c.hue / 2, 55, 38 + i * 3))
-        out += path(f"M-140 {y} Q-60 {y - 14} 0 {y - 4} Q70 {y + 8} 140 {y - 10}", stroke="#cfe8b5", stroke_width=1.5, opacity=".8")
+        # Each paddy a flooded step: green rice, a band of water catching the sky, a dark wall.
+        out += path(f"M-140 {y} Q-60 {y - 14} 0 {y - 4} Q70 {y + 8} 140 {y - 10} L140 {y + 22} L-140 {y + 22} Z", hsl(95 + i * 4 + c.hue / 2, 60, 34 + (i % 2) * 12))
+        out += path(f"M-140 {y + 3} Q-60 {y - 11} 0 {y - 1} Q70 {y + 11} 140 {y - 7}", stroke="#a9d8ea", stroke_width=3.5, opacity=".9")
+        out += path(f"M-140 {y + 18} Q-60 {y + 4} 0 {y + 14} Q70 {y + 26} 140 {y + 8}", stroke=hsl(90, 40, 20), stroke_width=2)
     return out
 
 
