@@ -84,6 +84,8 @@ def test_screenshots_of_the_screens_around_the_games(web, browser):
         "leaderboard": ("#/leaderboard/pickpic", "table.leaderboard, main p", None),
         "rules": ("#/rules/photoshoot", "ol.rules", None),
     }
+    # A computer player is marked as one wherever its name is listed.
+    marked = {"lobby": "section[aria-label='Games being played']", "bot-game": ".game-head .players", "bot-profile": "main h1"}
     out = ARTIFACTS / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     shots = []
@@ -91,6 +93,8 @@ def test_screenshots_of_the_screens_around_the_games(web, browser):
         for size_name, size in SIZES.items():
             context, page, errors = open_page(browser, web, eve, fragment, size, ready)
             page.evaluate("window.scrollTo(0, 0)")
+            if name in marked:
+                assert f"{bot} (bot)" in page.locator(marked[name]).inner_text(), name
             path = out / f"{name}-{size_name}.png"
             if part:
                 page.locator(part).screenshot(path=str(path))
