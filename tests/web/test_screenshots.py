@@ -1,7 +1,9 @@
-"""Screenshots of every game at 1280x800 and 390x844, mid-game, from the eyes of the seat whose
-turn it is (a step of a move under way where the table offers one). They go to
+"""Screenshots at 1280x800 and 390x844: every game mid-game, from the eyes of the seat whose turn it
+is (a step of a move under way where the table offers one), and the other screens a player meets
+(the lobby, a create form, a finished game's result, its replay, settings, a profile, a game
+against the computer and the computer's profile, a leaderboard, a rules page). They go to
 tests/web/artifacts/screenshots/; with DARKROOM_SCREENSHOTS=docs they also replace
-docs/screenshots/<kind>-<desktop|phone>.png (checked by eye before a commit)."""
+docs/screenshots/<name>-<desktop|phone>.png (checked by eye before a commit)."""
 import os
 import shutil
 from pathlib import Path
@@ -35,13 +37,71 @@ def test_screenshots_of_every_game_on_a_desktop_and_a_phone(web, browser):
                 first.click()     # a move under way: its next step highlighted
                 page.wait_for_timeout(300)
             page.evaluate("window.scrollTo(0, 0)")
+            if kind == "photoshoot" and size_name == "desktop":
+                assert_on_the_first_screen(page, ".ps-grid", ".ps-objective", ".photoshoot-actions button")
             path = out / f"{kind}-{size_name}.png"
             page.screenshot(path=str(path), full_page=True)
             shots.append(path)
             context.close()
             assert not errors, errors
+    publish(shots)
+    assert len(shots) == 8
+
+
+def assert_on_the_first_screen(page, *selectors: str) -> None:
+    """Photoshoot is played against the hourglass: its square, objective and moves are all in view
+    as the page opens, nothing to scroll to."""
+    height = page.evaluate("innerHeight")
+    for selector in selectors:
+        box = page.locator(selector).first.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)
+
+
+def publish(shots: list[Path]) -> None:
     if os.environ.get("DARKROOM_SCREENSHOTS") == "docs":
         DOCS.mkdir(exist_ok=True)
         for path in shots:
             shutil.copy(path, DOCS / path.name)
-    assert len(shots) == 8
+
+
+def test_screenshots_of_the_screens_around_the_games(web, browser):
+    eve, fay, gus = (Seat(web, n) for n in ("eve", "fay", "gus"))
+    finished = game("pickpic", [eve, fay, gus], {"target": 3})
+    play(finished, [eve, fay, gus], 200)
+    assert eve.get(f"/games/{finished}/")["status"] == "finished"
+    # A game against the computer, for the lobby's list and a bot's profile.
+    against = fay.post("/games/", {"kind": "photograph", "seats": 2, "options": {}, "bots": [1]})
+    bot = next(p["username"] for p in fay.get(f"/games/{against['id']}/")["players"] if p["bot"])
+    screens = {
+        "lobby": ("#/", "form[data-kind=photoshoot] .play-computer", None),
+        "create": ("#/", "form[data-kind=photoshoot] .play-computer", "form[data-kind=photoshoot]"),
+        "result": (f"#/games/{finished}", "section.result", None),
+        "replay": (f"#/games/{finished}/replay", "#table[data-at]", None),
+        "settings": ("#/settings", "#notification-settings", None),
+        "profile": ("#/players/eve", "table.ratings, main p", None),
+        "bot-game": (f"#/games/{against['id']}", "#table[data-render]", None),
+        "bot-profile": (f"#/players/{bot}", "main h1", None),
+        "leaderboard": ("#/leaderboard/pickpic", "table.leaderboard, main p", None),
+        "rules": ("#/rules/photoshoot", "ol.rules", None),
+    }
+    # A computer player is marked as one wherever its name is listed.
+    marked = {"lobby": "section[aria-label='Games being played']", "bot-game": ".game-head .players", "bot-profile": "main h1"}
+    out = ARTIFACTS / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    shots = []
+    for name, (fragment, ready, part) in screens.items():
+        for size_name, size in SIZES.items():
+            context, page, errors = open_page(browser, web, eve, fragment, size, ready)
+            page.evaluate("window.scrollTo(0, 0)")
+            if name in marked:
+                assert f"{bot} (bot)" in page.locator(marked[name]).inner_text(), name
+            path = out / f"{name}-{size_name}.png"
+            if part:
+                page.locator(part).screenshot(path=str(path))
+            else:
+                page.screenshot(path=str(path), full_page=True)
+            shots.append(path)
+            context.close()
+            assert not errors, (name, errors)
+    publish(shots)
+    assert len(shots) == 2 * len(screens)

@@ -202,11 +202,13 @@ def card_svg(entry: dict[str, Any]) -> str:
         f'<title>{escape(entry["title"])}</title>'
         '<style>text{font-family:Georgia,serif;text-anchor:middle}'
         '.title{font-size:21px;fill:#1d1d1f;font-weight:bold}.tag{font-size:15px;fill:#444}'
-        '.id{font-size:14px;fill:#fff;text-anchor:start}</style>'
+        '.id{font-size:16px;fill:#555;text-anchor:end}</style>'
         f'<rect width="300" height="420" rx="16" fill="hsl({hue},30%,94%)"/>'
         f'<svg x="18" y="18" width="264" height="270" viewBox="0 0 264 270" data-setting="{setting}" data-light="{light}">{drawing}</svg>'
         f'<rect x="18" y="18" width="264" height="270" fill="none" stroke="#222" stroke-width="2"/>'
-        f'<text x="28" y="40" class="id">#{entry["id"]}</text>'
+        # The number in the frame, not on the photograph: a table that crops the card to its
+        # photograph writes the number as page text instead.
+        f'<text x="288" y="412" class="id">#{entry["id"]}</text>'
         f'<text y="{326 if len(title_lines) > 1 else 336}" class="title">{title}</text>'
         f'{tags}</svg>\n'
     )

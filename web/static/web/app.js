@@ -278,21 +278,30 @@ export async function tableFor(kind) {
 function clockDeadline(clock) {
   return clock.since ? new Date(clock.since).getTime() + clock.left * 1000 : null;
 }
+// A clock in the units it is counted in: days and hours for a correspondence game, hours and
+// minutes within the day, minutes and seconds (m:ss) in the last hour.
 const fmt = (seconds) => {
   const s = Math.max(0, Math.floor(seconds));
   const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60);
-  return `${d ? `${d}d ` : ""}${String(hh).padStart(2, "0")}:${String(mm).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+  if (d) return `${d} d ${hh} h`;
+  if (hh) return `${hh} h ${String(mm).padStart(2, "0")} min`;
+  return `${mm}:${String(s % 60).padStart(2, "0")}`;
 };
 
 function clocksBox(game) {
   if (!game.clocks || game.status !== "active") return null;
+  // A real-time game is played against its hourglass (drawn by the table, in m:ss): a move clock
+  // of an hour or more there only guards against an abandoned game, and is not shown.
+  const realTime = Boolean(game.options?.hourglass_seconds);
+  const seats = Object.entries(game.clocks.seats).filter(([, clock]) => !realTime || (clock.allowance ?? clock.left) < 3600);
+  if (!seats.length) return null;
   const box = h("ul", { class: "clocks", "aria-label": "Clocks" });
-  const items = Object.entries(game.clocks.seats).map(([seat, clock]) => {
+  const items = seats.map(([seat, clock]) => {
     const li = h("li", { "data-seat": seat });
     const due = clockDeadline(clock);
     const tick = () => {
       const left = due ? (due - Date.now()) / 1000 : clock.left;
-      fill(li, due ? icon("clock", 18) : null, `${seatName(game, Number(seat))}: ${fmt(left)}${due ? " (running)" : " (stopped)"}`);
+      fill(li, due ? icon("clock", 18) : null, `${seatName(game, Number(seat))}: ${fmt(left)}${due ? " left to move" : " (waiting)"}`);
     };
     tick();
     return [li, tick];
@@ -465,23 +474,28 @@ async function gamePage(id) {
       if (game.your_seat !== null) lobby.push(choiceButton(game.creator === me.id ? "Cancel (leave)" : "Leave", () => act("leave")));
       if (game.creator === me.id) lobby.push(choiceButton("Start", () => act("start"), { disabled: !full && game.players.length < 2 }));
     }
+    // A table may say what "your turn" means for it (Photoshoot's control team watches and challenges).
     const turn = game.status === "active"
-      ? (game.your_turn ? h("p", { class: "your-turn", role: "status" }, "Your turn")
+      ? (game.your_turn ? h("p", { class: "your-turn", role: "status" }, module.yourTurnWords?.(game) || "Your turn")
         : h("p", { class: "waiting", role: "status" }, `Waiting for ${game.active_seats.map((s) => seatName(game, s)).join(", ") || "…"}`))
       : null;
     fill(head,
       h("h1", {}, game.title || game.kind, " ", h("span", { class: "status", "data-status": game.status }, game.status)),
-      h("p", { class: "players" }, "Players: ", game.players.map((p) => `${p.username} (seat ${p.seat})`).join(", "),
+      h("p", { class: "players" }, "Players: ", game.players.map((p) => `${p.username}${p.bot ? " (bot)" : ""} (seat ${p.seat})`).join(", "),
         ` — ${game.players.length}/${game.seats}`,
         game.your_seat === null && game.status !== "open" ? h("strong", { class: "spectating" }, " — you are spectating") : null),
       h("div", { class: "lobby-actions" }, lobby),
       joinLinkBox(game),
-      gameActions(game, { onError: showError, onDone: refresh }),
-      turn, game.status === "active" && game.your_seat !== null ? notificationOffer() : null,
-      clocksBox(game), resultSection(game, module),
-      game.status === "finished" ? fairnessBox(game) : null,
-      h("p", { class: "game-links" }, game.status !== "open" ? link(`#/games/${game.id}/replay`, "Replay this game") : null,
-        game.status !== "open" ? " · " : null, link(`#/rules/${game.kind}`, "Rules")));
+      // One bar, wrapping, so the table starts high on the first screen: whose turn, the clocks,
+      // the links and the game's own actions.
+      h("div", { class: "game-bar" },
+        turn, game.status === "active" && game.your_seat !== null ? notificationOffer() : null,
+        clocksBox(game),
+        h("p", { class: "game-links" }, game.status !== "open" ? link(`#/games/${game.id}/replay`, "Replay this game") : null,
+          game.status !== "open" ? " · " : null, link(`#/rules/${game.kind}`, "Rules")),
+        gameActions(game, { onError: showError, onDone: refresh })),
+      resultSection(game, module),
+      game.status === "finished" ? fairnessBox(game) : null);
   }
 
   async function act(what) {

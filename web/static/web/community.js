@@ -86,7 +86,8 @@ export async function profilePage(main, username) {
   const [player, kindList] = await Promise.all([get(`/players/${encodeURIComponent(username)}/`), get("/kinds/")]);
   const titles = Object.fromEntries((kindList.results || kindList).map((k) => [k.kind, k.title]));
   const kinds = player.kinds || [];
-  fill(main, h("h1", {}, player.username),
+  fill(main, h("h1", {}, player.username, player.is_bot ? h("span", { class: "bot-mark" }, " (bot)") : null),
+    player.is_bot ? h("p", { class: "help" }, `A computer player${player.bot_level ? ` (level ${player.bot_level})` : ""}, rated apart from people.`) : null,
     h("p", {}, `Playing since ${new Date(player.date_joined).toLocaleDateString()}.`),
     h("h2", {}, "Ratings"),
     kinds.length ? h("table", { class: "data ratings" }, h("thead", {}, h("tr", {}, ["Game", "Rating", "Played", "Won", "Last result"].map((t) => h("th", { scope: "col" }, t)))),
@@ -109,7 +110,7 @@ export async function leaderboardPage(main, kind) {
     board.results.length ? h("table", { class: "data leaderboard" },
       h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "Games"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, board.results.map((row) => h("tr", { "data-player": row.username }, h("td", {}, String(row.rank)),
-        h("td", {}, link(`#/players/${encodeURIComponent(row.username)}`, row.username)),
+        h("td", {}, link(`#/players/${encodeURIComponent(row.username)}`, row.username), row.is_bot ? " (bot)" : null),
         h("td", {}, row.rating.toFixed(1)), h("td", {}, String(row.games))))))
       : h("p", {}, "Nobody has finished a rated game yet."));
 }
@@ -142,7 +143,7 @@ export async function seeksSection(onJoin) {
   const seeks = await get("/seeks/?limit=20");
   return h("section", { "aria-label": "Open seeks" }, h("h2", {}, "Waiting for players"),
     seeks.results.length ? h("ul", { class: "games" }, seeks.results.map((g) => h("li", { class: "game-row", "data-seek": g.id },
-      link(`#/games/${g.id}`, g.title || g.kind), ` ${g.players.length}/${g.seats}: ${g.players.map((p) => p.username).join(", ")} · `,
+      link(`#/games/${g.id}`, g.title || g.kind), ` ${g.players.length}/${g.seats}: ${g.players.map((p) => (p.bot ? `${p.username} (bot)` : p.username)).join(", ")} · `,
       clockWords(g.options), " ", g.your_seat === null ? h("button", { type: "button", onclick: () => onJoin(g) }, "Join") : null)))
       : h("p", {}, "Nobody is waiting: create a game below and share its link."));
 }

@@ -28,6 +28,14 @@ const HELP = {
   bank_max_seconds: "The bank never grows beyond this.",
   timeout_policy: "What happens to a player whose time runs out.",
   reminder_fraction: "0 % sends no reminder.",
+  // The games' own options, in a player's words (the schema's descriptions are for developers).
+  missed_shot: "The last card left in a hand takes away the reel and the good-shot card of its colour at scoring.",
+  level: "1 is the base game; each level changes which Effect cards a team draws at 0, 5 and 15 points.",
+  family: "Only blue Effect cards are drawn.",
+  hourglass_seconds: "How long each round lasts (the rulebook's hourglass: 90 seconds).",
+  teams: "Who plays with whom, with 4 to 6 players; with 2 or 3 everyone is one team against the hourglass.",
+  target: "The game ends after the round in which someone reaches this score (rulebook: 20).",
+  comments: "A ranker may add a short comment to each card, shown at the evaluation.",
 };
 const CHOICES = {
   time_control: { none: "No clock", per_move: "A time limit for each move", bank: "A time bank for the game (grows with each move)" },
@@ -113,7 +121,8 @@ export function createForm(kind, onError) {
   const choices = presets(kind);
   const seats = h("input", { id: `seats-${kind.kind}`, name: "seats", type: "number", min: kind.min_players, max: kind.max_players,
                              value: kind.min_players });
-  const gameFields = Object.entries(props).filter(([name]) => !CLOCK.has(name)).map(([name, schema]) => field(kind.kind, name, schema, schema.default));
+  // `bots` is the server's to fill ("Play the computer" seats them): no field for a person.
+  const gameFields = Object.entries(props).filter(([name, schema]) => !CLOCK.has(name) && name !== "bots" && !schema.readOnly).map(([name, schema]) => field(kind.kind, name, schema, schema.default));
   const clockFields = Object.entries(props).filter(([name]) => CLOCK.has(name)).map(([name, schema]) => field(kind.kind, name, schema, schema.default));
   const clockBox = h("div", { class: "clock-fields" }, clockFields);
   const presetName = `preset-${kind.kind}`;

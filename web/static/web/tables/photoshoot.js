@@ -49,12 +49,26 @@ function header(view, ctx, seatLabel) {
     box.appendChild(h("p", { "data-testid": "awaiting", text: `Waiting for: ${(view.awaiting_ready || []).map(seatLabel).join(", ") || "nobody"}${view.mending ? " · the square must be mended first (Arthur / James)" : ""}` }));
   }
   if (view.phase === "round" && view.turn !== null && view.turn !== undefined) {
-    box.appendChild(h("p", { "data-testid": "turn", text: `${view.turn === ctx.seat ? "Your turn" : `${seatLabel(view.turn)}'s turn`} to photograph.` }));
+    const watching = watches(view);
+    box.appendChild(h("p", { "data-testid": "turn", text: view.turn === ctx.seat ? "Your turn to photograph."
+      : watching ? `${seatLabel(view.turn)} is photographing: watch each action, and challenge one you think breaks a rule.`
+        : `${seatLabel(view.turn)}'s turn to photograph.` }));
   }
   if (view.tally) {
     box.appendChild(h("p", { text: `This round: ${view.tally.validated} objective(s) validated · Camera tokens won: photographers ${view.tally.photographer_tokens}, control ${view.tally.control_tokens} · ${view.tokens_left} tokens left in the supply · objective pile: ${view.objective_pile_size}` }));
   }
   return box;
+}
+
+// This viewer sits in the control team of a two-team round: it watches the photographers and
+// challenges their mistakes, it never photographs.
+function watches(view) {
+  return view.phase === "round" && view.mode !== "coop" && Boolean(view.you) && view.you.team === view.control;
+}
+
+/** The shell's "Your turn", in this game's words: the control team's turn is to watch. */
+export function yourTurnWords(game) {
+  return watches(game.state || {}) ? "Watch and challenge" : null;
 }
 
 function stopHourglass(root) {

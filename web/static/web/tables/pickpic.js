@@ -48,7 +48,7 @@ function card(id, size, { caption, scale = 1, mark, action, actionLabel, choice 
                          role: action ? "group" : "img", "aria-label": action ? null : label(id) }, g);
   return h("div", { class: "slot", style: `width:${w}px` }, svg,
     just ? h("div", { class: "pp-just" }, just) : null,
-    c ? h("div", { class: "pp-title" }, c.title) : null,
+    c ? h("div", { class: "pp-title" }, h("span", { class: "pp-id" }, `#${id}`), " ", c.title) : null,
     c && scale === 1 ? h("div", { class: "pp-tags" }, c.tags.map((tag) => `#${tag}`).join(" ")) : null,
     caption ? h("div", { class: "caption" }, caption) : null);
 }
@@ -82,7 +82,7 @@ export async function renderTable(root, ctx) {
       row(seats.filter((seat) => view.table[seat]).map((seat) => card(view.table[seat], size, { caption: `${name(ctx, seat)}'s photo` })))));
   }
   sections.push(h("p", { class: "pp-status" },
-    `Round ${view.round} · ${view.phase === "give" ? "giving cards" : view.phase === "rank" ? "ranking stacks" : view.phase} · `
+    `Round ${view.round} · ${view.phase === "give" ? "giving cards" : view.phase === "rank" ? "ranking stacks" : view.phase === "over" ? "game over" : view.phase} · `
     + `${view.deck_size} cards in the deck · ${view.discard_size} discarded · first to ${view.target} points wins`));
 
   const controls = [];

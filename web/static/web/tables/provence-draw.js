@@ -26,6 +26,17 @@ const CODES = {
 };
 const FACINGS = "NESW";
 
+// A scene card by the name a player reads on it ("scene card 4"), not its code ("s04").
+export function cardName(id) {
+  const number = /^s0*(\d+)$/.exec(String(id));
+  return number ? `scene card ${number[1]}` : String(id);
+}
+
+// A square of a landscape in words: row (y, down from the scene deck) and column (x, to the right).
+export function where(x, y) {
+  return `row ${y}, column ${x}`;
+}
+
 export function squareLabel(sq) {
   const t = sq.terrain;
   if (t === "lavender") return `lavender growing ${sq.growth}`;
@@ -64,7 +75,8 @@ export function drawSquare(sq, px, py, size = CELL) {
     g.appendChild(s("text", { x: cx, y: py + size * 0.3, "font-size": Math.max(12, fs * 0.7), "text-anchor": "middle", fill: style.ink, text: "town" }));
     g.appendChild(s("text", { x: cx, y: py + size * 0.72, "font-size": Math.max(12, fs * 0.8), "text-anchor": "middle", fill: style.ink, text: SHOP_MARK[sq.shop] || "T" }));
   } else if (sq.terrain === "meadow" && sq.feature) {
-    g.appendChild(s("text", { x: cx, y: cy + fs / 3, "font-size": Math.max(12, fs * 0.7), "text-anchor": "middle", fill: style.ink,
+    // At the square's top: a token standing on the meadow sits in its lower half, below the word.
+    g.appendChild(s("text", { x: cx, y: py + 14, "font-size": 12, "text-anchor": "middle", fill: style.ink,
       text: sq.feature === "tree" ? "tree" : "scooter" }));
   } else if (style.mark) {
     g.appendChild(s("text", { x: cx, y: cy + fs / 3, "font-size": Math.max(12, fs), "text-anchor": "middle", fill: style.ink, "font-weight": "bold", text: style.mark }));
@@ -146,14 +158,15 @@ export function frames(land) {
   ];
 }
 
+// A token in the lower part of its square, under the word a meadow may carry ("tree", "scooter").
 export function drawToken(kind, cell, ox, oy, label) {
-  const cx = (cell[0] - ox) * CELL + CELL / 2, cy = (cell[1] - oy) * CELL + CELL / 2;
+  const cx = (cell[0] - ox) * CELL + CELL / 2, cy = (cell[1] - oy) * CELL + CELL * 0.66;
   const g = s("g", { class: `token token-${kind}`, "data-token": kind });
   if (kind === "photographer") {
-    g.appendChild(s("circle", { cx, cy, r: CELL * 0.32, fill: "#212121", stroke: "#fff", "stroke-width": 2, title: label }));
+    g.appendChild(s("circle", { cx, cy, r: CELL * 0.26, fill: "#212121", stroke: "#fff", "stroke-width": 2, title: label }));
     g.appendChild(s("text", { x: cx, y: cy + 5, "font-size": 14, "text-anchor": "middle", fill: "#fff", "font-weight": "bold", text: "P" }));
   } else {
-    g.appendChild(s("rect", { x: cx - CELL * 0.3, y: cy - CELL * 0.3, width: CELL * 0.6, height: CELL * 0.6, rx: 4,
+    g.appendChild(s("rect", { x: cx - CELL * 0.25, y: cy - CELL * 0.25, width: CELL * 0.5, height: CELL * 0.5, rx: 4,
       fill: "#0d47a1", stroke: "#fff", "stroke-width": 2, title: label }));
     g.appendChild(s("text", { x: cx, y: cy + 5, "font-size": 14, "text-anchor": "middle", fill: "#fff", "font-weight": "bold", text: "D" }));
   }

@@ -2,7 +2,7 @@
 // seat's own hand. Placements and walks are offered only where ctx.legalMoves has them.
 import { stamp } from "../svg.js";
 import { h, s, activate, button, choice, trySubmit, sameMove, seatName, memory, SEAT_COLOURS } from "./kit.js";
-import { CELL, drawSquare, drawCard, cardEdges, frames, drawToken, drawPhoto, goalName, orientedSquares, cardLabel } from "./provence-draw.js";
+import { CELL, drawSquare, drawCard, cardEdges, frames, drawToken, drawPhoto, goalName, orientedSquares, cardLabel, cardName, where } from "./provence-draw.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 
@@ -47,10 +47,12 @@ function summary(view, ctx, seatLabel) {
   box.appendChild(goals);
   const list = h("ul", { class: "provence-seats" });
   (view.markers || []).forEach((left, seat) => {
-    const chosen = (view.submitted || [])[seat] ? "has chosen" : (view.active || []).includes(seat) ? "choosing…" : "";
+    const choosing = view.phase === "walking" ? "choosing a walk…" : "choosing a scene card…";
+    const chosen = (view.submitted || [])[seat] ? "has chosen" : (view.active || []).includes(seat) ? choosing : "";
+    const hand = (view.hand_sizes || [])[seat] ?? 0;
     list.appendChild(h("li", { "data-seat": seat }, [
       h("span", { style: `display:inline-block;width:.8em;height:.8em;background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]};margin-right:.3em`, "aria-hidden": "true" }),
-      `${seatLabel(seat)}${seat === ctx.seat ? " (you)" : ""}: ${left} photo markers left, ${(view.hand_sizes || [])[seat] ?? 0} cards in hand ${chosen}`,
+      `${seatLabel(seat)}${seat === ctx.seat ? " (you)" : ""}: ${left} photo markers left${hand ? `, ${hand} scene card${hand === 1 ? "" : "s"} in hand` : ""}${chosen ? ` · ${chosen}` : ""}`,
     ]));
   });
   box.appendChild(list);
@@ -79,10 +81,10 @@ function handPanel(view, ctx, mem, placing, rerender, error) {
   if (you.pending) {
     const p = you.pending;
     box.appendChild(h("p", { "data-testid": "pending", text: p.card
-      ? `You chose ${p.card} at (${p.x}, ${p.y}), turned ${p.rotation}°${p.under ? ", tucked under" : ""}; waiting for the others.`
+      ? `You chose ${cardName(p.card)} at ${where(p.x, p.y)}, turned ${p.rotation}°${p.under ? ", tucked under the landscape" : ""}; waiting for the others.`
       : "Your walk is chosen; waiting for the others." }));
   }
-  if (you.passed) box.appendChild(h("p", { text: `Passed to your left: ${you.passed}` }));
+  if (you.passed) box.appendChild(h("p", { text: `You passed ${cardName(you.passed)} to the player on your left.` }));
   if (!you.hand || !you.hand.length) return box;
   const cards = [...new Set(placing.map((m) => m.card))];
   if (cards.length && !cards.includes(mem.card)) mem.card = cards[0];
@@ -97,7 +99,7 @@ function handPanel(view, ctx, mem, placing, rerender, error) {
       activate(pic, `Choose ${cardLabel(card)}`, () => { mem.card = card.id; mem.preview = null; rerender(); });
       pic.setAttribute("aria-pressed", chosen ? "true" : "false");
     }
-    holder.append(pic, h("div", { text: `${card.id}${chosen ? " (chosen)" : ""}` }));
+    holder.append(pic, h("div", { text: `${cardName(card.id)}${chosen ? " (chosen)" : ""}` }));
     row.appendChild(holder);
   }
   box.appendChild(row);
@@ -106,13 +108,13 @@ function handPanel(view, ctx, mem, placing, rerender, error) {
   box.appendChild(h("div", { class: "place-controls" }, [
     choice(`Rotate ↻ (${mem.rotation}°)`, () => { mem.rotation = (mem.rotation + 90) % 360; mem.preview = null; rerender(); }, { "data-testid": "rotate" }),
     h("label", {}, [h("input", { type: "checkbox", "data-testid": "under", checked: mem.under, onchange: (e) => { mem.under = e.target.checked; mem.preview = null; rerender(); } }), " tuck under the landscape"]),
-    h("span", { "data-testid": "spot-count", text: ` ${count} legal spot${count === 1 ? "" : "s"} for ${mem.card} — pick one on your landscape (dots).` }),
+    h("span", { "data-testid": "spot-count", text: ` ${count} place${count === 1 ? "" : "s"} for ${cardName(mem.card)}: pick one of the dots on your landscape.` }),
   ]));
   if (mem.preview) {
     const p = mem.preview;
     const move = { type: "place", card: mem.card, x: p.x, y: p.y, rotation: mem.rotation, under: mem.under };
     box.appendChild(h("div", { class: "confirm" }, [
-      h("span", { text: `Place ${mem.card} at (${p.x}, ${p.y}), turned ${mem.rotation}°${mem.under ? ", tucked under" : ""}? ` }),
+      h("span", { text: `Place ${cardName(mem.card)} at ${where(p.x, p.y)}, turned ${mem.rotation}°${mem.under ? ", tucked under the landscape" : ""}? ` }),
       choice("Place here", () => trySubmit(ctx, move, error), { "data-testid": "confirm-place" }, true),
       button("Cancel", () => { mem.preview = null; rerender(); }),
     ]));
@@ -140,7 +142,7 @@ function walkPanel(view, ctx, mem, walking, rerender, error) {
     "Move: ",
     ...["photographer", "drone"].map((token) => choice(`${token === mem.token ? "● " : ""}${token}`, () => { mem.token = token; rerender(); },
       { "aria-pressed": token === mem.token ? "true" : "false", "data-testid": `pick-${token}` })),
-    h("span", { text: ` — then click a highlighted meadow. Photographer at (${mem.walk.photographer}), drone at (${mem.walk.drone}).` }),
+    h("span", { text: ` — then click a highlighted meadow. Photographer at ${where(...mem.walk.photographer)}, drone at ${where(...mem.walk.drone)}.` }),
   ]));
   box.appendChild(h("p", {}, [
     choice(move.photographer ? "Confirm walk" : "Stay (pass)", () => trySubmit(ctx, move, error), { "data-testid": "confirm-walk", disabled: !legal }, true),
@@ -211,7 +213,7 @@ function landscape(land, seat, seatLabel, mine, last = null) {
     const x = (p.x - ox) * CELL, y = (p.y - oy) * CELL, cw = (upright ? 3 : 2) * CELL, ch = (upright ? 2 : 3) * CELL;
     svg.appendChild(s("rect", { class: "just-placed", "data-x": p.x, "data-y": p.y, x: x + 1, y: y + 1, width: cw - 2, height: ch - 2, rx: 4,
       fill: "none", stroke: "#c2410c", "stroke-width": 4,
-      title: `just placed: ${p.card}${p.under ? " (tucked under)" : ""}` }));
+      title: `just placed: ${cardName(p.card)}${p.under ? " (tucked under the landscape)" : ""}` }));
   }
   for (const f of shownFrames) {
     svg.appendChild(s("rect", { class: `frame frame-${f.who}`, x: (f.x - ox) * CELL + 2, y: (f.y - oy) * CELL + 2, width: f.w * CELL - 4, height: f.h * CELL - 4,
@@ -219,8 +221,8 @@ function landscape(land, seat, seatLabel, mine, last = null) {
       title: `${f.who}'s frame (${f.side})` }));
   }
   const tokens = mine && mine.walking.length && mine.mem.walk ? mine.mem.walk : land;
-  svg.appendChild(drawToken("photographer", tokens.photographer, ox, oy, `photographer at (${tokens.photographer})`));
-  svg.appendChild(drawToken("drone", tokens.drone, ox, oy, `drone at (${tokens.drone})`));
+  svg.appendChild(drawToken("photographer", tokens.photographer, ox, oy, `photographer at ${where(...tokens.photographer)}`));
+  svg.appendChild(drawToken("drone", tokens.drone, ox, oy, `drone at ${where(...tokens.drone)}`));
   for (const [who, cell] of Object.entries(last?.walked || {})) {
     svg.appendChild(s("rect", { class: "just-walked", "data-x": cell[0], "data-y": cell[1], x: (cell[0] - ox) * CELL + 1, y: (cell[1] - oy) * CELL + 1,
       width: CELL - 2, height: CELL - 2, rx: 6, fill: "none", stroke: "#c2410c", "stroke-width": 4, title: `the ${who} just walked here` }));
@@ -239,7 +241,7 @@ function landscape(land, seat, seatLabel, mine, last = null) {
     const chosen = mine.mem.preview && mine.mem.preview.x === a.x && mine.mem.preview.y === a.y;
     const dot = s("circle", { class: "spot", cx, cy, r: 22.5, fill: chosen ? "#e6510099" : "#ffffff55", stroke: "#e65100", "stroke-width": 3,
       "data-x": a.x, "data-y": a.y });
-    activate(dot, `Preview ${a.card} with its top-left square at (${a.x}, ${a.y}), turned ${a.rotation}°${a.under ? ", tucked under" : ""}`,
+    activate(dot, `Preview ${cardName(a.card)} with its top-left square at ${where(a.x, a.y)}, turned ${a.rotation}°${a.under ? ", tucked under the landscape" : ""}`,
       () => { mine.mem.preview = { x: a.x, y: a.y }; mine.rerender(); });
     svg.appendChild(dot);
   }
@@ -247,7 +249,7 @@ function landscape(land, seat, seatLabel, mine, last = null) {
     const x = (cell[0] - ox) * CELL, y = (cell[1] - oy) * CELL;
     const ring = s("rect", { class: "walk-target", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 6, fill: "#ffffff55", stroke: "#e65100", "stroke-width": 2.5,
       "data-x": cell[0], "data-y": cell[1] });
-    activate(ring, `Move the ${mine.mem.token} to (${cell})`, () => {
+    activate(ring, `Move the ${mine.mem.token} to ${where(...cell)}`, () => {
       const other = mine.mem.token === "photographer" ? "drone" : "photographer";
       mine.mem.walk[mine.mem.token] = [...cell];
       if (mine.mem.walk[other].join() === cell.join()) mine.mem.walk[other] = [...land[mine.mem.token]];
@@ -276,11 +278,11 @@ export function describeEvent(event, { name }) {
   if (event.type === "CardChosen") return `${who} has chosen a scene card${late}.`;
   if (event.type === "WalkChosen") return `${who} has chosen a walk${late}.`;
   if (event.type === "ScenesPlaced") {
-    const placed = (event.placements || []).map((p, seat) => `${name(seat)} placed ${p.card} at (${p.x}, ${p.y})${p.under ? " tucked under" : ""}`);
+    const placed = (event.placements || []).map((p, seat) => `${name(seat)} placed ${cardName(p.card)} at ${where(p.x, p.y)}${p.under ? ", tucked under the landscape" : ""}`);
     return `Round ${event.round}: ${placed.join("; ")}.`;
   }
   if (event.type === "WalksRevealed") {
-    const walks = (event.walks || []).map((w, seat) => `${name(seat)}: photographer to (${w.photographer}), drone to (${w.drone})`);
+    const walks = (event.walks || []).map((w, seat) => `${name(seat)}: photographer to ${where(...w.photographer)}, drone to ${where(...w.drone)}`);
     const photos = (event.photos || []).map((p) => `Photo ${p.card} completed by ${(p.seats || []).map(name).join(" and ")}: ${p.points} points each!`);
     return { text: `Walks revealed. ${walks.join("; ")}.${photos.length ? ` ${photos.join(" ")}` : ""}`, moment: photos.length > 0 };
   }
