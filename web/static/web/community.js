@@ -42,7 +42,7 @@ export async function settingsPage(main, { say, showError, me }) {
       "aria-label": `${NOTE_TYPES[type] || type}: ${CHANNELS[channel]}` })))));
   const digest = h("input", { id: "digest", type: "number", min: 0, max: 10080, value: prefs.email_digest_minutes });
   const prefsForm = h("form", { "aria-label": "Notification settings" },
-    h("div", { class: "table-scroll" }, h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "News"),
+    h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "News by channel" }, h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "News"),
       Object.values(CHANNELS).map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows))),
     h("div", { class: "field" }, h("label", { for: digest.id }, "Collect emails into one digest every (minutes, 0: at once)"), digest),
     h("button", { type: "submit", class: "primary" }, "Save notification settings"));
@@ -69,7 +69,7 @@ export async function settingsPage(main, { say, showError, me }) {
 
   // Tokens: one per device; revoke the ones you do not recognise.
   const tokenBox = h("section", { "aria-label": "Devices", class: "card wide" }, h("h2", {}, "Devices and tokens"),
-    h("div", { class: "table-scroll" }, h("table", { class: "data" },
+    h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Devices and tokens" }, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, ["Device", "Last used", "Expires", "Revoke"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, tokens.map((token) => h("tr", { "data-token": token.id },
         h("td", {}, token.device || "(unnamed)", token.current ? h("strong", {}, " (this device)") : null),

@@ -80,7 +80,7 @@ export function resultSection(game, module) {
   });
   return h("section", { class: "result", "aria-label": "Result" },
     h("h2", {}, `Result: ${headline}`),
-    h("div", { class: "table-scroll" }, h("table", {},
+    h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Places and scores" }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
         h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "How it was scored"))),
       h("tbody", {}, rows))),
