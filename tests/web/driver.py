@@ -106,6 +106,25 @@ def take_turn(player, rng: random.Random, prefer=PREFER, limit: int = 60) -> int
     return clicks
 
 
+def play_to_the_end(seats, rng: random.Random, after_turn=None, limit: int = 400) -> int:
+    """Each seat whose page says it is its turn takes it, until every page shows the result;
+    `after_turn(player, turns)` runs after each turn. The number of turns played."""
+    turns = 0
+    while not all(finished(player) for player in seats):
+        acted = False
+        for player in seats:
+            if my_turn(player):
+                take_turn(player, rng)
+                turns += 1
+                acted = True
+                if after_turn:
+                    after_turn(player, turns)
+        if not acted:
+            seats[0].page.wait_for_timeout(200)  # the pages catch up with the live stream
+        assert turns < limit, "the game did not end"
+    return turns
+
+
 def api_view(web, player, game_id: str) -> dict:
     """What the API gives this player (for comparing with what another player's page shows)."""
     return httpx.get(f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {player.token}"},

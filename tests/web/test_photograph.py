@@ -30,24 +30,17 @@ def test_two_players_play_photograph_to_the_end_and_hidden_cards_stay_hidden(pla
         driver.open_game(who, game_id)
     dan.page.get_by_text("you are spectating").wait_for()
     rng = random.Random(15)
-    turns = 0
     shoot(ann, "1-start")
-    while not all(driver.finished(p) for p in seats):
-        acted = False
-        for player in seats:
-            if driver.my_turn(player):
-                driver.take_turn(player, rng)
-                turns += 1
-                acted = True
-                if turns % 10 == 1:
-                    for viewer in (dan, *seats):
-                        assert_hands_as_the_api_shows(web, viewer, game_id)
-                if turns in (2, 20, 40):
-                    shoot(player, f"2-move-{turns}")
-                    shoot(dan, f"2-move-{turns}-spectator")
-        if not acted:
-            ann.page.wait_for_timeout(200)  # the pages catch up with the live stream
-        assert turns < 400, "the game did not end"
+
+    def after_turn(player, turns):
+        if turns % 10 == 1:
+            for viewer in (dan, *seats):
+                assert_hands_as_the_api_shows(web, viewer, game_id)
+        if turns in (2, 20, 40):
+            shoot(player, f"2-move-{turns}")
+            shoot(dan, f"2-move-{turns}-spectator")
+
+    driver.play_to_the_end(seats, rng, after_turn)
     final = driver.api_view(web, ann, game_id)
     for player in [*seats, dan]:
         player.page.locator(".result").wait_for()

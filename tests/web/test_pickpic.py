@@ -67,23 +67,15 @@ def test_three_players_play_pick_pic_to_the_end_and_the_spectator_sees_no_secret
     hand = driver.api_view(web, ann, game_id)["state"]["you"]["hand"]
     assert set(hand) <= driver.shown_cards(ann), "a seat's own hand is drawn on its page"
     shoot(ann, "1-give")
-    moves, shots = 0, 1
-    while not all(driver.finished(p) for p in seats):
-        acted = False
-        for player in seats:
-            if driver.my_turn(player):
-                driver.take_turn(player, rng)
-                moves += 1
-                assert_last_move_highlighted(player, dan)
-                acted = True
-                assert_no_leak(web, dan, seats, game_id, titles)
-                if shots < 4 and moves in (2, 4, 6):
-                    shots += 1
-                    shoot(player, f"{shots}-after-{moves}-moves")
-                    shoot(dan, f"{shots}-spectator")
-        if not acted:
-            ann.page.wait_for_timeout(200)  # the pages catch up with the live stream
-        assert moves < 200, "the game did not end"
+
+    def after_turn(player, moves):
+        assert_last_move_highlighted(player, dan)
+        assert_no_leak(web, dan, seats, game_id, titles)
+        if moves in (2, 4, 6):  # shots 2, 3 and 4
+            shoot(player, f"{moves // 2 + 1}-after-{moves}-moves")
+            shoot(dan, f"{moves // 2 + 1}-spectator")
+
+    driver.play_to_the_end(seats, rng, after_turn, limit=200)
     for player in [*seats, dan]:
         player.page.locator(".result").wait_for()
         player.page.locator("code.seed").wait_for()
