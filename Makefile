@@ -52,7 +52,10 @@ run: migrate
 	$(DEV) PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: many tests
-# wait on a worker, a server or a browser more than they compute.
+# wait on a worker, a server or a browser more than they compute. Files are handed out in the
+# order tests/conftest.py collects them, what runs for minutes first (--no-loadscope-reorder:
+# xdist's own order, by the number of tests in a file, hands the one-test files, the longest,
+# out last).
 TEST_WORKERS ?= 4
 FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not slow and not soak
 
@@ -61,13 +64,13 @@ FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not 
 test: install
 	$(VENV)/bin/lint-imports
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
-	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # Everyday work: the suite without the browser, fault, image-build and benchmark-smoke tests.
 test-fast: install
 	$(VENV)/bin/lint-imports
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
-	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile -m "$(FAST_SKIP)"
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "$(FAST_SKIP)"
 
 # The fault scenarios, bigger (CHAOS_SCALE times the games and outages), printing their figures
 # (timer lateness, catch-up after an outage), each judged against issue 30's target: a printed

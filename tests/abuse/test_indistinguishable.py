@@ -23,7 +23,7 @@ from tests.api.openapi import fetch_document
 from tests.games.test_push import subscribe
 from tests.games.test_push_mobile import IPHONE, register
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 BODIES = [None, {"bogus": 1}, {"move": {"type": "x"}, "expected_version": 0, "seq": 1, "seat": 1,
                                    "reason": "r", "channel": "players", "text": "hi", "invite": ["alice"]},
           "notjson"]

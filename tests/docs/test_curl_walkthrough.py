@@ -11,6 +11,7 @@ from games.models import Game
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_the_curl_walkthrough_plays_a_whole_game_against_a_live_server(live_server):
     assert shutil.which("curl"), "curl is needed to run the walkthrough"
