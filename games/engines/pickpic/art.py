@@ -3,7 +3,7 @@
 Pure and deterministic (no Django, no file system): the same card always gives the same bytes.
 The card's words choose the setting (sea, city, forest, desert, snow, sky, night, fields,
 interior, mountains), the light (dawn, noon, dusk, night, fog) and, above all, its subjects
-(`motifs.py`: a lighthouse, a pool, a letter, headphones... each card names its own); its id
+(`motifs/`: a lighthouse, a pool, a letter, headphones... each card names its own); its id
 (through SHA-256) places everything else: the horizon, the hills, the buildings, the trees, the
 clouds, the stars, the wall and floor of a room, and where and how large each subject stands
 (mirrored or not). So every card shows what its title says, and cards of one setting still

@@ -1,4 +1,4 @@
-"""The cards' photographs (art.py, motifs.py): drawn from each card's words and id, every one
+"""The cards' photographs (art.py, motifs/): drawn from each card's words and id, every one
 different, each showing the subjects its title names."""
 from xml.etree import ElementTree
 
