@@ -212,6 +212,17 @@ def game_stream(server: Server, token: str, game_id: str, after: int | None = No
     return Stream(url, {"Authorization": f"Token {token}", "Accept": "text/event-stream", **headers}).open()
 
 
+def long_poll(server: Server, player, game_id: str, after: int, wait: float, into: list) -> threading.Thread:
+    """`player`'s long-poll on the game, run on a thread of its own; its answer goes into `into`."""
+    def run():
+        with server.client(player.token) as http:
+            into.append(http.get(f"/games/{game_id}/events/", params={"after": after, "wait": wait}))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
 def user_stream(server: Server, token: str, **headers) -> Stream:
     return Stream(f"{server.url}/api/v1/stream/", {"Authorization": f"Token {token}",
                                                    "Accept": "text/event-stream", **headers}).open()

@@ -13,7 +13,7 @@ from accounts import tokens
 from accounts.models import AuthToken
 from games.models import Invitation
 from games.realtime import live
-from tests.live_server import game_stream
+from tests.live_server import game_stream, long_poll
 from tests.worker import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,13 +39,7 @@ def test_an_invitees_stream_ends_when_they_decline_and_carries_no_news_after(ser
 def test_a_long_poll_opened_before_logout_delivers_nothing_after_it(server, alice, bob, duel):
     version = bob.game(duel)["version"]
     answers = []
-
-    def poll():
-        with server.client(bob.token) as http:
-            answers.append(http.get(f"/games/{duel}/events/", params={"after": version, "wait": 20}))
-
-    waiting = threading.Thread(target=poll)
-    waiting.start()
+    waiting = long_poll(server, bob, duel, after=version, wait=20, into=answers)
     AuthToken.objects.filter(digest=tokens.digest(bob.token)).delete()  # a logout elsewhere
     moves = alice.get(f"/api/v1/games/{duel}/legal-moves/").json()["moves"]
     assert alice.move(duel, moves[0]).status_code == 201
@@ -58,12 +52,7 @@ def test_a_long_poll_opened_before_logout_delivers_nothing_after_it(server, alic
 def parked_long_poll(server, player, game_id, after, answers: list) -> threading.Thread:
     """A long-poll of `player` on the game, returned once the server waits on the game's news
     (its hub subscribed to the game's channel, which no one else here listens to)."""
-    def poll():
-        with server.client(player.token) as http:
-            answers.append(http.get(f"/games/{game_id}/events/", params={"after": after, "wait": 25}))
-
-    waiting = threading.Thread(target=poll)
-    waiting.start()
+    waiting = long_poll(server, player, game_id, after=after, wait=25, into=answers)
     redis = get_redis_connection("default")
     name = live.channel(game_id).encode()
     assert wait_for(lambda: name in redis.pubsub_channels(name) or answers, timeout=20), server.output()[-3000:]

@@ -4,14 +4,13 @@ Several web processes: a reader on one hears moves made through another, because
 through Redis, not through the process. Redis down: moves still commit, every endpoint answers,
 streams fall back to polling the database; when Redis is back, the subscription returns by
 itself. The Redis stopped here is a private one, never the shared one."""
-import threading
 import time
 
 import httpx
 import pytest
 
 from games.models import Event, Game
-from tests.live_server import PrivateRedis, Server, game_stream
+from tests.live_server import PrivateRedis, Server, game_stream, long_poll
 from tests.worker import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,16 +23,6 @@ def play(server, player, game_id):
                                                              "expected_version": listed["version"]})
     assert answer.status_code == 201, answer.text
     return answer.json()["version"]
-
-
-def long_poll(server, player, game_id, after, wait, into: list):
-    def run():
-        with server.client(player.token) as http:
-            into.append(http.get(f"/games/{game_id}/events/", params={"after": after, "wait": wait}))
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
 
 
 def subscribed(redis: PrivateRedis) -> bool:

@@ -4,7 +4,7 @@ tickets, and the bad inputs. Waits are bounded; nothing here is timed."""
 import pytest
 
 from games.models import Game
-from tests.live_server import Stream, game_stream, user_stream
+from tests.live_server import Stream, game_stream, long_poll, user_stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -246,7 +246,6 @@ def test_a_deleted_token_stops_opening_long_polls_and_streams_at_once(server, bo
 def test_a_notifying_move_reaches_the_game_s_readers_and_the_players_it_notifies(server, alice, bob, carol):
     """The last give of Pickpic starts the ranking: the two others are told it is their turn. A
     long-poll and a stream waiting on the game, and the told players' own streams, all hear of it."""
-    import threading
     import time
 
     from tests.conftest import start_game
@@ -263,13 +262,7 @@ def test_a_notifying_move_reaches_the_game_s_readers_and_the_players_it_notifies
     watching = game_stream(server, carol.token, game_id)
     assert watching.next().data["after"] == before
     answers = []
-
-    def poll():
-        with server.client(alice.token) as http:
-            answers.append(http.get(f"/games/{game_id}/events/", params={"after": before, "wait": 25}))
-
-    poller = threading.Thread(target=poll)
-    poller.start()
+    poller = long_poll(server, alice, game_id, after=before, wait=25, into=answers)
     time.sleep(1)  # the long-poll is asleep by now: it must be woken, not find the move there
 
     version = play(server, by_seat[2], game_id)
