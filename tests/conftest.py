@@ -13,7 +13,7 @@ _HERE = Path(__file__).resolve().parent
 
 # What runs for minutes goes first: pytest-xdist hands files out in the order collected, and a long
 # file handed out last is the suite's wall time alone.
-_FIRST = ("long", "fault", "slow", "browser", "worker", "bench_smoke")
+_FIRST = ("long", "fault", "slow", "browser", "worker")
 
 
 def _start(item) -> int:
