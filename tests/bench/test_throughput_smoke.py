@@ -29,8 +29,13 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(monkeypatch, tmp_path):
     assert "| move loops / GET /kinds/, each interleaved pair |" in text
     assert not math.isnan(timer["p99"])
     loop_ms = out["loop_machine_ms"]
-    assert loop_ms["web"] > 0 and loop_ms["PostgreSQL"] > 0  # a move is written by the web server
-    assert out["kinds_machine_ms"]["PostgreSQL"] < loop_ms["PostgreSQL"]  # GET /kinds/ reads no table
+    assert loop_ms["web"] > 0  # the stack's own processes: their CPU is theirs alone
+    # PostgreSQL's CPU is the whole server's, split between the phases: in `make test` the other
+    # test processes share that server, so on tiny sizes its share per phase is noise (it has read
+    # -10 ms a loop). Here it only has to come back as a number; `make bench`, alone on the
+    # machine, compares the phases' shares.
+    assert all(math.isfinite(ms[name]) for ms in (loop_ms, out["kinds_machine_ms"])
+               for name in ("PostgreSQL", "Redis", "client"))
     # A ratio of two CPU shares measured on a shared machine: on tiny sizes its sign is noise, so
     # the smoke test asks only that it comes back as a number below 1.
     assert math.isfinite(out["free_move_bound"]) and out["free_move_bound"] < 1
@@ -38,14 +43,14 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(monkeypatch, tmp_path):
     # The three-request floor reads no game and writes nothing; a move loop does both.
     assert out["floor_loops_per_s"] > 0 and len(out["floor_pair_ratios"]) == 2
     floor_ms = out["floor_machine_ms"]
-    assert floor_ms["web"] > 0 and floor_ms["PostgreSQL"] < loop_ms["PostgreSQL"]
+    assert floor_ms["web"] > 0 and math.isfinite(floor_ms["PostgreSQL"])
     assert out["own_work"] == throughput.own_work(out["kinds_machine_ms"], floor_ms, loop_ms)
     assert "| three-request floor loops / GET /kinds/ |" in text
     assert "| a move's own machine CPU (loop - floor loop), in GET /kinds/ |" in text
     # The skeleton loop plays on the same server: the same requests, a read and a write, no game.
     skeleton = out["skeleton"]
     assert skeleton["loops_per_s"] > 0 and skeleton["errors"] == 0 and len(skeleton["pair_ratios"]) == 2
-    assert skeleton["machine_ms"]["PostgreSQL"] > out["kinds_machine_ms"]["PostgreSQL"]  # it writes
+    assert skeleton["machine_ms"]["web"] > 0 and math.isfinite(skeleton["machine_ms"]["PostgreSQL"])
     assert out["ceiling"] == throughput.ceiling(out["kinds_machine_ms"], skeleton["machine_ms"], loop_ms)
     assert "| skeleton loops / GET /kinds/ |" in text and "The stack's ceiling for the move loop" in text
     if instructions.available():  # valgrind (`make bench` installs Debian's when it can)
