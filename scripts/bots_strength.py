@@ -22,7 +22,9 @@ Knobs (environment variables):
   PAIRING=name,…  only these pairings;
   PART=k/n     only game i with i % n == k (k from 0 to n-1): n processes, or sessions, with
                PART=0/n … PART=(n-1)/n share a run between them;
-  OUT=file     also write every game's figure, and the CPU and memory figures, as JSON.
+  OUT=file     also write every game's figure, and the CPU and memory figures, as JSON: after
+               every game, so a run stopped midway keeps what it played; started again with the
+               same OUT, GAMES, BUDGET and PART, it plays only the games the file lacks.
 `python scripts/bots_strength.py merge FILE…` (`make bots-strength-merge PARTS="FILE…"`) pools
 the JSON of parts played with the same GAMES and BUDGET and prints the report as one run would.
 """
@@ -211,6 +213,25 @@ def merge(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
+def save(run: dict[str, Any], path: str) -> None:
+    """The run so far, replacing the file whole (a run killed while writing leaves the last one)."""
+    with open(f"{path}.writing", "w") as f:
+        json.dump(run, f)
+    os.replace(f"{path}.writing", path)
+
+
+def resumed(path: str | None, games: int, seconds: float, part: str) -> dict[str, Any] | None:
+    """What an earlier run with the same OUT, GAMES, BUDGET and PART played, or None."""
+    if not path or not os.path.exists(path):
+        return None
+    with open(path) as f:
+        earlier = json.load(f)
+    if (earlier.get("games"), earlier.get("budget"), earlier.get("part")) != (games, seconds, part):
+        raise SystemExit(f"OUT={path} holds another run (GAMES {earlier.get('games')}, BUDGET "
+                         f"{earlier.get('budget')}, PART {earlier.get('part')}): give another file")
+    return earlier
+
+
 def play(environ: dict[str, str]) -> dict[str, Any]:
     global memory_every
     games = int(environ.get("GAMES", "20"))
@@ -224,13 +245,26 @@ def play(environ: dict[str, str]) -> dict[str, Any]:
     share = "" if n == 1 else f", part {k}/{n} ({len(mine)} of them)"
     print(f"bots-strength: {games} games per pairing{share}, level 3 thinks up to "
           f"{budget.seconds:.2f} s CPU per move", flush=True)
-    run: dict[str, Any] = {"games": games, "budget": seconds, "part": f"{k}/{n}", "pairings": {}}
+    out = environ.get("OUT")
+    run: dict[str, Any] = resumed(out, games, seconds, f"{k}/{n}") or {
+        "games": games, "budget": seconds, "part": f"{k}/{n}", "pairings": {}}
+    for kind, spent in run.get("cpu", {}).items():
+        costs.setdefault(kind, []).extend(spent)
+    run["cpu"] = costs
     for name in names:
-        values = {str(i): play_game(name, i, budget) for i in mine}
-        run["pairings"][name] = values
-        print(figure(name, list(values.values()), games), flush=True)
+        values = run["pairings"].setdefault(name, {})
+        for i in mine:
+            if str(i) not in values:
+                values[str(i)] = play_game(name, i, budget)
+                if out:
+                    save(run, out)
+        print(figure(name, [values[str(i)] for i in mine], games), flush=True)
     peaks = peak_memory()
-    run.update(cpu=costs, peaks=peaks, replayed={kind: sum(seen == kind for seen, _ in replays) for kind in peaks})
+    replayed = {kind: sum(seen == kind for seen, _ in replays) for kind in peaks}
+    for kind, peak in run.get("peaks", {}).items():  # an earlier, resumed run's replays
+        peaks[kind] = max(peaks.get(kind, 0), peak)
+        replayed[kind] = replayed.get(kind, 0) + run.get("replayed", {}).get(kind, 0)
+    run.update(cpu=costs, peaks=peaks, replayed=replayed)
     for line in cost_lines(run["cpu"], peaks, run["replayed"]):
         print(line, flush=True)
     return run
@@ -250,8 +284,7 @@ def main(argv: list[str]) -> None:
         return
     run = play(dict(os.environ))
     if os.environ.get("OUT"):
-        with open(os.environ["OUT"], "w") as f:
-            json.dump(run, f)
+        save(run, os.environ["OUT"])
 
 
 if __name__ == "__main__":

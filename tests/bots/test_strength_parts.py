@@ -99,3 +99,28 @@ def test_a_run_split_in_parts_and_merged_reports_what_the_whole_run_does(tmp_pat
     assert merged[1:] == whole[1:] and len(whole) == 3
     pooled = strength.merge([json.loads((tmp_path / name).read_text()) for name in ("a.json", "b.json")])
     assert pooled["pairings"] == json.loads((tmp_path / "whole.json").read_text())["pairings"]
+
+
+def test_a_run_stopped_midway_plays_only_the_games_its_file_lacks_when_started_again(tmp_path):
+    whole = run(tmp_path, OUT="whole.json")
+    saved = json.loads((tmp_path / "whole.json").read_text())
+    # As a run killed after its first pairing's first four games would have left the file, with
+    # one of those games marked so that playing it again would show.
+    stopped = {**saved, "pairings": {"pickpic-1": {i: saved["pairings"]["pickpic-1"][i] for i in "0123"}},
+               "cpu": {}, "peaks": {}, "replayed": {}}
+    stopped["pairings"]["pickpic-1"]["0"] = 9.0
+    (tmp_path / "again.json").write_text(json.dumps(stopped))
+    run(tmp_path, OUT="again.json")
+    again = json.loads((tmp_path / "again.json").read_text())
+    assert again["pairings"]["pickpic-1"]["0"] == 9.0  # kept, not played again
+    assert {i: v for i, v in again["pairings"]["pickpic-1"].items() if i != "0"} == \
+        {i: v for i, v in saved["pairings"]["pickpic-1"].items() if i != "0"}
+    assert again["pairings"]["coop-1"] == saved["pairings"]["coop-1"] and len(whole) == 3
+
+
+def test_a_file_of_another_run_is_not_resumed(tmp_path):
+    run(tmp_path, OUT="mine.json")
+    done = subprocess.run([sys.executable, str(SCRIPT)], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "GAMES": "6", "PAIRING": "pickpic-1", "BUDGET": "0.5",
+                               "OUT": "mine.json"}, timeout=120, check=False)
+    assert done.returncode != 0 and "another run" in done.stderr
