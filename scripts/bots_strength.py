@@ -8,6 +8,9 @@ the name `PAIRING=` takes (game i of a pairing is played on the seed "<name>-<i>
     and against level 1 (a shared victory counts its share);
   pickpic-3, pickpic-1: 3 players, the mean place of a level-3 bot and of a level-1 bot, each
     against two level-2 bots;
+  pickpic-table: 3 players, a level 3, a level 2 and a level 1 at one table (the six seatings in
+    turn): the mean place of the level 3 and of the level 1 in the same games, and how much
+    better the level 3's is (the mean of the games' differences, with its interval);
   coop-3, coop-1: Photoshoot cooperative (2 players), the share of games a team of level-3 bots,
     and one of level-1 bots, ends with 25 points or more.
 Then, per game, the CPU time of each level-3 move (p50, p99, max), and the peak memory one
@@ -30,6 +33,7 @@ the JSON of parts played with the same GAMES and BUDGET and prints the report as
 """
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -52,6 +56,7 @@ PAIRINGS: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "provence-3v1": ("provence", "duel", (3, 1)),
     "pickpic-3": ("pickpic", "place", (3,)),
     "pickpic-1": ("pickpic", "place", (1,)),
+    "pickpic-table": ("pickpic", "table", (3, 2, 1)),
     "coop-3": ("photoshoot", "coop", (3,)),
     "coop-1": ("photoshoot", "coop", (1,)),
 }
@@ -121,9 +126,13 @@ def chosen(only: set[str], names: set[str]) -> list[str]:
             if (not only or kind in only) and (not names or name in names)]
 
 
-def play_game(name: str, i: int, budget: Budget) -> float:
+SEATINGS = list(itertools.permutations(range(3)))
+
+
+def play_game(name: str, i: int, budget: Budget) -> float | list[float]:
     """Game i of the pairing: the strong level's share of the win (duel), the bot's place
-    (place), or 1 if the team reached 25 points and 0 if not (coop)."""
+    (place), the places of the first and the last of the levels (table), or 1 if the team
+    reached 25 points and 0 if not (coop)."""
     kind, measure, levels = PAIRINGS[name]
     seed = f"{name}-{i}"
     if measure == "duel":
@@ -136,6 +145,13 @@ def play_game(name: str, i: int, budget: Budget) -> float:
         seats = [2, 2, 2]
         seats[i % 3] = levels[0]
         return float(arena.play(kind, seats, seed, budget=budget, bot=BOT)["places"][i % 3])
+    if measure == "table":
+        where = SEATINGS[i % len(SEATINGS)]  # where[k]: the seat of levels[k]
+        seats = [0] * len(levels)
+        for k, seat in enumerate(where):
+            seats[seat] = levels[k]
+        places = arena.play(kind, seats, seed, budget=budget, bot=BOT)["places"]
+        return [float(places[where[0]]), float(places[where[-1]])]
     out = arena.play(kind, [levels[0]] * 2, seed, budget=budget, tick=3.0, bot=BOT)
     return 1.0 if out["scores"][0] >= 25 else 0.0
 
@@ -156,6 +172,18 @@ def figure(name: str, values: list[float], games: int) -> str:
         half = 1.96 * statistics.stdev(values) / math.sqrt(n) if n > 1 else 0
         return (f"pickpic     L{levels[0]} among two L2: mean place {mean:.2f} "
                 f"(95% CI {mean - half:.2f}-{mean + half:.2f}, {played})")
+    if measure == "table":
+        strong, weak = levels[0], levels[-1]
+        def mean_ci(xs):
+            mean = statistics.mean(xs) if xs else 0.0
+            half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0
+            return mean, mean - half, mean + half
+        s_mean, s_low, s_high = mean_ci([v[0] for v in values])
+        w_mean, w_low, w_high = mean_ci([v[1] for v in values])
+        d_mean, d_low, d_high = mean_ci([v[1] - v[0] for v in values])
+        return (f"pickpic     L{strong}, L{levels[1]}, L{weak} at one table: mean place L{strong} {s_mean:.2f} "
+                f"(95% CI {s_low:.2f}-{s_high:.2f}), L{weak} {w_mean:.2f} ({w_low:.2f}-{w_high:.2f}); "
+                f"L{strong} better by {d_mean:.2f} (95% CI {d_low:.2f}-{d_high:.2f}, {played})")
     reached = sum(values)
     low, high = wilson(reached, n)
     return (f"photoshoot  coop team of L{levels[0]}: 25+ points in {reached / max(n, 1):6.1%} "

@@ -46,7 +46,7 @@ def test_a_part_outside_its_run_is_refused(text):
 def test_an_unknown_pairing_is_refused_with_the_names_there_are():
     with pytest.raises(SystemExit, match="photograph-3v2"):
         strength.chosen(set(), {"photograph-4v1"})
-    assert strength.chosen({"pickpic"}, set()) == ["pickpic-3", "pickpic-1"]
+    assert strength.chosen({"pickpic"}, set()) == ["pickpic-3", "pickpic-1", "pickpic-table"]
     assert strength.chosen({"pickpic"}, {"coop-1"}) == []
 
 
@@ -124,3 +124,13 @@ def test_a_file_of_another_run_is_not_resumed(tmp_path):
                           env={**os.environ, "GAMES": "6", "PAIRING": "pickpic-1", "BUDGET": "0.5",
                                "OUT": "mine.json"}, timeout=120, check=False)
     assert done.returncode != 0 and "another run" in done.stderr
+
+
+def test_the_three_levels_at_one_table_sit_in_each_of_the_six_seatings_in_turn():
+    assert sorted(strength.SEATINGS) == sorted(set(strength.SEATINGS)) and len(strength.SEATINGS) == 6
+    merged = strength.merge([part({"pickpic-table": {"0": [1.0, 3.0], "1": [2.0, 3.0], "2": [1.0, 2.0]}},
+                                  games=3)])
+    # Mean places 1.33 and 2.67; the differences 2, 1, 1: a mean of 1.33, sd 0.58.
+    assert strength.report(merged) == [
+        "pickpic     L3, L2, L1 at one table: mean place L3 1.33 (95% CI 0.68-1.99), L1 2.67 (2.01-3.32); "
+        "L3 better by 1.33 (95% CI 0.68-1.99, 3 games)"]
