@@ -232,11 +232,12 @@ def merge(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
             if twice:
                 raise SystemExit(f"merge: {name} game {', '.join(twice)} is in two parts")
             pooled.update(values)
-        for kind, spent in part["cpu"].items():
+        # A part saved midway (a run still going, or stopped) has no memory figures yet.
+        for kind, spent in part.get("cpu", {}).items():
             merged["cpu"].setdefault(kind, []).extend(spent)
-        for kind, peak in part["peaks"].items():
+        for kind, peak in part.get("peaks", {}).items():
             merged["peaks"][kind] = max(merged["peaks"].get(kind, 0), peak)
-        for kind, count in part["replayed"].items():
+        for kind, count in part.get("replayed", {}).items():
             merged["replayed"][kind] = merged["replayed"].get(kind, 0) + count
     return merged
 
@@ -276,6 +277,8 @@ def play(environ: dict[str, str]) -> dict[str, Any]:
     out = environ.get("OUT")
     run: dict[str, Any] = resumed(out, games, seconds, f"{k}/{n}") or {
         "games": games, "budget": seconds, "part": f"{k}/{n}", "pairings": {}}
+    run.setdefault("peaks", {})  # until the end of the run: what an earlier, resumed one found
+    run.setdefault("replayed", {})
     for kind, spent in run.get("cpu", {}).items():
         costs.setdefault(kind, []).extend(spent)
     run["cpu"] = costs

@@ -134,3 +134,10 @@ def test_the_three_levels_at_one_table_sit_in_each_of_the_six_seatings_in_turn()
     assert strength.report(merged) == [
         "pickpic     L3, L2, L1 at one table: mean place L3 1.33 (95% CI 0.68-1.99), L1 2.67 (2.01-3.32); "
         "L3 better by 1.33 (95% CI 0.68-1.99, 3 games)"]
+
+
+def test_a_part_saved_midway_merges_and_its_report_counts_the_games_it_has():
+    midway = {"games": 4, "budget": 0.5, "part": "0/2", "pairings": {"pickpic-3": {"0": 2.0}},
+              "cpu": {"pickpic": [0.4]}}  # no memory figures until its run ends
+    (line, cpu) = strength.report(strength.merge([midway, part({"pickpic-3": {"1": 1.0}})]))
+    assert line.endswith("2 of 4 games)") and cpu.endswith("over 1 moves")
