@@ -156,6 +156,13 @@ def play_game(name: str, i: int, budget: Budget) -> float | list[float]:
     return 1.0 if out["scores"][0] >= 25 else 0.0
 
 
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """The mean and its 95% interval (normal approximation)."""
+    mean = statistics.mean(values) if values else 0.0
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0
+    return mean, mean - half, mean + half
+
+
 def figure(name: str, values: list[float], games: int) -> str:
     """The pairing's line of the report, over the games played (fewer than `games`: said so)."""
     kind, measure, levels = PAIRINGS[name]
@@ -168,19 +175,14 @@ def figure(name: str, values: list[float], games: int) -> str:
         return (f"{kind:11} L{strong} vs L{weak}: L{strong} wins {wins / max(n, 1):6.1%} "
                 f"(95% CI {low:.1%}-{high:.1%}, {played})")
     if measure == "place":
-        mean = statistics.mean(values) if values else 0.0
-        half = 1.96 * statistics.stdev(values) / math.sqrt(n) if n > 1 else 0
+        mean, low, high = mean_interval(values)
         return (f"pickpic     L{levels[0]} among two L2: mean place {mean:.2f} "
-                f"(95% CI {mean - half:.2f}-{mean + half:.2f}, {played})")
+                f"(95% CI {low:.2f}-{high:.2f}, {played})")
     if measure == "table":
         strong, weak = levels[0], levels[-1]
-        def mean_ci(xs):
-            mean = statistics.mean(xs) if xs else 0.0
-            half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0
-            return mean, mean - half, mean + half
-        s_mean, s_low, s_high = mean_ci([v[0] for v in values])
-        w_mean, w_low, w_high = mean_ci([v[1] for v in values])
-        d_mean, d_low, d_high = mean_ci([v[1] - v[0] for v in values])
+        s_mean, s_low, s_high = mean_interval([v[0] for v in values])
+        w_mean, w_low, w_high = mean_interval([v[1] for v in values])
+        d_mean, d_low, d_high = mean_interval([v[1] - v[0] for v in values])
         return (f"pickpic     L{strong}, L{levels[1]}, L{weak} at one table: mean place L{strong} {s_mean:.2f} "
                 f"(95% CI {s_low:.2f}-{s_high:.2f}), L{weak} {w_mean:.2f} ({w_low:.2f}-{w_high:.2f}); "
                 f"L{strong} better by {d_mean:.2f} (95% CI {d_low:.2f}-{d_high:.2f}, {played})")
@@ -292,9 +294,9 @@ def play(environ: dict[str, str]) -> dict[str, Any]:
         print(figure(name, [values[str(i)] for i in mine], games), flush=True)
     peaks = peak_memory()
     replayed = {kind: sum(seen == kind for seen, _ in replays) for kind in peaks}
-    for kind, peak in run.get("peaks", {}).items():  # an earlier, resumed run's replays
+    for kind, peak in run["peaks"].items():  # an earlier, resumed run's replays
         peaks[kind] = max(peaks.get(kind, 0), peak)
-        replayed[kind] = replayed.get(kind, 0) + run.get("replayed", {}).get(kind, 0)
+        replayed[kind] = replayed.get(kind, 0) + run["replayed"].get(kind, 0)
     run.update(cpu=costs, peaks=peaks, replayed=replayed)
     for line in cost_lines(run["cpu"], peaks, run["replayed"]):
         print(line, flush=True)
