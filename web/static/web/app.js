@@ -98,10 +98,14 @@ function updateUnread() {
 }
 
 // Logging out revokes this device's token on the server too, not only in this browser.
+// The screen's and the user stream's requests stop first: one still in flight when the token is
+// revoked would come back 401 and send the player to log in a second time.
 async function logout() {
+  stopUserStream(); stopUserStream = () => {};
+  leave(); leave = () => {}; news = null;
   try { await post("/accounts/logout/"); } catch (error) { /* already revoked or expired */ }
   auth.token = null; me = null; sessionStorage.removeItem(BACK_KEY);
-  stopUserStream(); stopUserStream = () => {}; turns.clear(); showTurns();
+  turns.clear(); showTurns();
   location.hash = "#/login";
 }
 
