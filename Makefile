@@ -4,11 +4,15 @@ VENV   ?= .venv
 PYTHON ?= python3
 PY      = $(VENV)/bin/python
 PORT   ?= 8000
+# `make run` serves on PORT through the proxy (deploy/nginx.conf.template), which sends the
+# requests that wait to `live` on LIVE_PORT and the others to `web` on WEB_PORT.
+WEB_PORT  ?= 8001
+LIVE_PORT ?= 8002
 # Development asks for debug (and with it the development secret key) unless told otherwise:
 # the settings' own defaults are production's (debug off, a secret required).
 DEV     = DJANGO_DEBUG=$${DJANGO_DEBUG:-true}
 
-.PHONY: install chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench bots-strength bots-strength-merge bot-client soak mutate mutate-before check clean
+.PHONY: install nginx chromium node valgrind services migrate run test test-fast chaos lint-imports fuzz bench bots-strength bots-strength-merge bot-client soak mutate mutate-before check clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,7 +20,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
 	@touch $@
 
-install: $(VENV)/.installed chromium tests/api/ts/node_modules/.installed
+install: $(VENV)/.installed nginx chromium tests/api/ts/node_modules/.installed
 
 # Tools from Debian's packages, installed when missing and we may: $(call debian,command,package,without it)
 define debian
@@ -27,6 +31,10 @@ define debian
 	    else echo "no $(1): $(3) (apt-get install $(2))"; fi; \
 	fi
 endef
+
+# The proxy in front of `web` and `live` (the Procfile's `proxy:`, scripts/proxy.py).
+nginx:
+	$(call debian,nginx,nginx,make run has no proxy)
 
 # The browser tests (tests/web) drive Debian's chromium: Playwright cannot fetch its own build here.
 chromium:
@@ -49,7 +57,7 @@ migrate: services
 	$(DEV) $(PY) manage.py migrate --no-input
 
 run: migrate
-	$(DEV) PORT=$(PORT) $(VENV)/bin/honcho start -f Procfile
+	$(DEV) PORT=$(PORT) WEB_PORT=$(WEB_PORT) LIVE_PORT=$(LIVE_PORT) $(VENV)/bin/honcho start -f Procfile
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process: many tests
 # wait on a worker, a server or a browser more than they compute. Files are handed out in the

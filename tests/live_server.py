@@ -73,6 +73,26 @@ class PrivateRedis:
         self.process = None
 
 
+def procfile_line(name: str) -> str:
+    line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith(f"{name}:"))
+    return line.split(":", 1)[1].strip()
+
+
+def procfile_web(port: int) -> list[str]:
+    """The Procfile's `web:` alone on `port`: it serves every route, as it does without the proxy."""
+    return ["/bin/sh", "-c", f"PORT={port} exec {procfile_line('web')}"]
+
+
+def procfile_stack(port: int, web_port: int | None = None, live_port: int | None = None) -> list[str]:
+    """The Procfile's `proxy:`, `web:` and `live:` as `make run` starts them, the proxy on `port`
+    (docs/operations.md, "Processes"). One process group: Server.stop ends all three, and CPU
+    figures taken by group count all three, nginx included."""
+    ports = (f"PORT={port} WEB_PORT={web_port or free_port()} LIVE_PORT={live_port or free_port()} "
+             "LIVE_SETTINGS=tests.live_settings")
+    lines = " & ".join(procfile_line(name) for name in ("proxy", "web", "live"))
+    return ["/bin/sh", "-c", f"export {ports}; {lines} & wait"]
+
+
 class Server:
     """One web server process (uvicorn by default; `command` may be the Procfile's)."""
 
@@ -109,7 +129,9 @@ class Server:
             except httpx.HTTPError:
                 return False
 
-        assert wait_for(up, timeout=60, every=0.2), f"the server did not start:\n{self.output()}"
+        if not wait_for(up, timeout=60, every=0.2):
+            self.stop()  # all of it: a command may have started several processes
+            raise AssertionError(f"the server did not start:\n{self.output()}")
         return self
 
     def stop(self) -> None:

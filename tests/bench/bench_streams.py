@@ -1,6 +1,7 @@
 """Benchmarks of live updates (run by `make bench`, never by `make test`).
 
-The Procfile's web server against the test database; a client fleet in processes of its own
+The Procfile's proxy, web and live processes (streams and long-polls go to `live` through the
+proxy, as in production) against the test database; a client fleet in processes of its own
 (tests/bench/stream_load.py, BENCH_FLEET_PROCS of them, each owning a share of the games) opens
 BENCH_STREAMS SSE streams and BENCH_POLLS long-polls over BENCH_GAMES games, then every game moves
 about every BENCH_INTERVAL seconds (3 and 10 by default, one case each) while they listen.
@@ -19,7 +20,6 @@ import json
 import os
 import re
 import runpy
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -35,7 +35,7 @@ from accounts.models import User
 from games.play import services
 from tests.bench import report as bench_report
 from tests.bench import stream_load
-from tests.live_server import Server, web_connections
+from tests.live_server import Server, procfile_stack, web_connections
 from tests.worker import ROOT
 
 pytestmark = [pytest.mark.bench, pytest.mark.django_db(transaction=True)]
@@ -46,17 +46,12 @@ POOL_MAX = 10
 FLEET_PROCS = 1
 
 
-def procfile_web(port: int) -> list[str]:
-    line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith("web:"))
-    command = line.split(":", 1)[1].replace("${PORT:-8000}", str(port))
-    return shlex.split(command)
-
-
 def workers_in(command: list[str]) -> int:
-    for flag in ("--workers", "-w"):
-        if flag in command:
-            return int(command[command.index(flag) + 1])
-    return runpy.run_path(str(ROOT / "gunicorn.conf.py"))["workers"]  # gunicorn reads it from ROOT
+    """Gunicorn worker processes of each of the command's servers (web, live)."""
+    text = " ".join(command)
+    named = re.search(r"(?:--workers|-w) (\d+)", text)
+    per_server = int(named.group(1)) if named else runpy.run_path(str(ROOT / "gunicorn.conf.py"))["workers"]
+    return per_server * max(1, text.count("gunicorn "))
 
 
 def group(root_pid: int):
@@ -256,12 +251,12 @@ def test_bench_streams_and_long_polls_while_games_move(interval, capsys):
     count = int(os.environ.get("BENCH_GAMES", 100))
     rounds = rounds_at(interval)
     plan = plan_for(make_games(count, readers=100), streams, polls, rounds=rounds, interval=interval)
-    load = Load(procfile_web, plan, BENCH_ENV, procs=fleet_procs())
+    load = Load(procfile_stack, plan, BENCH_ENV, procs=fleet_procs())
     bound = workers_in(load.server.command) * POOL_MAX
     result = load.run()
     result.update(streams_open=streams, polls=polls, moves_asked_per_s=count / interval)
     with capsys.disabled():
-        print(report(f"Live updates, the Procfile's server ({' '.join(load.server.command[:2])}...): "
+        print(report(f"Live updates, the Procfile's proxy, web and live: "
                      f"{streams} SSE + {polls} long-polls over {count} games, each moving every {interval:g} s "
                      f"on average ({count / interval:.0f} moves/s asked), {rounds} rounds", result, bound))
     assert result["moves"]["count"] > 0 and result["sse"]["deliveries"] > 0

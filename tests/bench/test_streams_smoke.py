@@ -1,5 +1,5 @@
 """The live-update benchmark's code, run on tiny sizes in `make test` so it cannot rot: the
-Procfile's web server, a fleet of two processes with SSE streams, long-polls and movers on raw
+Procfile's proxy, web and live processes, a fleet of two processes with SSE streams, long-polls and movers on raw
 sockets, and every move reaches every reader."""
 import pytest
 
@@ -16,7 +16,7 @@ def test_the_stream_benchmark_runs_end_to_end_on_tiny_sizes():
                                      interval=0.3), **TINY}
     # A small pool: PostgreSQL's connections are shared with the rest of the machine.
     env = {**bench_streams.BENCH_ENV, "DATABASE_POOL_MAX": "2"}
-    load = bench_streams.Load(bench_streams.procfile_web, plan, env, procs=2)
+    load = bench_streams.Load(bench_streams.procfile_stack, plan, env, procs=2)
     result = load.run()
     assert result["fleet"]["procs"] == 2
     assert result["streams_failed"] == 0 and result["movers_failed"] == [] and result["movers_unfinished"] == 0

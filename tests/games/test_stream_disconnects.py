@@ -1,33 +1,26 @@
 """A client that hangs up while a long-poll or a stream waits, against a real server process
 (uvicorn, Django's ASGI handler): the server cancels the wait quietly (no 500, no traceback in
 its log) and goes on answering. Waits are bounded; nothing here is timed."""
-import shlex
-import sys
 import time
 
 import httpx
 import pytest
 
-from tests.live_server import Server, game_stream, user_stream
-from tests.worker import ROOT, wait_for
+from tests.live_server import Server, game_stream, procfile_stack, user_stream
+from tests.worker import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TROUBLE = ("Traceback", "Internal Server Error", "RuntimeError", "ThreadSensitiveContext", " 500")
 
 
-def procfile_web(port: int) -> list[str]:
-    """The Procfile's web command (gunicorn with uvicorn workers), on the test's port."""
-    line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith("web:"))
-    return [sys.executable, "-m", "gunicorn", *shlex.split(line.split("gunicorn", 1)[1].replace(
-        "${PORT:-8000}", str(port)))]
-
-
 @pytest.fixture(params=["uvicorn", "procfile"])
 def web(request, django_db_blocker):
+    """uvicorn alone, and the Procfile's proxy, web and live (a hang-up then reaches `live`
+    through nginx)."""
     server = Server()
     if request.param == "procfile":
-        server.command = procfile_web(server.port)
+        server.command = procfile_stack(server.port)
     with django_db_blocker.unblock():
         server.start()
     yield server

@@ -1,0 +1,85 @@
+"""The Procfile's three web processes as `make run` and compose run them: the proxy sends the
+requests that wait (streams, long-polls) to `live` and every other request to `web`; `live`
+serves those routes only, with the same answers. Waits are bounded; nothing here is timed."""
+import os
+import subprocess
+import sys
+import threading
+
+import httpx
+import pytest
+
+from tests.conftest import start_game
+from tests.live_server import Server, free_port, game_stream, procfile_stack
+from tests.worker import ROOT
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def stack(django_db_setup, django_db_blocker):
+    ports = {"web": free_port(), "live": free_port()}
+    server = Server()
+    server.command = procfile_stack(server.port, ports["web"], ports["live"])
+    with django_db_blocker.unblock():
+        server.start()
+    server.ports = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
+    yield server
+    server.stop()
+
+
+def get(base: str, path: str, token: str, **params) -> httpx.Response:
+    return httpx.get(f"{base}/api/v1{path}", params=params, headers={"Authorization": f"Token {token}"}, timeout=30)
+
+
+def test_live_answers_a_long_poll_as_the_proxy_does_and_nothing_but_the_routes_that_wait(stack, alice, bob):
+    game = start_game(alice, [bob])
+    through_proxy = get(stack.url, f"/games/{game}/events/", alice.token, after=0)
+    from_live = get(stack.ports["live"], f"/games/{game}/events/", alice.token, after=0)
+    assert through_proxy.status_code == from_live.status_code == 200
+    assert through_proxy.json() == from_live.json() and len(from_live.json()["events"]) == 4
+
+    for path in ("/kinds/", f"/games/{game}/", f"/games/{game}/legal-moves/", "/accounts/me/"):
+        answer = get(stack.ports["live"], path, alice.token)
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found", path
+        assert get(stack.url, path, alice.token).status_code == 200, path
+    assert httpx.get(f"{stack.ports['live']}/admin/login/").status_code == 404
+    assert httpx.get(f"{stack.url}/admin/login/").status_code == 200
+
+
+def test_through_the_proxy_a_long_poll_and_a_stream_hear_a_move_made_on_web(stack, alice, bob):
+    game = start_game(alice, [bob])
+    stream = game_stream(stack, bob.token, game)
+    assert stream.status == 200 and stream.next().event == "ready"
+    answers = []
+    waiting = threading.Thread(target=lambda: answers.append(
+        get(stack.url, f"/games/{game}/events/", bob.token, after=4, wait=20)))
+    waiting.start()
+    with httpx.Client(base_url=f"{stack.url}/api/v1", headers={"Authorization": f"Token {alice.token}"},
+                      timeout=30) as http:
+        listed = http.get(f"/games/{game}/legal-moves/").json()
+        moved = http.post(f"/games/{game}/moves/", json={"move": listed["moves"][0],
+                                                         "expected_version": listed["version"]})
+    assert moved.status_code == 201, moved.text
+    waiting.join(30)
+    assert answers and answers[0].status_code == 200
+    assert [e["seq"] for e in answers[0].json()["events"]] == [5]
+    assert stream.until(lambda m: m.id == "5", timeout=20)[-1].data["event"]["seq"] == 5
+    stream.close()
+
+
+def test_the_proxy_gives_the_answers_from_live_the_security_headers_web_gives(stack, alice, bob):
+    game = start_game(alice, [bob])
+    from_web = get(stack.url, f"/games/{game}/", alice.token).headers
+    from_live = get(stack.url, f"/games/{game}/events/", alice.token).headers
+    for header in ("x-content-type-options", "referrer-policy", "cross-origin-opener-policy"):
+        assert from_live.get(header) == from_web.get(header) is not None, header
+
+
+def test_the_live_settings_pass_django_s_checks():
+    """No error: the admin's middleware checks are the only ones silenced (live serves no admin)."""
+    checked = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
+                             env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.live_settings",
+                                  "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "x" * 60})
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "ERRORS" not in checked.stderr
