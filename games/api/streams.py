@@ -94,7 +94,8 @@ def asynchronous(view_class: type[APIView]):
             if answer is not None:
                 # News, maybe long after the view checked the caller: the token may be revoked
                 # or the game no longer theirs to see (docs/social.md, "Open channels").
-                ended = poll.guard is not None and await live.run_sync(poll.guard.ended)
+                ended = (poll.guard is not None and not poll.guard.settled()
+                         and await live.run_sync(poll.guard.ended))
                 if ended:
                     return ENDED_ANSWERS[ended]()
                 response.data = answer
@@ -219,6 +220,9 @@ async def _ended(reader, delivering: bool = False) -> str | None:
     declined, left or been uninvited."""
     guard = reader.guard
     if guard is None or not (guard.due() or (delivering and guard.game_id is not None)):
+        return None
+    if guard.settled():
+        guard.checked = time.monotonic()
         return None
     why = await live.run_sync(guard.ended)
     return ENDED[why] if why else None
@@ -410,6 +414,11 @@ class Guard:
 
     def due(self) -> bool:
         return time.monotonic() - self.checked >= settings.LIVE_HEARTBEAT_SECONDS
+
+    def settled(self) -> bool:
+        """Whether the channel may go on, known without a query: a public game's (or the
+        caller's own) channel, on a token this process still knows to be valid."""
+        return self.game_id is None and (self.token_id is None or live.remembers_valid_token(self.token_id))
 
     def ended(self) -> str | None:
         """None while the channel may go on; else why not: "token" or "game"."""

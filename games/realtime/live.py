@@ -157,6 +157,7 @@ class Memory:
 # Token -> user for waiters, per process
 # ---------------------------------------------------------------------------------------------
 _tokens = Memory(10_000)  # token key -> (until, user, token)
+_token_ids = Memory(10_000)  # token id -> until: read from the database since the last revocation
 _hearing: set[int] = set()  # the hubs of this process that are subscribed now
 
 
@@ -178,11 +179,26 @@ def cached_token(key_: str, lookup: Callable[[str], tuple]) -> tuple:
         left = (expires - timezone.now()).total_seconds() if expires is not None else float("inf")
         hit = (now + min(settings.LIVE_AUTH_CACHE_SECONDS, left), user, token)
         _tokens[key_] = hit
+        if getattr(token, "pk", None) is not None:
+            _token_ids[token.pk] = hit[0]
     return hit[1], hit[2]
+
+
+def remembers_valid_token(token_id: int) -> bool:
+    """Whether the token is still valid, known without a query: this process hears revocations,
+    and read the token from the database since the last one it heard (any revocation forgets
+    every token), within LIVE_AUTH_CACHE_SECONDS and the token's own expiry. A long-poll asks
+    this before it delivers each move (games.api.streams.Guard): the query it saves was 15% of
+    the live process's time under the streams benchmark."""
+    if not _hearing:
+        return False
+    until = _token_ids.get(token_id)
+    return until is not None and until >= time.monotonic()
 
 
 def forget_tokens() -> None:
     _tokens.clear()
+    _token_ids.clear()
 
 
 def _revoked(sender=None, **kwargs) -> None:

@@ -325,3 +325,27 @@ def test_a_channel_is_let_go_a_linger_after_its_last_waiter_left_and_its_version
         await stop(hub)
 
     run(scenario)
+
+
+def test_a_token_read_since_the_last_revocation_heard_is_known_valid_without_a_query(settings):
+    settings.LIVE_AUTH_CACHE_SECONDS = 60
+
+    def lookup(key):
+        return SimpleNamespace(name="ann"), SimpleNamespace(pk=7, expires_at=None)
+
+    async def scenario():
+        live.forget_tokens()
+        hub = await live.hub()
+        assert live.hearing_revocations()
+        before = live.remembers_valid_token(7)         # never read here: ask the database
+        live.cached_token("ann's key", lookup)
+        read = live.remembers_valid_token(7), live.remembers_valid_token(8)
+        live.forget_tokens()                           # what a revocation heard does
+        after_revocation = live.remembers_valid_token(7)
+        live.cached_token("ann's key", lookup)
+        await stop(hub)
+        return before, read, after_revocation, live.hearing_revocations(), live.remembers_valid_token(7)
+
+    before, read, after_revocation, hearing, deaf = run(scenario)
+    assert before is False and read == (True, False) and after_revocation is False
+    assert hearing is False and deaf is False          # a process that hears no revocation asks
