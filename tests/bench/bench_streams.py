@@ -218,7 +218,7 @@ def report(title: str, r: dict, pool_bound: int) -> str:
 
 
 BENCH_ENV = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only", "DJANGO_SECURE_SSL_REDIRECT": "false", "LOG_LEVEL": "WARNING",
-             "DATABASE_POOL": "on", "DATABASE_POOL_MAX": str(POOL_MAX), "LIVE_DB_THREADS": "4",
+             "DATABASE_POOL": "on", "DATABASE_POOL_MAX": str(POOL_MAX), "LIVE_DB_THREADS": os.environ.get("BENCH_LIVE_THREADS", "4"),
              "LIVE_HEARTBEAT_SECONDS": "15", "LIVE_POLL_SECONDS": "5"}
 
 

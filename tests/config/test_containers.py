@@ -27,7 +27,7 @@ def dockerfile_healthcheck() -> list[str]:
     return json.loads(match.group(1))
 
 
-@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "outbound", "push", "bots", "beat"])
+@pytest.mark.parametrize("service", ["db", "redis", "web", "live", "worker", "outbound", "push", "bots", "beat"])
 def test_every_long_running_service_has_a_healthcheck(service):
     assert COMPOSE["services"][service]["healthcheck"]["test"]
 
@@ -45,7 +45,8 @@ def run(command: list[str]) -> subprocess.CompletedProcess:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_image_and_web_healthchecks_pass_against_a_live_server(live_server):
-    for command in (dockerfile_healthcheck(), COMPOSE["services"]["web"]["healthcheck"]["test"][1:]):
+    for command in (dockerfile_healthcheck(), COMPOSE["services"]["web"]["healthcheck"]["test"][1:],
+                    COMPOSE["services"]["live"]["healthcheck"]["test"][1:]):
         command = on(command, live_server)
         assert live_server.url in " ".join(command)
         result = run(command)
@@ -60,12 +61,12 @@ def test_the_healthcheck_fails_when_nothing_answers():
 def test_web_worker_and_beat_share_the_metrics_directory_that_migrate_empties():
     services = COMPOSE["services"]
     directory = COMPOSE["x-app"]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
-    for name in ("web", "worker", "beat", "migrate"):
+    for name in ("web", "live", "worker", "beat", "migrate"):
         assert any(v.endswith(f":{directory}") for v in services[name]["volumes"]), name
     assert f"rm -rf {directory}/*" in " ".join(services["migrate"]["command"])
 
 
-LONG_RUNNING = ["db", "redis", "web", "worker", "outbound", "push", "bots", "beat"]
+LONG_RUNNING = ["db", "redis", "proxy", "web", "live", "worker", "outbound", "push", "bots", "beat"]
 # The services that run the app's image, migrate aside: the processes of the Procfile.
 APP = [name for name, service in COMPOSE["services"].items() if service.get("build") and name != "migrate"]
 
@@ -75,9 +76,20 @@ def test_every_long_running_service_comes_back_by_itself_when_it_dies(service):
     assert COMPOSE["services"][service]["restart"] in {"always", "unless-stopped"}
 
 
-def test_the_app_services_are_the_procfile_s_processes():
+def test_the_app_services_and_the_proxy_are_the_procfile_s_processes():
     procfile = {line.split(":", 1)[0] for line in (ROOT / "Procfile").read_text().splitlines() if line}
-    assert set(APP) == procfile
+    assert set(APP) | {"proxy"} == procfile
+
+
+def test_the_proxy_fills_the_template_make_run_fills_and_waits_for_web_and_live():
+    proxy = COMPOSE["services"]["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    assert "./deploy/nginx.conf.template:/etc/nginx/templates/nginx.conf.template:ro" in proxy["volumes"]
+    assert proxy["environment"]["NGINX_ENVSUBST_OUTPUT_DIR"] == "/etc/nginx"
+    assert {name: proxy["environment"][name] for name in ("WEB_UPSTREAM", "LIVE_UPSTREAM")} == {
+        "WEB_UPSTREAM": "web:8000", "LIVE_UPSTREAM": "live:8000"}
+    assert proxy["depends_on"] == {"web": {"condition": "service_healthy"}, "live": {"condition": "service_healthy"}}
+    assert COMPOSE["services"]["live"]["environment"]["DJANGO_SETTINGS_MODULE"] == "config.live_settings"
 
 
 @pytest.mark.parametrize("service", APP)

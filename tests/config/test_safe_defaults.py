@@ -1,6 +1,6 @@
 """Safe by default: a deployment that sets nothing but a database, Redis and a secret runs with
 debug off, HTTPS only and no proxy trusted; without a secret it does not start; compose refuses
-to start without one and publishes the web port alone; the web server's worker count comes from
+to start without one and publishes the proxy's port alone; the web server's worker count comes from
 WEB_CONCURRENCY."""
 import json
 import os
@@ -55,13 +55,13 @@ def test_proxies_are_a_count_you_declare():
     assert settings_with({**MINIMAL, "DJANGO_SECRET_KEY": "k", "DJANGO_TRUSTED_PROXIES": "-1"}).returncode != 0
 
 
-def test_compose_needs_a_secret_and_publishes_only_the_web_port():
+def test_compose_needs_a_secret_and_publishes_only_the_proxy_s_port():
     text = (ROOT / "docker-compose.yml").read_text()
     compose = yaml.safe_load(text)
     secret = compose["x-app"]["environment"]["DJANGO_SECRET_KEY"]
     assert re.fullmatch(r"\$\{DJANGO_SECRET_KEY:\?[^}]+\}", secret), secret
     published = {name for name, service in compose["services"].items() if service.get("ports")}
-    assert published == {"web"}
+    assert published == {"proxy"}
     assert compose["x-app"]["environment"]["DJANGO_DEBUG"] == "false"
 
 
