@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
 # Where an environment variable can be read: the settings, gunicorn's own (workers, proxies), and
 # prometheus-client's directory (read by config/metrics.py).
-READERS = [ROOT / "config" / "settings.py", ROOT / "gunicorn.conf.py", ROOT / "config" / "metrics.py"]
+READERS = [ROOT / "config" / "settings.py", ROOT / "gunicorn.conf.py", ROOT / "config" / "metrics.py",
+           ROOT / "scripts" / "proxy.py"]
 
 
 def text(name: str) -> str:
