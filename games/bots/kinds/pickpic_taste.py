@@ -10,8 +10,9 @@ the same for every seat and reveals nothing:
   the photograph's setting and light; a word on many cards weighs less (tf-idf);
 - the direct fit of two cards is the cosine of their bags;
 - two cards that fit the same other cards fit each other too (the cosine of their rows of direct
-  fits, without themselves): "ice" and "cold" share no word but share neighbours. This second
-  step is what makes almost every pair comparable.
+  fits, without themselves): Shipwreck on the Shore and Old Photo Album share no word, but both
+  fit pictures of decay and of memory. This second step is what makes almost every pair
+  comparable.
 
 `percentile[table][card]` is where `card` stands among all the other cards by fit to `table`
 (0: the worst fit, 1: the best): the chance that `card` fits `table` better than a card drawn at
