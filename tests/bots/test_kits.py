@@ -4,6 +4,7 @@ from, and Photoshoot's imagined table, which must play the game's own rules vers
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 from datetime import timedelta
 
@@ -12,9 +13,11 @@ import pytest
 from games import bots, engines
 from games.bots import Budget, arena
 from games.bots.kinds import kit_for, margin
+from games.bots.kinds import pickpic as pickpic_kit
 from games.bots.kinds import provence as provence_kit
 from games.bots.search import Seat
 from games.engines.base import EngineError
+from games.engines.pickpic import moves as pickpic_moves
 from games.engines.provence import cards, layout, photos, scoring
 
 
@@ -124,3 +127,76 @@ def test_photoshoot_imagined_table_plays_the_games_rules_version(players):
         imagined = engine.play(world, seat, move, clock + timedelta(seconds=1))
         assert imagined.event_type == real.event_type
         assert imagined.state["grid"] == real.state["grid"]
+
+
+# --- Pick Pic -------------------------------------------------------------------------------
+WATERFALL, KITCHEN, SUNFLOWERS = 9, 7, 18  # Frozen Waterfall, Grandmother's Kitchen, Sunflower Field
+ICY = [114, 79, 108]  # Glacier Cave, Icebergs in a Fjord, Polar Bear on Drifting Ice
+CLASSROOM, BOOTS = 28, 90  # Empty Classroom (memory, like the kitchen), Worn Hiking Boots
+
+
+def pickpic_rank_inputs(stack: list[int], table=(WATERFALL, KITCHEN, SUNFLOWERS)) -> dict:
+    """Seat 0 of 3 about to rank `stack` (four gifts and the random card) under `table`."""
+    view = {"phase": "rank", "active": [0, 1, 2], "players": 3, "round": 1, "target": 20,
+            "comments": False, "cards_per_gift": 2, "scores": [0, 0, 0], "deck_size": 80,
+            "discard_size": 0, "table": list(table), "done": [False, False, False],
+            "last_round": None, "result": None,
+            "you": {"seat": 0, "gifts": {"1": [1, 2], "2": [3, 4]}, "stack": list(stack)}}
+    legal = [{"type": "rank", "order": list(o)} for o in itertools.permutations(stack)]
+    return {"seat": 0, "view": view, "legal": legal, "log": [], "options": {}, "rules_version": None}
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_pickpic_ranks_a_clearly_unfitting_card_last(level):
+    """Icy pictures under a frozen waterfall, and a busy restaurant kitchen: the kitchen is the
+    card nobody would have chosen, so both thinking levels rank it last."""
+    kitchen_rush = 101
+    stack = [ICY[0], kitchen_rush, ICY[1], 76, ICY[2]]  # 76: Snowman in a Garden
+    move = bots.decide("pickpic", level, seed="s", budget=Budget(iterations=40),
+                       **pickpic_rank_inputs(stack))
+    assert move["order"][-1] == kitchen_rush
+
+
+def test_pickpic_level_3_weighs_who_would_have_given_a_card():
+    """The classroom fits the waterfall a little better than the hiking boots do, so level 2
+    ranks the boots last. But a player holding the classroom would have given it to the kitchen
+    (a memory), or kept it from the sunflowers no more than the boots: it is the likelier random
+    card, and level 3 ranks it last."""
+    fit = pickpic_kit.fit
+    assert fit(CLASSROOM, WATERFALL) > fit(BOOTS, WATERFALL)
+    assert fit(CLASSROOM, KITCHEN) > fit(CLASSROOM, WATERFALL) + 0.1
+    stack = [ICY[0], CLASSROOM, ICY[1], BOOTS, ICY[2]]
+    inputs = pickpic_rank_inputs(stack)
+    odds = pickpic_kit.random_odds(inputs["view"], 0)
+    assert sum(odds.values()) == pytest.approx(1.0)
+    assert max(odds, key=odds.get) == CLASSROOM
+    assert all(odds[c] < odds[BOOTS] for c in ICY)
+    level2 = bots.decide("pickpic", 2, seed="s", **inputs)
+    level3 = bots.decide("pickpic", 3, seed="s", budget=Budget(iterations=40), **inputs)
+    assert level2["order"][-1] == BOOTS
+    assert level3["order"][-1] == CLASSROOM
+
+
+def test_pickpic_random_odds_read_only_the_view():
+    """The same view gives the same odds, whoever asks and whatever was asked before."""
+    stack = [ICY[0], CLASSROOM, ICY[1], BOOTS, ICY[2]]
+    first = pickpic_kit.random_odds(pickpic_rank_inputs(stack)["view"], 0)
+    pickpic_kit._odds.cache_clear()
+    pickpic_kit.random_odds(pickpic_rank_inputs(list(reversed(stack)))["view"], 0)
+    assert pickpic_kit.random_odds(pickpic_rank_inputs(stack)["view"], 0) == first
+
+
+def test_pickpic_level_3_gives_each_player_the_cards_of_its_picture():
+    """Two icy pictures and two homely ones, for a frozen waterfall and a grandmother's kitchen.
+    (A few play-outs cannot tell the splits apart beyond their noise: 300 can.)"""
+    hand = [ICY[0], 49, ICY[1], 55]  # 49: Hands Kneading Bread, 55: Morning Coffee Steam
+    view = {"phase": "give", "active": [0, 1, 2], "players": 3, "round": 1, "target": 20,
+            "comments": False, "cards_per_gift": 2, "scores": [0, 0, 0], "deck_size": 90,
+            "discard_size": 0, "table": [SUNFLOWERS, WATERFALL, KITCHEN],
+            "done": [False, False, False], "last_round": None, "result": None,
+            "you": {"seat": 0, "hand": hand}}
+    legal = pickpic_moves.give_moves(3, 0, hand)
+    move = bots.decide("pickpic", 3, seat=0, view=view, legal=legal, log=[], options={},
+                       rules_version=None, seed="s", budget=Budget(iterations=300))
+    assert sorted(move["gifts"]["1"]) == sorted(ICY[:2])
+    assert sorted(move["gifts"]["2"]) == [49, 55]
