@@ -35,7 +35,7 @@ from accounts.models import User
 from games.play import services
 from tests.bench import report as bench_report
 from tests.bench import stream_load
-from tests.live_server import Server, procfile_stack, web_connections
+from tests.live_server import Server, procfile_stack, procfile_web, web_connections
 from tests.worker import ROOT
 
 pytestmark = [pytest.mark.bench, pytest.mark.django_db(transaction=True)]
@@ -218,7 +218,7 @@ def report(title: str, r: dict, pool_bound: int) -> str:
 
 
 BENCH_ENV = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only", "DJANGO_SECURE_SSL_REDIRECT": "false", "LOG_LEVEL": "WARNING",
-             "DATABASE_POOL": "on", "DATABASE_POOL_MAX": str(POOL_MAX), "LIVE_DB_THREADS": os.environ.get("BENCH_LIVE_THREADS", "4"),
+             "DATABASE_POOL": "on", "DATABASE_POOL_MAX": str(POOL_MAX), "LIVE_DB_THREADS": "4",
              "LIVE_HEARTBEAT_SECONDS": "15", "LIVE_POLL_SECONDS": "5"}
 
 
@@ -251,12 +251,15 @@ def test_bench_streams_and_long_polls_while_games_move(interval, capsys):
     count = int(os.environ.get("BENCH_GAMES", 100))
     rounds = rounds_at(interval)
     plan = plan_for(make_games(count, readers=100), streams, polls, rounds=rounds, interval=interval)
-    load = Load(procfile_stack, plan, BENCH_ENV, procs=fleet_procs())
+    # BENCH_STREAMS_SERVER=web: the Procfile's `web:` alone serving every route, as before the
+    # `live` process (docs/operations.md), for a before-and-after on the same machine.
+    alone = os.environ.get("BENCH_STREAMS_SERVER") == "web"
+    load = Load(procfile_web if alone else procfile_stack, plan, BENCH_ENV, procs=fleet_procs())
     bound = workers_in(load.server.command) * POOL_MAX
     result = load.run()
     result.update(streams_open=streams, polls=polls, moves_asked_per_s=count / interval)
     with capsys.disabled():
-        print(report(f"Live updates, the Procfile's proxy, web and live: "
+        print(report(f"Live updates, the Procfile's {'web alone' if alone else 'proxy, web and live'}: "
                      f"{streams} SSE + {polls} long-polls over {count} games, each moving every {interval:g} s "
                      f"on average ({count / interval:.0f} moves/s asked), {rounds} rounds", result, bound))
     assert result["moves"]["count"] > 0 and result["sse"]["deliveries"] > 0
