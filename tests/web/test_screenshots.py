@@ -53,6 +53,8 @@ def assert_on_the_first_screen(page, *selectors: str) -> None:
     as the page opens, nothing to scroll to."""
     height = page.evaluate("innerHeight")
     for selector in selectors:
+        # The page may be drawing the table again (news from its stream): wait for it to stand.
+        page.locator(selector).first.wait_for(state="visible")
         box = page.locator(selector).first.bounding_box()
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)
 
