@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 from django.conf import settings
 
+from tests.bench.stack import procfile_command
 from tests.worker import ROOT, Worker, wait_for
 
 WEB_APP_NAME = "darkroom-web-test"
@@ -73,14 +74,9 @@ class PrivateRedis:
         self.process = None
 
 
-def procfile_line(name: str) -> str:
-    line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith(f"{name}:"))
-    return line.split(":", 1)[1].strip()
-
-
 def procfile_web(port: int) -> list[str]:
     """The Procfile's `web:` alone on `port`: it serves every route, as it does without the proxy."""
-    return ["/bin/sh", "-c", f"PORT={port} exec {procfile_line('web')}"]
+    return ["/bin/sh", "-c", f"PORT={port} exec {procfile_command('web')}"]
 
 
 def procfile_stack(port: int, web_port: int | None = None, live_port: int | None = None) -> list[str]:
@@ -89,7 +85,7 @@ def procfile_stack(port: int, web_port: int | None = None, live_port: int | None
     figures taken by group count all three, nginx included."""
     ports = (f"PORT={port} WEB_PORT={web_port or free_port()} LIVE_PORT={live_port or free_port()} "
              "LIVE_SETTINGS=tests.live_settings")
-    lines = " & ".join(procfile_line(name) for name in ("proxy", "web", "live"))
+    lines = " & ".join(procfile_command(name) for name in ("proxy", "web", "live"))
     return ["/bin/sh", "-c", f"export {ports}; {lines} & wait"]
 
 

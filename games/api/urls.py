@@ -19,6 +19,14 @@ class TextConverter:
 
 register_converter(TextConverter, "text")
 
+# The requests that wait, also all that the `live` process serves (games.api.live_urls). Async: a
+# long-poll (?wait=) sleeps on the event loop, not on a thread (games.api.streams).
+WAITING = [
+    path("games/<text:game_id>/events/", streams.asynchronous(views.EventsView), name="game-events"),
+    path("games/<text:game_id>/stream/", streams.game_stream, name="game-stream"),
+    path("stream/", streams.user_stream, name="stream"),
+]
+
 urlpatterns = [
     path("accounts/", include("games.api.account_urls")),
     path("kinds/", views.KindsView.as_view(), name="kinds"),
@@ -39,10 +47,7 @@ urlpatterns = [
     path("games/<text:game_id>/start/", views.StartView.as_view(), name="game-start"),
     path("games/<text:game_id>/legal-moves/", views.LegalMovesView.as_view(), name="game-legal-moves"),
     path("games/<text:game_id>/moves/", views.MovesView.as_view(), name="game-moves"),
-    # Async: a long-poll (?wait=) sleeps on the event loop, not on a thread (games.api.streams).
-    path("games/<text:game_id>/events/", streams.asynchronous(views.EventsView), name="game-events"),
-    path("games/<text:game_id>/stream/", streams.game_stream, name="game-stream"),
-    path("stream/", streams.user_stream, name="stream"),
+    *WAITING,
     path("stream-tickets/", tickets.StreamTicketsView.as_view(), name="stream-tickets"),
     path("games/<text:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
     path("games/<text:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
