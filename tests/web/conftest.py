@@ -31,8 +31,10 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(pytest.mark.skip(reason=f"no chromium at {CHROMIUM} (make install brings Debian's)"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def web(django_db_setup, django_db_blocker):
+    # One server for all the browser files a test process runs (each test flushes the database
+    # it serves): a start is seconds of a busy machine's CPU.
     # Playwright's sync API keeps an event loop in this thread, so Django, here in the test
     # process only, must be told the database calls of its fixtures are fine; never the server's.
     with django_db_blocker.unblock():
