@@ -34,11 +34,13 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope="session")
 def web(django_db_setup, django_db_blocker):
     # One server for all the browser files a test process runs (each test flushes the database
-    # it serves): a start is seconds of a busy machine's CPU.
+    # it serves): a start is seconds of a busy machine's CPU. Its connections go by a name of
+    # their own: the tests that count a server's connections (live_server.web_connections) later
+    # in the same process count only their own server's.
     # Playwright's sync API keeps an event loop in this thread, so Django, here in the test
     # process only, must be told the database calls of its fixtures are fine; never the server's.
     with django_db_blocker.unblock():
-        server = Server(DJANGO_ALLOW_ASYNC_UNSAFE="").start()
+        server = Server(DJANGO_ALLOW_ASYNC_UNSAFE="", PGAPPNAME="darkroom-web-browser-test").start()
     yield server
     server.stop()
 
