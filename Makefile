@@ -64,7 +64,7 @@ run: migrate
 # order tests/conftest.py collects them, what runs for minutes first (--no-loadscope-reorder:
 # xdist's own order, by the number of tests in a file, hands the one-test files, the longest,
 # out last).
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 5
 FAST_SKIP = not bench and not browser and not bench_smoke and not fault and not slow and not soak
 
 # The layers first (import-linter's contracts in pyproject.toml): seconds, and a broken one fails
