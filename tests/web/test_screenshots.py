@@ -51,12 +51,29 @@ def test_screenshots_of_every_game_on_a_desktop_and_a_phone(web, browser):
 def assert_on_the_first_screen(page, *selectors: str) -> None:
     """Photoshoot is played against the hourglass: its square, objective and moves are all in view
     as the page opens, nothing to scroll to."""
-    height = page.evaluate("innerHeight")
+    from playwright.sync_api import TimeoutError as NotInView
+
     for selector in selectors:
-        # The page may be drawing the table again (news from its stream): wait for it to stand.
-        page.locator(selector).first.wait_for(state="visible")
-        box = page.locator(selector).first.bounding_box()
-        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)
+        # The page may draw the table again between two looks (news from its stream), detaching
+        # what the last look found: each selector is judged in a single look inside the page,
+        # looked at again until the table stands.
+        try:
+            page.wait_for_function(IN_VIEW, arg=selector, timeout=10_000)
+        except NotInView:
+            raise AssertionError((selector, page.evaluate(WHERE, selector))) from None
+
+
+IN_VIEW = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return false;
+  const r = el.getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+}"""
+WHERE = """(selector) => {
+  const el = document.querySelector(selector);
+  const r = el && el.getBoundingClientRect();
+  return { top: r && r.top, bottom: r && r.bottom, height: innerHeight };
+}"""
 
 
 def publish(shots: list[Path]) -> None:
