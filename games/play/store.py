@@ -96,7 +96,7 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
     for item in batch:
         if item.game.version != item.expected_version:
             raise VersionConflict(item.game.version)
-    rows = [[Event(game=item.game, seq=item.expected_version + i, type=e.type, actor=e.actor, data=e.data,
+    rows = [[Event(game_id=item.game.pk, seq=item.expected_version + i, type=e.type, actor=e.actor, data=e.data,
                    created_at=item.at, idempotency_key=e.idempotency_key, request_hash=e.request_hash,
                    user_id=e.user_id)
              for i, e in enumerate(item.events, start=1)] for item in batch]
