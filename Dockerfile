@@ -19,6 +19,7 @@ EXPOSE 8000
 # Liveness by IP over plain HTTP: /healthz is answered before host checks and HTTPS redirects.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
-# ASGI (gunicorn managing uvicorn workers): streams and long-polls wait on the event loop (games/realtime/live.py).
-# Worker processes come from WEB_CONCURRENCY (gunicorn.conf.py, 2 unless set).
-CMD ["gunicorn", "config.asgi:application", "--bind", "0.0.0.0:8000", "--worker-class", "uvicorn_worker.UvicornWorker", "--timeout", "60", "--graceful-timeout", "10"]
+# The API, the web client and the admin: WSGI, gunicorn's threaded workers (WEB_CONCURRENCY
+# processes of WEB_THREADS threads, gunicorn.conf.py). Compose's `live` runs this image under ASGI
+# instead (its command): the streams and long-polls that wait on an event loop (games/realtime/live.py).
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", "--timeout", "60", "--graceful-timeout", "10"]

@@ -74,9 +74,11 @@ class PrivateRedis:
         self.process = None
 
 
-def procfile_web(port: int) -> list[str]:
-    """The Procfile's `web:` alone on `port`: it serves every route, as it does without the proxy."""
-    return ["/bin/sh", "-c", f"PORT={port} exec {procfile_command('web')}"]
+def asgi_alone(port: int, settings_module: str) -> list[str]:
+    """The Procfile's `live:` server on `port` with `settings_module` (the site's own, not the live
+    ones): ASGI serving every route, streams included, as a platform that routes to one process
+    runs it (docs/operations.md)."""
+    return ["/bin/sh", "-c", f"LIVE_PORT={port} LIVE_SETTINGS={settings_module} exec {procfile_command('live')}"]
 
 
 def procfile_stack(port: int, web_port: int | None = None, live_port: int | None = None) -> list[str]:

@@ -16,6 +16,7 @@ Procfile's was chosen).
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -35,7 +36,7 @@ from accounts.models import User
 from games.play import services
 from tests.bench import report as bench_report
 from tests.bench import stream_load
-from tests.live_server import Server, procfile_stack, procfile_web, web_connections
+from tests.live_server import Server, asgi_alone, procfile_stack, web_connections
 from tests.worker import ROOT
 
 pytestmark = [pytest.mark.bench, pytest.mark.django_db(transaction=True)]
@@ -251,15 +252,16 @@ def test_bench_streams_and_long_polls_while_games_move(interval, capsys):
     count = int(os.environ.get("BENCH_GAMES", 100))
     rounds = rounds_at(interval)
     plan = plan_for(make_games(count, readers=100), streams, polls, rounds=rounds, interval=interval)
-    # BENCH_STREAMS_SERVER=web: the Procfile's `web:` alone serving every route, as before the
-    # `live` process (docs/operations.md), for a before-and-after on the same machine.
+    # BENCH_STREAMS_SERVER=web: one ASGI server alone serving every route with the site's settings,
+    # as before the `live` process (docs/operations.md), for a before-and-after on the same machine.
     alone = os.environ.get("BENCH_STREAMS_SERVER") == "web"
-    load = Load(procfile_web if alone else procfile_stack, plan, BENCH_ENV, procs=fleet_procs())
+    load = Load(functools.partial(asgi_alone, settings_module="tests.settings") if alone else procfile_stack,
+                plan, BENCH_ENV, procs=fleet_procs())
     bound = workers_in(load.server.command) * POOL_MAX
     result = load.run()
     result.update(streams_open=streams, polls=polls, moves_asked_per_s=count / interval)
     with capsys.disabled():
-        print(report(f"Live updates, the Procfile's {'web alone' if alone else 'proxy, web and live'}: "
+        print(report(f"Live updates, {'one ASGI server alone' if alone else 'proxy, web and live'}: "
                      f"{streams} SSE + {polls} long-polls over {count} games, each moving every {interval:g} s "
                      f"on average ({count / interval:.0f} moves/s asked), {rounds} rounds", result, bound))
     assert result["moves"]["count"] > 0 and result["sse"]["deliveries"] > 0

@@ -5,8 +5,9 @@ more than most changes to it. Instructions executed do not move with the neighbo
 ratio GET /kinds/ : move loop taken here repeats to a fraction of a percent, and a change to the
 move path shows in it whatever else the machine is doing.
 
-The server is the Procfile's ASGI application run by uvicorn in one process (gunicorn forks its
-worker, and a forked child cannot be asked for its counts), under `valgrind --tool=callgrind`
+The server is the application under ASGI, run by uvicorn in one process (gunicorn forks its
+worker, and a forked child cannot be asked for its counts; the Procfile's `web` serves the same
+views under WSGI, without ASGI's thread trips, so its counts are lower by those), under `valgrind --tool=callgrind`
 with instrumentation off until the warm-up is over. Requests go one at a time over HTTP from this
 process; `callgrind_control -e` reads the server's counts (all its threads) between phases.
 PostgreSQL, Redis and the client are not counted: what this measures is the part of the loop the
@@ -49,7 +50,7 @@ class Server:
         self.log = tempfile.NamedTemporaryFile(prefix="darkroom-callgrind-", suffix=".log", delete=False)
         out_dir = tempfile.mkdtemp(prefix="darkroom-callgrind-")
         command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out_dir}/cg.%p",
-                   sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+                   sys.executable, "-m", "uvicorn", "config.asgi:application", "--workers", "1", "--host", "127.0.0.1",
                    "--port", str(port)]
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
                                         start_new_session=True)

@@ -81,6 +81,20 @@ def test_the_app_services_and_the_proxy_are_the_procfile_s_processes():
     assert set(APP) | {"proxy"} == procfile
 
 
+def test_compose_serves_web_and_live_with_the_procfile_s_servers():
+    """`web` (the image's CMD) serves REST under WSGI, `live` the requests that wait under ASGI, as
+    the Procfile's lines of the same names do: an image-based deployment keeps streams on an event
+    loop and REST off one."""
+    procfile = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line)
+    image = json.loads(re.search(r"^CMD (\[.*\])$", DOCKERFILE, re.M).group(1))
+    services = COMPOSE["services"]
+    assert "command" not in services["web"]
+    for name, command in (("web", image), ("live", services["live"]["command"])):
+        server = (command[1], command[command.index("--worker-class") + 1])
+        assert all(part in procfile[name] for part in server), (name, server)
+    assert image[1] == "config.wsgi:application" and services["live"]["command"][1] == "config.asgi:application"
+
+
 def test_the_proxy_fills_the_template_make_run_fills_and_waits_for_web_and_live():
     proxy = COMPOSE["services"]["proxy"]
     assert proxy["image"].startswith("nginx:")

@@ -1,6 +1,6 @@
 """The Procfile's three web processes as `make run` and compose run them: the proxy sends the
-requests that wait (streams, long-polls) to `live` and every other request to `web`; `live`
-serves those routes only, with the same answers. Waits are bounded; nothing here is timed."""
+requests that wait (streams, long-polls) to `live` (ASGI) and every other request to `web` (WSGI);
+`live` serves those routes only, with the same answers, and `web` reached directly answers them too. Waits are bounded; nothing here is timed."""
 import os
 import subprocess
 import sys
@@ -36,8 +36,9 @@ def test_live_answers_a_long_poll_as_the_proxy_does_and_nothing_but_the_routes_t
     game = start_game(alice, [bob])
     through_proxy = get(stack.url, f"/games/{game}/events/", alice.token, after=0)
     from_live = get(stack.ports["live"], f"/games/{game}/events/", alice.token, after=0)
-    assert through_proxy.status_code == from_live.status_code == 200
-    assert through_proxy.json() == from_live.json() and len(from_live.json()["events"]) == 4
+    from_web = get(stack.ports["web"], f"/games/{game}/events/", alice.token, after=0)
+    assert through_proxy.status_code == from_live.status_code == from_web.status_code == 200
+    assert through_proxy.json() == from_live.json() == from_web.json() and len(from_live.json()["events"]) == 4
 
     for path in ("/kinds/", f"/games/{game}/", f"/games/{game}/legal-moves/", "/accounts/me/"):
         answer = get(stack.ports["live"], path, alice.token)
@@ -83,3 +84,23 @@ def test_the_live_settings_pass_django_s_checks():
                                   "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "x" * 60})
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "ERRORS" not in checked.stderr
+
+
+def test_web_reached_directly_answers_long_polls_when_moves_come(stack, alice, bob):
+    """Without the proxy (a platform routing to one process), `web` serves the waiting routes
+    too, each on one of its threads while it waits; one after another, as a client comes back."""
+    game = start_game(alice, [bob])
+    for seq in (5, 6):
+        answers = []
+        waiting = threading.Thread(target=lambda: answers.append(
+            get(stack.ports["web"], f"/games/{game}/events/", bob.token, after=seq - 1, wait=20)))
+        waiting.start()
+        with httpx.Client(base_url=f"{stack.ports['web']}/api/v1", timeout=30) as http:
+            mover = next(p for p in (alice, bob) if get(stack.ports["web"], f"/games/{game}/legal-moves/", p.token).json()["moves"])
+            listed = get(stack.ports["web"], f"/games/{game}/legal-moves/", mover.token).json()
+            moved = http.post(f"/games/{game}/moves/", headers={"Authorization": f"Token {mover.token}"},
+                              json={"move": listed["moves"][0], "expected_version": listed["version"]})
+        assert moved.status_code == 201, moved.text
+        waiting.join(30)
+        assert answers and answers[0].status_code == 200, answers and answers[0].text
+        assert [e["seq"] for e in answers[0].json()["events"]] == [seq]
