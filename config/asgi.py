@@ -8,9 +8,8 @@ their own (games.realtime.live.run_sync), so a waiting client holds no database 
 import os
 
 from django.core.asgi import get_asgi_application
-from django.urls import get_resolver
 
-from config.gcfreeze import freeze_startup_heap
+from config.gcfreeze import freeze_web_heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
@@ -37,6 +36,4 @@ async def application(scope, receive, send):
             return
 
 
-# The URLconf imports every view: load it now, then have the collector skip all that is loaded.
-get_resolver().url_patterns
-freeze_startup_heap()
+freeze_web_heap()

@@ -8,13 +8,10 @@ view; here it runs on its thread from end to end (docs/architecture.md, "Serving
 import os
 
 from django.core.wsgi import get_wsgi_application
-from django.urls import get_resolver
 
-from config.gcfreeze import freeze_startup_heap
+from config.gcfreeze import freeze_web_heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
 
-# The URLconf imports every view: load it now, then have the collector skip all that is loaded.
-get_resolver().url_patterns
-freeze_startup_heap()
+freeze_web_heap()

@@ -160,9 +160,9 @@ class Outbox:
                     continue
             title = TITLES[notice.kind].format(title=titles[notice.game.kind] if notice.game else "",
                                                **notice.title_args)
-            note = Notification(user_id=user_id, game_id=notice.game.pk if notice.game else None, type=notice.kind, title=title,
-                                data=payload, seq=notice.seq, created_at=now, updated_at=now,
-                                read_at=None if "inbox" in chosen else now)
+            note = Notification(user_id=user_id, game_id=notice.game.pk if notice.game else None,
+                                type=notice.kind, title=title, data=payload, seq=notice.seq,
+                                created_at=now, updated_at=now, read_at=None if "inbox" in chosen else now)
             fresh.append((note, chosen))
             if notice.kind in COLLAPSING and note.read_at is None:
                 unread[(user_id, notice.game.pk if notice.game else None, notice.kind)] = note

@@ -7,9 +7,10 @@ move path shows in it whatever else the machine is doing.
 
 The server is the application under ASGI, run by uvicorn in one process (gunicorn forks its
 worker, and a forked child cannot be asked for its counts; the Procfile's `web` serves the same
-views under WSGI, without ASGI's thread trips, so its counts are lower by those), under `valgrind --tool=callgrind`
-with instrumentation off until the warm-up is over. Requests go one at a time over HTTP from this
-process; `callgrind_control -e` reads the server's counts (all its threads) between phases.
+views under WSGI, without ASGI's thread trips, so its counts are lower by those), under
+`valgrind --tool=callgrind` with instrumentation off until the warm-up is over. Requests go one at
+a time over HTTP from this process; `callgrind_control -e` reads the server's counts (all its
+threads) between phases.
 PostgreSQL, Redis and the client are not counted: what this measures is the part of the loop the
 web server pays for, which is what a code change to the move path changes.
 """
