@@ -6,15 +6,26 @@ from tests.web import driver
 
 
 def assert_hands_as_the_api_shows(web, viewer, game_id):
-    """Each hand card on the viewer's page shows a number only where the viewer's API view does."""
-    view = driver.api_view(web, viewer, game_id)["state"]
-    drawn = viewer.page.evaluate("""() => [...document.querySelectorAll('#table [data-hand]')].map(e =>
-        ({seat: Number(e.dataset.hand), pos: Number(e.dataset.pos), number: e.dataset.number ?? null,
-          text: e.textContent}))""")
-    if view is None or driver.finished(viewer):
+    """Each hand card on the viewer's page shows a number only where the viewer's API view does,
+    compared at the same version: a page hears of a move through its stream, so it may still be
+    drawing the one before when the API already answers with the next."""
+    for _ in range(20):
+        view = driver.api_view(web, viewer, game_id)
+        page = viewer.page.evaluate("""() => ({
+            version: Number(document.querySelector('#table').dataset.version),
+            drawn: [...document.querySelectorAll('#table [data-hand]')].map(e =>
+                ({seat: Number(e.dataset.hand), pos: Number(e.dataset.pos), number: e.dataset.number ?? null,
+                  text: e.textContent}))})""")
+        if page["version"] == view["version"]:
+            break
+        if page["version"] < view["version"]:  # the page catches up, then both are looked at again
+            viewer.page.wait_for_function(f"Number(document.querySelector('#table').dataset.version) >= {view['version']}")
+    else:
+        raise AssertionError(f"{viewer.name}'s page never showed the API's version")
+    if view["state"] is None or driver.finished(viewer):
         return
-    for card in drawn:
-        api = view["hands"][card["seat"]][card["pos"]]
+    for card in page["drawn"]:
+        api = view["state"]["hands"][card["seat"]][card["pos"]]
         assert card["number"] == (str(api["number"]) if "number" in api else None), (viewer.name, card, api)
         if "number" not in api:
             assert api["range"] in card["text"] and not any(ch.isdigit() for ch in card["text"].replace(api["range"], "")), card
