@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from django.db import connections
 
 from tests.live_server import Server
 
@@ -45,11 +47,10 @@ def web(django_db_setup, django_db_blocker):
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    # Playwright's sync API keeps an event loop running on this thread until it stops: one browser
-    # per module, so the next file a pytest-xdist process runs (Django's test client calling an
-    # async view, say) finds no loop of Playwright's left on its thread.
+@contextmanager
+def launched_chromium():
+    """Chromium, launched by Playwright's sync API, which keeps an event loop running on this
+    thread until it stops."""
     from playwright.sync_api import sync_playwright
 
     before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
@@ -58,12 +59,23 @@ def browser():
         with sync_playwright() as playwright:
             chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
             yield chromium
+            # Django connections opened while Playwright's loop runs on this thread belong to the
+            # loop's context: closed here, or they outlive the loop and hold the test database.
+            connections.close_all()
             chromium.close()
     finally:
         if before is None:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+@pytest.fixture(scope="module")
+def browser():
+    # One browser per module, so the next file a pytest-xdist process runs (Django's test client
+    # calling an async view, say) finds no loop of Playwright's left on its thread.
+    with launched_chromium() as chromium:
+        yield chromium
 
 
 @dataclass

@@ -17,6 +17,7 @@ import pytest
 
 from tests.games.test_push import VAPID, Browser, PushService
 from tests.live_server import Server
+from tests.web.conftest import launched_chromium
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +27,23 @@ def web(django_db_setup, django_db_blocker):
         server = Server(DJANGO_ALLOW_ASYNC_UNSAFE="", **VAPID).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def browser():
+    """A Chromium of each test's own. Now and then, on a busy machine, a Chromium here leaves its
+    service workers unanswered: `getRegistration` never settles, or a push delivered through the
+    DevTools protocol shows nothing; when the browser was the module's, both tests below failed
+    in it. So each test gets a browser of its own, and the tests that need its service workers run
+    once more, in a new one, after such a failure (`flaky`, pytest-rerunfailures): a worker or
+    page that is wrong fails both runs."""
+    with launched_chromium() as chromium:
+        yield chromium
+
+
+# A failure of the browser's service workers, not of ours, looks like one of these: a wait
+# for the page's answer that ran out, or a push that showed no notification.
+BROWSER_HANG = pytest.mark.flaky(reruns=1, only_rerun=["TimeoutError", "AssertionError: assert \\[\\]"])
 
 
 STUB = """
@@ -48,6 +66,7 @@ STUB = """
 """
 
 
+@BROWSER_HANG
 def test_the_worker_registers_at_the_root_and_turning_push_on_and_off_registers_the_browser(players, web, shoot):
     service, browser_keys = PushService(), Browser()
     try:
@@ -117,6 +136,7 @@ def notifications_shown(page) -> list[dict]:
     }""")
 
 
+@BROWSER_HANG
 def test_a_push_shows_its_notice_and_a_click_on_it_opens_its_game_in_the_open_window(players, web):
     """Chromium delivers the push itself (its DevTools protocol's ServiceWorker.deliverPushMessage:
     the worker gets a real push event) and the worker shows it. No person can click a notification
