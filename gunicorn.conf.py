@@ -19,3 +19,14 @@ threads = int(os.environ.get("WEB_THREADS", 2))
 # None by default, as DJANGO_TRUSTED_PROXIES: a header a client sends never becomes its address.
 # A deployment behind its own proxy counts it in DJANGO_TRUSTED_PROXIES (docs/operations.md).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "")
+
+
+def post_worker_init(worker):
+    """`web` (WSGI) has no event loop, so no live hub: each of its workers hears token revocations
+    on a thread of its own, and its REST requests then take a remembered token instead of a query
+    (games.api.auth.TokenAuthentication; docs/architecture.md, "Optimisations that stay").
+    `live`'s workers hear them through their hub."""
+    if worker.cfg.worker_class_str == "gthread":
+        from games.realtime import live
+
+        live.listen_for_revocations()

@@ -27,9 +27,9 @@ class CachedTokenAuthentication(HashedTokenAuthentication):
 
 class TokenAuthentication(HashedTokenAuthentication):
     """The REST views' token check (REST_FRAMEWORK's default): the process's remembered token
-    while it hears revocations (its hub is subscribed: config.asgi starts one with each web
-    process), the database otherwise. Profiled under the move benchmark, the lookup was 8% of the
-    web server's time, once per request."""
+    while it hears revocations (under ASGI its hub is subscribed, config.asgi starts one; under
+    WSGI a thread of its own is, live.listen_for_revocations), the database otherwise. The lookup
+    is a third of a small request's CPU under WSGI (docs/architecture.md)."""
 
     def authenticate_credentials(self, key):
         if live.hearing_revocations():

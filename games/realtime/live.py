@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import logging
 import threading
 import time
@@ -125,7 +126,7 @@ def user_messages(user_ids: Iterable[int]) -> list[tuple[str, str]]:
     return [(user_channel(u), "") for u in sorted(set(user_ids))]
 
 
-def _revoked_channel() -> str:
+def revoked_channel() -> str:
     return key("revoked")
 
 
@@ -158,7 +159,8 @@ class Memory:
 # ---------------------------------------------------------------------------------------------
 _tokens = Memory(10_000)  # token key -> (until, user, token)
 _token_ids = Memory(10_000)  # token id -> until: read from the database since the last revocation
-_hearing: set[int] = set()  # the hubs of this process that are subscribed now
+_hearing: set[int] = set()  # the hubs (and revocation listeners) of this process subscribed now
+_forgotten = 0  # how many times this process forgot every token (a revocation, a reconnection)
 
 
 def hearing_revocations() -> bool:
@@ -173,7 +175,12 @@ def cached_token(key_: str, lookup: Callable[[str], tuple]) -> tuple:
     now = time.monotonic()
     hit = _tokens.get(key_)
     if hit is None or hit[0] < now:
+        forgotten = _forgotten
         user, token = lookup(key_)
+        if forgotten != _forgotten:
+            # A revocation was heard during the lookup, which may have read the token before it
+            # committed: used this once, as a request that came a moment earlier would have.
+            return user, token
         # Never remembered past the token's own expiry (a revocation is heard through Redis).
         expires = getattr(token, "expires_at", None)
         left = (expires - timezone.now()).total_seconds() if expires is not None else float("inf")
@@ -197,8 +204,69 @@ def remembers_valid_token(token_id: int) -> bool:
 
 
 def forget_tokens() -> None:
+    global _forgotten
+    _forgotten += 1
     _tokens.clear()
     _token_ids.clear()
+
+
+_listener: tuple[int, threading.Thread] | None = None  # (pid, thread): a forked child starts its own
+
+
+def listen_for_revocations() -> None:
+    """Hear revocations on a thread of this process (started once per process): a WSGI process
+    has no event loop, so no hub, yet its REST requests may then trust remembered tokens as the
+    hub's process does (games.api.auth.TokenAuthentication). gunicorn starts it in each of `web`'s
+    workers (gunicorn.conf.py's post_worker_init)."""
+    global _listener
+    if _listener is not None and _listener[0] == os.getpid() and _listener[1].is_alive():
+        return
+    thread = threading.Thread(target=_hear_revocations, name="live-revocations", daemon=True)
+    _listener = (os.getpid(), thread)
+    thread.start()
+
+
+def _hear_revocations() -> None:
+    """The revocation channel, subscribed on a connection of its own: while the subscription
+    stands, this process hears every revocation, so it trusts what it remembers; across a lost
+    connection (or one redis-py made again by itself) it forgets every token and trusts nothing
+    until it is subscribed again. Mirrors the hub's handling of the same channel."""
+    me, revoked, backoff = object(), revoked_channel(), 0.2
+    while True:
+        conn = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, health_check_interval=10)
+        pubsub = conn.pubsub()
+        try:
+            pubsub.subscribe(revoked)
+            confirmed = pubsub.get_message(timeout=2)
+            if confirmed is None or confirmed["type"] != "subscribe":
+                raise redis.ConnectionError("no confirmation of the subscription")
+            forget_tokens()  # a revocation may have been missed while deaf
+            _hearing.add(id(me))
+            came_back("token revocations")
+            backoff = 0.2
+            while True:
+                # Short waits: each one lets redis-py check the connection (health_check_interval).
+                message = pubsub.get_message(timeout=5)
+                if message is None:
+                    continue
+                if message["type"] == "message":
+                    forget_tokens()
+                elif message["type"] == "subscribe":
+                    raise redis.ConnectionError("resubscribed after a silent reconnection")
+        except (redis.RedisError, OSError) as error:
+            went_down("token revocations", error)  # requests look tokens up meanwhile
+        except Exception:  # never let it die: the process would ask the database, but quietly
+            log.exception("token revocations: the subscription failed")
+        finally:
+            _hearing.discard(id(me))
+            forget_tokens()
+            try:
+                pubsub.close()
+                conn.close()
+            except (redis.RedisError, OSError):
+                pass
+        time.sleep(backoff)
+        backoff = min(backoff * 2, 5.0)
 
 
 def _revoked(sender=None, **kwargs) -> None:
@@ -207,7 +275,7 @@ def _revoked(sender=None, **kwargs) -> None:
     if kwargs.get("update_fields") == frozenset({"last_login"}):
         return  # a login changes nothing a token grants
     forget_tokens()
-    transaction.on_commit(lambda: _publish([(_revoked_channel(), "")]))
+    transaction.on_commit(lambda: _publish([(revoked_channel(), "")]))
 
 
 def connect() -> None:
@@ -436,7 +504,7 @@ class Hub:
 
     async def _run(self) -> None:
         backoff = 0.2
-        revoked = _revoked_channel()
+        revoked = revoked_channel()
         while True:
             conn = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
                                            health_check_interval=10)

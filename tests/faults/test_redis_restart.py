@@ -69,3 +69,53 @@ def test_a_redis_restart_during_clocked_play_stops_no_clock():
         stack.stop()
         receiver.close()
         redis.stop()
+
+
+def test_web_trusts_a_remembered_token_only_while_it_hears_revocations_across_a_redis_restart():
+    """`web` (WSGI) remembers a token only while its workers hear revocations through Redis. With
+    Redis away each request looks the token up (a token expired meanwhile is refused at once);
+    with Redis back its workers subscribe again by themselves and hear the next revocation."""
+    from datetime import timedelta
+
+    from django.db import connection
+
+    from accounts import tokens
+    from accounts.models import AuthToken
+    from games.realtime import live
+    from tests.bench.stack import procfile_command
+
+    redis = PrivateRedis().start()
+    server = Server(redis.url, command=["/bin/sh", "-c", f"exec {procfile_command('web')}"], WEB_CONCURRENCY="1")
+    try:
+        server.start()
+        player = HttpPlayer(server, f"ann{time.monotonic_ns()}")
+        key = player.client.headers["Authorization"].split()[1]
+        mine = AuthToken.objects.filter(digest=tokens.digest(key))
+        expires = mine.get().expires_at
+        me = lambda: player.client.get("/accounts/me/").status_code  # noqa: E731 (one kept connection)
+
+        def remembered() -> bool:
+            assert me() == 200  # read, and remembered once heard
+            mine.update(expires_at=timezone.now() - timedelta(seconds=1))  # no process hears of this
+            seen = me()
+            mine.update(expires_at=expires)
+            return seen == 200
+
+        assert wait_for(remembered, timeout=20), server.output()
+        redis.command("SHUTDOWN", "NOSAVE")
+        assert wait_for(lambda: not redis.ping(), timeout=10)
+        mine.update(expires_at=timezone.now() - timedelta(seconds=1))
+        assert wait_for(lambda: me() == 401, timeout=10), server.output()  # deaf: looked up
+        mine.update(expires_at=expires)
+        assert me() == 200
+        redis.start()
+        assert wait_for(remembered, timeout=30), server.output()  # subscribed again
+        # A revocation no signal announces: the row goes, then the message every process hears.
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM accounts_authtoken WHERE digest = %s", [tokens.digest(key)])
+        assert me() == 200  # still remembered: nobody has said so yet
+        redis.command("PUBLISH", live.revoked_channel(), "")
+        assert wait_for(lambda: me() == 401, timeout=10), server.output()
+    finally:
+        server.stop()
+        redis.stop()

@@ -176,6 +176,25 @@ def test_a_token_is_remembered_for_the_allowed_time_and_never_past_its_own_expir
     assert looked_up[-2:] == ["long", "long"]
 
 
+def test_a_token_read_while_a_revocation_is_heard_is_not_remembered(settings):
+    """The lookup may have read the token just before its revocation committed: what it read
+    answers that one request and is not kept for the next."""
+    settings.LIVE_AUTH_CACHE_SECONDS = 60
+    looked_up = []
+
+    def lookup(key):
+        looked_up.append(key)
+        if len(looked_up) == 1:
+            live.forget_tokens()  # the revocation heard while the database answered
+        return SimpleNamespace(name="ann"), SimpleNamespace(pk=7, expires_at=None)
+
+    live.forget_tokens()
+    assert live.cached_token("ann's key", lookup)[0].name == "ann"
+    live.cached_token("ann's key", lookup)
+    live.cached_token("ann's key", lookup)
+    assert looked_up == ["ann's key", "ann's key"]  # looked up again once, then remembered
+
+
 def test_news_on_a_channel_nobody_waits_on_leaves_the_subscription_as_it_was():
     async def scenario():
         hub = await live.hub()
