@@ -15,7 +15,9 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
+from typing import Callable
 
 import httpx
 from django.conf import settings
@@ -256,3 +258,19 @@ def web_connections(db_name: str | None = None) -> int:
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = %s",
                        [WEB_APP_NAME, db_name or settings.DATABASES["default"]["NAME"]])
         return cursor.fetchone()[0]
+
+
+def token_remembered(status: Callable[[], int], token) -> bool:
+    """Whether the server that `status()` asks (one kept connection: one worker) answers a token
+    from its memory: it is read (and remembered, if the worker hears revocations), then expired
+    by a bare UPDATE no process hears of, asked again, and put back. `token` is its AuthToken."""
+    from django.utils import timezone
+
+    from accounts.models import AuthToken
+
+    row = AuthToken.objects.filter(pk=token.pk)
+    assert status() == 200
+    row.update(expires_at=timezone.now() - timedelta(seconds=1))
+    seen = status()
+    row.update(expires_at=token.expires_at)
+    return seen == 200

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
 import logging
+import os
 import threading
 import time
 import weakref
@@ -210,7 +210,7 @@ def forget_tokens() -> None:
     _token_ids.clear()
 
 
-_listener: tuple[int, threading.Thread] | None = None  # (pid, thread): a forked child starts its own
+_listening_in: int | None = None  # the process whose thread hears revocations: a forked child starts its own
 
 
 def listen_for_revocations() -> None:
@@ -218,12 +218,11 @@ def listen_for_revocations() -> None:
     has no event loop, so no hub, yet its REST requests may then trust remembered tokens as the
     hub's process does (games.api.auth.TokenAuthentication). gunicorn starts it in each of `web`'s
     workers (gunicorn.conf.py's post_worker_init)."""
-    global _listener
-    if _listener is not None and _listener[0] == os.getpid() and _listener[1].is_alive():
-        return
-    thread = threading.Thread(target=_hear_revocations, name="live-revocations", daemon=True)
-    _listener = (os.getpid(), thread)
-    thread.start()
+    global _listening_in
+    if _listening_in == os.getpid():
+        return  # the thread never ends: it catches everything and subscribes again
+    _listening_in = os.getpid()
+    threading.Thread(target=_hear_revocations, name="live-revocations", daemon=True).start()
 
 
 def _hear_revocations() -> None:

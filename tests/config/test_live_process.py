@@ -113,27 +113,17 @@ def test_web_s_workers_remember_a_token_while_they_hear_revocations_and_forget_i
     """`web` (WSGI, no hub) hears revocations on a thread of each worker (gunicorn.conf.py), so a
     REST request there takes the remembered token: a change no process can hear of (a bare
     UPDATE that expires it) goes unseen, while a revocation, which every worker hears, ends it."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     from accounts import tokens
     from accounts.models import AuthToken
+    from tests.live_server import token_remembered
     from tests.worker import wait_for
 
     mine = AuthToken.objects.filter(digest=tokens.digest(alice.token))
-    expires = mine.get().expires_at
+    token = mine.get()
     with httpx.Client(base_url=f"{stack.ports['web']}/api/v1", headers={"Authorization": f"Token {alice.token}"},
                       timeout=30) as http:  # one connection: one worker
-
-        def remembered() -> bool:
-            assert http.get("/accounts/me/").status_code == 200  # read, and remembered once heard
-            mine.update(expires_at=timezone.now() - timedelta(seconds=1))
-            seen = http.get("/accounts/me/").status_code
-            mine.update(expires_at=expires)
-            return seen == 200
-
-        assert wait_for(remembered, timeout=20)  # the worker's thread subscribes as it starts
+        me = lambda: http.get("/accounts/me/").status_code  # noqa: E731
+        assert wait_for(lambda: token_remembered(me, token), timeout=20)  # its thread subscribes as it starts
         mine.delete()  # a revocation: Django's signal, then Redis
-        assert wait_for(lambda: http.get("/accounts/me/").status_code == 401, timeout=5)
-        assert all(http.get("/accounts/me/").status_code == 401 for _ in range(5))
+        assert wait_for(lambda: me() == 401, timeout=5)
+        assert all(me() == 401 for _ in range(5))

@@ -26,7 +26,7 @@ from tests.faults.stack import (
     stack_env,
     wait_quietly,
 )
-from tests.live_server import PrivateRedis, Server
+from tests.live_server import PrivateRedis, Server, token_remembered
 from tests.worker import wait_for
 
 pytestmark = MARKS
@@ -91,15 +91,10 @@ def test_web_trusts_a_remembered_token_only_while_it_hears_revocations_across_a_
         player = HttpPlayer(server, f"ann{time.monotonic_ns()}")
         key = player.client.headers["Authorization"].split()[1]
         mine = AuthToken.objects.filter(digest=tokens.digest(key))
-        expires = mine.get().expires_at
+        token = mine.get()
+        expires = token.expires_at
         me = lambda: player.client.get("/accounts/me/").status_code  # noqa: E731 (one kept connection)
-
-        def remembered() -> bool:
-            assert me() == 200  # read, and remembered once heard
-            mine.update(expires_at=timezone.now() - timedelta(seconds=1))  # no process hears of this
-            seen = me()
-            mine.update(expires_at=expires)
-            return seen == 200
+        remembered = lambda: token_remembered(me, token)  # noqa: E731
 
         assert wait_for(remembered, timeout=20), server.output()
         redis.command("SHUTDOWN", "NOSAVE")
