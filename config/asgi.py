@@ -6,13 +6,43 @@ views (games/api/streams.py) that wait on the event loop and read the database o
 their own (games.realtime.live.run_sync), so a waiting client holds no database connection.
 """
 import os
+from concurrent.futures import ThreadPoolExecutor
 
+from asgiref.sync import ThreadSensitiveContext
 from django.core.asgi import get_asgi_application
 
 from config.gcfreeze import freeze_web_heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
+
+
+class Executors:
+    """Single-thread executors lent to requests, each to one request at a time.
+
+    Django's handler gives each request a thread-sensitive context of its own. The request's first
+    thread-sensitive call (every response's `close()`, a DRF response's `render()`) then starts a
+    thread, and the end of the request starts one more to join it: two threads for each long-poll,
+    which is a new request for every move it hears. asgiref documents an outer context given an
+    executor by its caller, "for example in a pool" (`ThreadSensitiveContext(executor=...)`), and
+    Django's own context inside it then reuses it. An executor makes its thread on first use and is
+    lent to one request at a time, as asgiref asks. At most `keep` wait here between requests; a
+    stream holds its executor while it is open, so more may be out."""
+
+    def __init__(self, keep: int):
+        self.keep, self.idle = keep, []
+
+    def borrow(self) -> ThreadPoolExecutor:
+        return self.idle.pop() if self.idle else ThreadPoolExecutor(max_workers=1, thread_name_prefix="request")
+
+    def give_back(self, executor: ThreadPoolExecutor) -> None:
+        if len(self.idle) < self.keep:
+            self.idle.append(executor)
+        else:
+            executor.shutdown(wait=False)
+
+
+executors = Executors(keep=32)
 
 
 async def application(scope, receive, send):
@@ -23,7 +53,12 @@ async def application(scope, receive, send):
     lookup was 8% of the web server's time under the move benchmark). Redis down at start delays
     it two seconds at most; the hub keeps trying on its own."""
     if scope["type"] != "lifespan":
-        return await django_application(scope, receive, send)
+        executor = executors.borrow()  # on the event loop's thread only: no lock
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                return await django_application(scope, receive, send)
+        finally:
+            executors.give_back(executor)
     from games.realtime import live
 
     while True:

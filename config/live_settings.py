@@ -2,7 +2,7 @@
 streams and long-polls) behind the same proxy as `web` (deploy/nginx.conf.template).
 
 Under ASGI, Django runs every middleware that is not async-native (all of its own: sessions,
-CSRF, auth, messages, ...) on a thread, twice a request, on a thread made for that request. A
+CSRF, auth, messages, ...) on a thread, twice a request (config/asgi.py lends it a kept one). A
 long-poll is a new request for every move it hears, so those trips were most of its cost
 (docs/architecture.md, "Optimisations that stay"). None of them does anything for these routes:
 they authenticate by token or ticket, set no cookie and render no page. Here only the

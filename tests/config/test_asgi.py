@@ -138,3 +138,55 @@ async def answer_with_headers(path: str, headers=()):
     await application(scope, receive, send)
     start = next(m for m in sent if m["type"] == "http.response.start")
     return start["status"], {name.lower(): value for name, value in start["headers"]}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_under_asgi_run_their_thread_bound_work_on_a_kept_thread_one_request_at_a_time():
+    """config/asgi.py lends each request a kept single-thread executor (asgiref's
+    ThreadSensitiveContext(executor=...)): Django's thread-bound work of a request (its sync views,
+    the response's close, which sends request_finished) runs on one thread, the same one for the
+    requests that follow, rather than on a thread started for each; requests at the same time each
+    have their own."""
+    import threading
+
+    from django.core.signals import request_finished
+
+    seen = []
+
+    def note(**_kwargs):
+        seen.append(threading.current_thread())
+
+    async def one_after_another():
+        for _ in range(4):
+            status, _headers = await answer_with_headers("/api/v1/kinds/")
+            assert status == 200
+
+    async def at_once():
+        answers = await asyncio.gather(*(answer_with_headers("/api/v1/kinds/") for _ in range(3)))
+        assert [status for status, _ in answers] == [200, 200, 200]
+
+    request_finished.connect(note)
+    try:
+        on_own_loop(one_after_another())
+        sequential, seen[:] = list(seen), []
+        on_own_loop(at_once())
+        concurrent = list(seen)
+    finally:
+        request_finished.disconnect(note)
+    assert len(sequential) == 4 and len(set(sequential)) == 1
+    assert sequential[0].name.startswith("request")
+    assert len(concurrent) == 3 and len(set(concurrent)) == 3
+
+
+def test_the_kept_executors_are_bounded():
+    from config.asgi import Executors
+
+    executors = Executors(keep=2)
+    lent = [executors.borrow() for _ in range(5)]
+    assert len(set(lent)) == 5  # none lent twice at once
+    for executor in lent:
+        executors.give_back(executor)
+    assert executors.idle == lent[:2]
+    assert executors.borrow() is lent[1]  # a kept one before a new one
+    with pytest.raises(RuntimeError):
+        lent[4].submit(print)  # the others were shut down
