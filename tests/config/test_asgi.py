@@ -168,7 +168,8 @@ def test_requests_under_asgi_run_their_thread_bound_work_on_a_kept_thread_one_re
     request_finished.connect(note)
     try:
         on_own_loop(one_after_another())
-        sequential, seen[:] = list(seen), []
+        sequential = list(seen)
+        seen.clear()
         on_own_loop(at_once())
         concurrent = list(seen)
     finally:
