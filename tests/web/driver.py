@@ -8,6 +8,7 @@ import random
 import re
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TABLE = "#table"
 SETTLED = """r => { const t = document.getElementById('table');
@@ -85,11 +86,16 @@ def click_choice(player, rng: random.Random, prefer=PREFER) -> str | None:
     label = choice.get_attribute("data-choice")
     before = page.locator(TABLE).get_attribute("data-render")
     how = rng.randrange(3)  # keyboard play too: a third by Enter, a third by Space
-    if how:
-        choice.focus()
-        page.keyboard.press("Enter" if how == 1 else " ")
-    else:
-        choice.click()
+    try:
+        if how:
+            choice.focus()
+            page.keyboard.press("Enter" if how == 1 else " ")
+        else:
+            choice.click()
+    except PlaywrightTimeoutError:
+        if page.locator(TABLE).get_attribute("data-render") == before:
+            raise  # the choice stayed on the table and could not be taken
+        return None  # the table redrew between the look and the click: look again
     page.wait_for_function(SETTLED, arg=before)
     return label
 
