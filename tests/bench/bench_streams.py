@@ -188,7 +188,9 @@ def report(title: str, r: dict, pool_bound: int) -> str:
              f"  streams opened: {r['streams_open']} in {r['streams_open_seconds']:.1f} s, "
              f"failed {r['streams_failed']}; long-polls: {r['polls']}",
              f"  POST /moves/: {m['count']} moves in {r['move_seconds']:.1f} s ({rate:.1f}/s), "
-             f"p50 {m['p50_ms']:.0f} ms, p99 {m['p99_ms']:.0f} ms (p99 / kinds p99 = {m['p99_ms'] / c['p99_ms']:.1f}x)"]
+             f"p50 {m['p50_ms']:.0f} ms, p99 {m['p99_ms']:.0f} ms (p99 / kinds p99 = {m['p99_ms'] / c['p99_ms']:.1f}x)",
+             f"  pace kept: {r['paced']['rate']:.1f} moves/s (each of {r['paced']['games']} games' moves per second "
+             f"between its first and last move, summed; the phase's count over its length is lower by its ends)"]
     for name in ("sse", "long_poll"):
         d = r[name]
         lines.append(f"  delivery {name}: {d['deliveries']} (missing {d['missing']}), from POST sent p50 "

@@ -334,6 +334,7 @@ async def main(plan: dict) -> dict:
 
     result["posts"] = posts
     result["moves_made"] = sum(len(m) for m in moves.values())
+    result["move_starts"] = [sorted(start for start, _ in m.values()) for m in moves.values()]
     result["sse"] = deliveries(sse_received, moves)
     result["long_poll"] = {**deliveries(lp_received, moves), "odd": odd}
     return result
@@ -376,6 +377,7 @@ def summarize(results: list[dict]) -> dict:
            "move_seconds": max(r["move_seconds"] for r in results),
            "moves": {"count": len(posts), "p50_ms": ms(posts, 50), "p99_ms": ms(posts, 99),
                      "mean_ms": 1000 * sum(posts) / len(posts) if posts else 0}}
+    out["paced"] = steady_rate(union("move_starts"))
     for name in ("sse", "long_poll"):
         from_post, from_reply = union(name, "from_post"), union(name, "from_reply")
         out[name] = {"deliveries": len(from_post), "missing": sum(r[name]["missing"] for r in results),
@@ -394,6 +396,14 @@ def summarize(results: list[dict]) -> dict:
                     "lag_max_ms": 1000 * max(lags, default=0),
                     "worst_lag_p99_ms": max(ms(r["fleet"]["lags"], 99) for r in results)}
     return out
+
+
+def steady_rate(starts: list[list[float]]) -> dict:
+    """The pace the games kept together: each game's moves per second from its first move to its
+    last (its sleeps and the server's answers), summed over the games. The whole phase's count over
+    its length is lower by its ends: games start and finish at random, not all at once."""
+    paces = [(len(s) - 1) / (s[-1] - s[0]) for s in starts if len(s) > 1 and s[-1] > s[0]]
+    return {"rate": sum(paces), "games": len(paces)}
 
 
 async def probe() -> dict:

@@ -46,19 +46,20 @@ def test_what_a_run_did_not_measure_is_said_so_not_judged():
     assert report.judged("x", None) == "- x: not measured in this run"
 
 
-def stream_run(streams=1000, polls=1000, asked=100 / 3, post_p99=180.0, delivery_p99=700.0, missing=0):
+def stream_run(streams=1000, polls=1000, asked=100 / 3, paced=33.4, post_p99=180.0, delivery_p99=700.0, missing=0):
     channel = {"deliveries": 8000, "missing": missing, "p99_ms": delivery_p99}
-    return {"streams_open": streams, "polls": polls, "moves_asked_per_s": asked,
+    return {"streams_open": streams, "polls": polls, "moves_asked_per_s": asked, "paced": {"rate": paced},
             "moves": {"count": 800, "p99_ms": post_p99}, "sse": dict(channel), "long_poll": dict(channel)}
 
 
 @pytest.mark.parametrize("change, expected", [
-    ({}, [True, True]),
-    ({"post_p99": 250.0}, [False, True]),
-    ({"delivery_p99": 1000.0}, [True, False]),
-    ({"missing": 1}, [True, False]),  # a reader never told of a move
-    ({"asked": 10.0}, [None, None]),  # the slower case: the budget is set at 33 moves/s
-    ({"streams": 200, "polls": 200}, [None, None]),
+    ({}, [True, True, True]),
+    ({"paced": 31.0}, [False, True, True]),  # answers so slow that the games fell behind
+    ({"post_p99": 250.0}, [True, False, True]),
+    ({"delivery_p99": 1000.0}, [True, True, False]),
+    ({"missing": 1}, [True, True, False]),  # a reader never told of a move
+    ({"asked": 10.0}, [None, None, None]),  # the slower case: the budget is set at 33 moves/s
+    ({"streams": 200, "polls": 200}, [None, None, None]),
 ])
 def test_the_live_update_budget_is_judged_on_runs_of_its_size(change, expected):
     assert [ok for _, ok in report.stream_budget(stream_run(**change))] == expected
