@@ -31,8 +31,9 @@ class SubscriptionOut(serializers.Serializer):
 
 
 class UnsubscribeIn(StrictInput):
-    # Only looked up: any string names a subscription or none (404).
-    endpoint = serializers.CharField(max_length=1000)
+    # Only looked up: any string names a subscription or none (404). Any but one holding a NUL,
+    # which PostgreSQL's text cannot hold: the document says so, as for DeviceIn.name.
+    endpoint = serializers.RegexField(r"^[^\x00]*$", max_length=1000)
 
 
 class DeviceIn(StrictInput):
