@@ -24,6 +24,7 @@ from django.conf import settings
 
 from tests.bench.stack import procfile_command
 from tests.worker import ROOT, Worker, wait_for
+from tests.loopback import TLS
 
 WEB_APP_NAME = "darkroom-web-test"
 
@@ -125,7 +126,7 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server died at start:\n{self.output()}")
             try:
-                return httpx.get(f"{self.url}/api/v1/kinds/", timeout=2).status_code == 200
+                return httpx.get(f"{self.url}/api/v1/kinds/", timeout=2, verify=TLS).status_code == 200
             except httpx.HTTPError:
                 return False
 
@@ -149,7 +150,7 @@ class Server:
 
     def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Token {token}"} if token else {}
-        return httpx.Client(base_url=f"{self.url}/api/v1", headers=headers, timeout=30)
+        return httpx.Client(base_url=f"{self.url}/api/v1", headers=headers, timeout=30, verify=TLS)
 
 
 @dataclass
@@ -181,7 +182,7 @@ class Stream:
     def _read(self) -> None:
         try:
             with httpx.stream("GET", self.url, headers=self.headers,
-                              timeout=httpx.Timeout(10, read=60)) as response:
+                              timeout=httpx.Timeout(10, read=60), verify=TLS) as response:
                 self.status = response.status_code
                 if response.status_code != 200:
                     self.body = response.read().decode()

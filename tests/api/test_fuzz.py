@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.loopback import TLS
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
@@ -54,7 +55,7 @@ def fuzz(live_server, workdir: Path, half: list[str], operations: int) -> None:
     import httpx
 
     registered = httpx.post(f"{live_server.url}/api/v1/accounts/register/",
-                            json={"username": "fuzzer", "password": "correct horse battery"})
+                            json={"username": "fuzzer", "password": "correct horse battery"}, verify=TLS)
     assert registered.status_code == 201
     examples = int(os.environ.get("FUZZ_EXAMPLES", 5))
     result = run_schemathesis(live_server.url, registered.json()["token"], workdir, examples,

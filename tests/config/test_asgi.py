@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient
+from tests.loopback import TLS
 
 
 @pytest.mark.django_db(transaction=True)
@@ -39,7 +40,7 @@ def test_a_session_login_through_django_s_middlewares_under_the_asgi_server(djan
     User.objects.create_superuser("root", "root@example.com", "correct horse battery")
     web = Server().start()
     try:
-        with httpx.Client(base_url=web.url, timeout=30) as http:
+        with httpx.Client(base_url=web.url, timeout=30, verify=TLS) as http:
             form = http.get("/admin/login/")
             token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
             refused = http.post("/admin/login/", data={"username": "root", "password": "correct horse battery"})

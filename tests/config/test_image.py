@@ -34,6 +34,7 @@ from psycopg import sql
 
 from tests.config.test_deploy import documented_environment
 from tests.live_server import free_port
+from tests.loopback import TLS
 
 # A minute alone; on a loaded 2-core machine, with the suite's other processes, it has taken
 # seven (414 s): the limits are there to catch a hang, not a busy machine.
@@ -173,7 +174,7 @@ def test_the_image_builds_migrates_and_serves(tmp_path, database):
         while True:
             assert server.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
             try:
-                if httpx.get(f"{base}/healthz", timeout=2).json() == {"status": "ok"}:
+                if httpx.get(f"{base}/healthz", timeout=2, verify=TLS).json() == {"status": "ok"}:
                     break
             except httpx.HTTPError:
                 pass
@@ -181,11 +182,11 @@ def test_the_image_builds_migrates_and_serves(tmp_path, database):
             time.sleep(0.3)
         assert workers_of(server.pid) == 1  # WEB_CONCURRENCY, not a number in the CMD
 
-        ready = httpx.get(f"{base}/readyz", timeout=10)  # from loopback: with its checks
+        ready = httpx.get(f"{base}/readyz", timeout=10, verify=TLS)  # from loopback: with its checks
         assert ready.status_code == 200 and ready.json()["checks"]["migrations"]["ok"], ready.text
         # As the TLS proxy in front sends it (the documented environment trusts one proxy).
         proxied = {"Host": HOST, "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
-        with httpx.Client(base_url=base, headers=proxied, timeout=30) as client:
+        with httpx.Client(base_url=base, headers=proxied, timeout=30, verify=TLS) as client:
             created = client.post("/api/v1/accounts/register/",
                                   json={"username": "imaged", "password": "correct horse battery"})
             assert created.status_code == 201, created.text
@@ -195,7 +196,7 @@ def test_the_image_builds_migrates_and_serves(tmp_path, database):
             assert client.get("/metrics").status_code == 401
             assert client.get("/metrics", headers={"Authorization": f"Bearer {env['METRICS_TOKEN']}"}).status_code == 200
             # Plain HTTP from outside the proxy is sent to HTTPS.
-            assert httpx.get(f"{base}/api/v1/kinds/", headers={"Host": HOST}).status_code == 301
+            assert httpx.get(f"{base}/api/v1/kinds/", headers={"Host": HOST}, verify=TLS).status_code == 301
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:

@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import start_game
 from tests.live_server import Server, free_port, game_stream, procfile_stack
 from tests.worker import ROOT
+from tests.loopback import TLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +31,7 @@ def stack(django_db_setup, django_db_blocker):
 
 
 def get(base: str, path: str, token: str, **params) -> httpx.Response:
-    return httpx.get(f"{base}/api/v1{path}", params=params, headers={"Authorization": f"Token {token}"}, timeout=30)
+    return httpx.get(f"{base}/api/v1{path}", params=params, headers={"Authorization": f"Token {token}"}, timeout=30, verify=TLS)
 
 
 def test_live_answers_a_long_poll_as_the_proxy_does_and_nothing_but_the_routes_that_wait(stack, alice, bob):
@@ -45,8 +46,8 @@ def test_live_answers_a_long_poll_as_the_proxy_does_and_nothing_but_the_routes_t
         answer = get(stack.ports["live"], path, alice.token)
         assert answer.status_code == 404 and answer.json()["code"] == "not_found", path
         assert get(stack.url, path, alice.token).status_code == 200, path
-    assert httpx.get(f"{stack.ports['live']}/admin/login/").status_code == 404
-    assert httpx.get(f"{stack.url}/admin/login/").status_code == 200
+    assert httpx.get(f"{stack.ports['live']}/admin/login/", verify=TLS).status_code == 404
+    assert httpx.get(f"{stack.url}/admin/login/", verify=TLS).status_code == 200
 
 
 def test_through_the_proxy_a_long_poll_and_a_stream_hear_a_move_made_on_web(stack, alice, bob):
@@ -58,7 +59,7 @@ def test_through_the_proxy_a_long_poll_and_a_stream_hear_a_move_made_on_web(stac
         get(stack.url, f"/games/{game}/events/", bob.token, after=4, wait=20)))
     waiting.start()
     with httpx.Client(base_url=f"{stack.url}/api/v1", headers={"Authorization": f"Token {alice.token}"},
-                      timeout=30) as http:
+                      timeout=30, verify=TLS) as http:
         listed = http.get(f"/games/{game}/legal-moves/").json()
         moved = http.post(f"/games/{game}/moves/", json={"move": listed["moves"][0],
                                                          "expected_version": listed["version"]})
@@ -102,7 +103,7 @@ def test_web_reached_directly_answers_long_polls_when_moves_come(stack, alice, b
                 break
         moved = httpx.post(f"{stack.ports['web']}/api/v1/games/{game}/moves/", timeout=30,
                            headers={"Authorization": f"Token {mover.token}"},
-                           json={"move": listed["moves"][0], "expected_version": listed["version"]})
+                           json={"move": listed["moves"][0], "expected_version": listed["version"]}, verify=TLS)
         assert moved.status_code == 201, moved.text
         waiting.join(30)
         assert answers and answers[0].status_code == 200, answers and answers[0].text
@@ -121,7 +122,7 @@ def test_web_s_workers_remember_a_token_while_they_hear_revocations_and_forget_i
     mine = AuthToken.objects.filter(digest=tokens.digest(alice.token))
     token = mine.get()
     with httpx.Client(base_url=f"{stack.ports['web']}/api/v1", headers={"Authorization": f"Token {alice.token}"},
-                      timeout=30) as http:  # one connection: one worker
+                      timeout=30, verify=TLS) as http:  # one connection: one worker
         me = lambda: http.get("/accounts/me/").status_code  # noqa: E731
         assert wait_for(lambda: token_remembered(me, token), timeout=20)  # its thread subscribes as it starts
         mine.delete()  # a revocation: Django's signal, then Redis

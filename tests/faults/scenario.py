@@ -24,6 +24,7 @@ from games.models import Delivery, Game
 from tests.conftest import start_game
 from tests.faults.stack import CountingReceiver
 from tests.live_server import Server
+from tests.loopback import TLS
 
 # `make chaos` sets CHAOS_SCALE: more games, longer outages.
 SCALE = int(os.environ.get("CHAOS_SCALE", "1"))
@@ -147,7 +148,7 @@ def clocked_duels(make_player, count: int, webhook: str | None = None):
 class HttpPlayer:
     def __init__(self, server: Server, name: str):
         answer = httpx.post(f"{server.url}/api/v1/accounts/register/", timeout=30, json={
-            "username": name, "password": "correct horse battery", "email": f"{name}@example.com"})
+            "username": name, "password": "correct horse battery", "email": f"{name}@example.com"}, verify=TLS)
         assert answer.status_code == 201, answer.text
         self.client = server.client(answer.json()["token"])
 

@@ -28,6 +28,7 @@ from tests.faults.stack import (
 )
 from tests.live_server import PrivateRedis, Server, token_remembered
 from tests.worker import wait_for
+from tests.loopback import TLS
 
 pytestmark = MARKS
 
@@ -57,7 +58,7 @@ def test_a_redis_restart_during_clocked_play_stops_no_clock():
         assert wait_for(lambda: all_over(games), timeout=60 + 20 * SCALE), stack.logs()
         assert stack.dead() == [], stack.logs()
         assert "Unrecoverable error" not in stack.logs()
-        assert server.process.poll() is None and httpx.get(f"{server.url}/api/v1/kinds/", timeout=10).status_code == 200
+        assert server.process.poll() is None and httpx.get(f"{server.url}/api/v1/kinds/", timeout=10, verify=TLS).status_code == 200
         assert_written_once(games)
         user = User.objects.get(username=host.client.get("/accounts/me/").json()["username"])
         assert wait_for(lambda: deliveries_settled(user), timeout=60), stack.logs()

@@ -8,6 +8,7 @@ import pytest
 
 from tests.live_server import Server, game_stream, procfile_stack, user_stream
 from tests.worker import wait_for
+from tests.loopback import TLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,7 +36,7 @@ def hang_up_during_long_poll(web: Server, token: str, game_id, after: int) -> No
     """Open the long-poll and close the connection while the server waits (the client gives up
     reading after a second of a 20-second wait)."""
     with httpx.Client(base_url=f"{web.url}/api/v1", headers={"Authorization": f"Token {token}"},
-                      timeout=httpx.Timeout(10, read=1)) as http:
+                      timeout=httpx.Timeout(10, read=1), verify=TLS) as http:
         with pytest.raises(httpx.ReadTimeout):
             http.get(f"/games/{game_id}/events/", params={"after": after, "wait": 20})
 

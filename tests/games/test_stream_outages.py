@@ -12,6 +12,7 @@ import pytest
 from games.models import Event, Game
 from tests.live_server import PrivateRedis, Server, game_stream, long_poll
 from tests.worker import wait_for
+from tests.loopback import TLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,7 +92,7 @@ def test_with_redis_down_moves_commit_every_endpoint_answers_and_streams_poll_th
             assert (idle.status_code, idle.json()["events"]) == (200, [])
             ticket = http.post("/stream-tickets/")
             assert (ticket.status_code, ticket.json()["code"]) == (503, "unavailable")
-            unauthenticated = httpx.get(f"{web.url}/api/v1/games/{duel}/stream/?ticket=x", timeout=10)
+            unauthenticated = httpx.get(f"{web.url}/api/v1/games/{duel}/stream/?ticket=x", timeout=10, verify=TLS)
             assert unauthenticated.status_code == 401
         assert stream.next(timeout=20).id == str(version)  # the stream polled the database
         bob_moved = play(web, bob, duel)

@@ -43,6 +43,7 @@ from tests.faults.stack import Proc, stack_env
 from tests.games.test_every_game_over_http import canonical
 from tests.live_server import free_port
 from tests.worker import ROOT, purge_queue, wait_for
+from tests.loopback import TLS
 
 SECONDS = float(os.environ.get("SOAK_SECONDS", "600"))
 GAMES = int(os.environ.get("SOAK_GAMES", "50"))
@@ -70,7 +71,7 @@ class Http:
     statuses: Counter = Counter()
 
     def __init__(self, url: str, token: str):
-        self.client = httpx.Client(base_url=url, headers={"Authorization": f"Token {token}"}, timeout=60)
+        self.client = httpx.Client(base_url=url, headers={"Authorization": f"Token {token}"}, timeout=60, verify=TLS)
 
     def get(self, path: str, **params) -> httpx.Response:
         return self.send("GET", path, params=params or None)
@@ -88,7 +89,7 @@ class Http:
 def register(url: str, name: str) -> tuple[str, str]:
     password = "correct horse battery"
     answer = httpx.post(f"{url}/api/v1/accounts/register/", timeout=60,
-                        json={"username": name, "password": password, "email": f"{name}@example.com"})
+                        json={"username": name, "password": password, "email": f"{name}@example.com"}, verify=TLS)
     assert answer.status_code == 201, answer.text
     return answer.json()["token"], password
 
@@ -292,6 +293,6 @@ def _up(url: str, web: Proc) -> bool:
     if not web.alive():
         raise RuntimeError(f"the web process died at start:\n{web.output()[-3000:]}")
     try:
-        return httpx.get(f"{url}/api/v1/kinds/", timeout=2).status_code == 200
+        return httpx.get(f"{url}/api/v1/kinds/", timeout=2, verify=TLS).status_code == 200
     except httpx.HTTPError:
         return False

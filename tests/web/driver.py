@@ -8,6 +8,7 @@ import random
 import re
 
 import httpx
+from tests.loopback import TLS
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TABLE = "#table"
@@ -134,7 +135,7 @@ def play_to_the_end(seats, rng: random.Random, after_turn=None, limit: int = 400
 def api_view(web, player, game_id: str) -> dict:
     """What the API gives this player (for comparing with what another player's page shows)."""
     return httpx.get(f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {player.token}"},
-                     timeout=30).json()
+                     timeout=30, verify=TLS).json()
 
 
 def table_text(player) -> str:
@@ -157,4 +158,4 @@ def shown_cards(player) -> set[int]:
 
 def api_at(web, player, game_id: str, at: int) -> dict:
     return httpx.get(f"{web.url}/api/v1/games/{game_id}/state/", params={"at": at},
-                     headers={"Authorization": f"Token {player.token}"}, timeout=30).json()
+                     headers={"Authorization": f"Token {player.token}"}, timeout=30, verify=TLS).json()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import httpx
+from tests.loopback import TLS
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -18,10 +19,10 @@ class Seat:
     def __init__(self, web, name: str):
         self.name = name
         answer = httpx.post(f"{web.url}/api/v1/accounts/register/", timeout=30,
-                            json={"username": name, "password": f"{name}-Kodachrome-64", "device": f"{name}-setup"})
+                            json={"username": name, "password": f"{name}-Kodachrome-64", "device": f"{name}-setup"}, verify=TLS)
         assert answer.status_code == 201, answer.text
         self.token = answer.json()["token"]
-        self.client = httpx.Client(base_url=f"{web.url}/api/v1", headers={"Authorization": f"Token {self.token}"}, timeout=30)
+        self.client = httpx.Client(base_url=f"{web.url}/api/v1", headers={"Authorization": f"Token {self.token}"}, timeout=30, verify=TLS)
 
     def get(self, path: str):
         answer = self.client.get(path)

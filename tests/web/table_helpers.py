@@ -8,6 +8,7 @@ import httpx
 
 from tests.web.conftest import Player, signup
 from tests.web.driver import set_options
+from tests.loopback import TLS
 
 # The shared machine is slow under load: a full game waits longer than the shell's default.
 PATIENCE_MS = 60_000
@@ -27,7 +28,7 @@ def seated(players, *names: str) -> list[Player]:
 
 
 def api(web, player: Player, path: str) -> dict:
-    answer = httpx.get(f"{web.url}/api/v1{path}", headers={"Authorization": f"Token {player.token}"}, timeout=20)
+    answer = httpx.get(f"{web.url}/api/v1{path}", headers={"Authorization": f"Token {player.token}"}, timeout=20, verify=TLS)
     assert answer.status_code == 200, answer.text
     return answer.json()
 

@@ -1,5 +1,6 @@
 """The lobby's "Play the computer": a game against bots, started at once, from a game's card."""
 import httpx
+from tests.loopback import TLS
 
 
 def test_play_the_computer_from_a_lobby_card_starts_a_game_against_bots(players, web):
@@ -11,7 +12,7 @@ def test_play_the_computer_from_a_lobby_card_starts_a_game_against_bots(players,
     page.wait_for_url("**/#/games/*")
     game_id = page.url.rsplit("/", 1)[-1]
     game = httpx.get(f"{web.url}/api/v1/games/{game_id}/",
-                     headers={"Authorization": f"Token {ann.token}"} if ann.token else {}).json()
+                     headers={"Authorization": f"Token {ann.token}"} if ann.token else {}, verify=TLS).json()
     assert game["status"] == "active"
     assert [p["bot"] for p in game["players"]] == [None, 1]
     ann.clean()

@@ -4,10 +4,11 @@ dispute; axe-core finds no violation on any of these pages."""
 import httpx
 
 from tests.web.pages import Seat, axe_violations, game, play
+from tests.loopback import TLS
 
 
 def api(web, player, path):
-    return httpx.get(f"{web.url}/api/v1{path}", headers={"Authorization": f"Token {player.token}"}, timeout=30).json()
+    return httpx.get(f"{web.url}/api/v1{path}", headers={"Authorization": f"Token {player.token}"}, timeout=30, verify=TLS).json()
 
 
 def no_axe(page, where):
@@ -50,7 +51,7 @@ def test_settings_profile_leaderboard_rules_and_a_dispute(players, web):
     (ann,) = players("ann")
     page = ann.page
     me = Seat.__new__(Seat)
-    me.token, me.client = ann.token, httpx.Client(base_url=f"{web.url}/api/v1", headers={"Authorization": f"Token {ann.token}"}, timeout=30)
+    me.token, me.client = ann.token, httpx.Client(base_url=f"{web.url}/api/v1", headers={"Authorization": f"Token {ann.token}"}, timeout=30, verify=TLS)
     bob, cat = Seat(web, "bob"), Seat(web, "cat")
     finished = game("pickpic", [me, bob, cat], {"target": 2})
     play(finished, [me, bob, cat], 60)

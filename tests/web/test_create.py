@@ -1,10 +1,11 @@
 """A create form for people: presets for the clock, labels and help in words, durations in human
 units, only the fields the chosen clock uses; a game made from a preset has exactly its options."""
 import httpx
+from tests.loopback import TLS
 
 
 def options_of(web, player, game_id):
-    return httpx.get(f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {player.token}"}).json()["options"]
+    return httpx.get(f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {player.token}"}, verify=TLS).json()["options"]
 
 
 def test_presets_words_units_and_only_the_clock_fields_in_use(players, web):

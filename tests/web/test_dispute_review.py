@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 
 from games.models import Dispute
 from tests.web.table_helpers import PATIENCE_MS, screenshots_on_failure
+from tests.loopback import TLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,10 +19,10 @@ def played_provence(web) -> tuple[str, dict]:
     each; the second disputes the first's placement once it is revealed."""
     tokens = []
     for name in ("ann", "ben"):
-        answer = httpx.post(f"{web.url}/api/v1/accounts/register/", json={"username": name, "password": f"pw-{name}-secret"})
+        answer = httpx.post(f"{web.url}/api/v1/accounts/register/", json={"username": name, "password": f"pw-{name}-secret"}, verify=TLS)
         assert answer.status_code == 201, answer.text
         tokens.append(answer.json()["token"])
-    ann, ben = (httpx.Client(base_url=f"{web.url}/api/v1", headers={"Authorization": f"Token {t}"}, timeout=30) for t in tokens)
+    ann, ben = (httpx.Client(base_url=f"{web.url}/api/v1", headers={"Authorization": f"Token {t}"}, timeout=30, verify=TLS) for t in tokens)
     game = ann.post("/games/", json={"kind": "provence", "seats": 2, "options": {}}).json()
     assert ben.post(f"/games/{game['id']}/join/").status_code == 200
     assert ann.post(f"/games/{game['id']}/start/").status_code == 200
@@ -77,7 +78,7 @@ def test_staff_review_a_dispute_drawn_with_the_table_and_a_diff(players, web, sh
         judge.audit("admin review, a spectator's eyes")
         shoot(judge, "dispute-review")
     # Players are not staff: the review is the admin's alone.
-    answer = httpx.get(f"{web.url}/admin/games/game/{game_id}/review/", follow_redirects=False)
+    answer = httpx.get(f"{web.url}/admin/games/game/{game_id}/review/", follow_redirects=False, verify=TLS)
     assert answer.status_code == 302 and "/admin/login/" in answer.headers["location"]
     # The admin is no part of the client: its own pages and static files are allowed here. The
     # admin's pages name no icon, so Chromium asks for /favicon.ico (a request Playwright does

@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from tests.web import driver
+from tests.loopback import TLS
 
 
 def secrets_of(view: dict) -> set[int]:
@@ -18,7 +19,7 @@ def secrets_of(view: dict) -> set[int]:
 
 @pytest.fixture(scope="module")
 def titles(web):
-    return {c["id"]: c["title"] for c in httpx.get(f"{web.url}/api/v1/kinds/pickpic/cards/").json()}
+    return {c["id"]: c["title"] for c in httpx.get(f"{web.url}/api/v1/kinds/pickpic/cards/", verify=TLS).json()}
 
 
 def assert_no_leak(web, watcher, seats, game_id, titles):

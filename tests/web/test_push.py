@@ -18,6 +18,7 @@ import pytest
 from tests.games.test_push import VAPID, Browser, PushService
 from tests.live_server import Server
 from tests.web.conftest import launched_chromium
+from tests.loopback import TLS
 
 
 @pytest.fixture(scope="module")
@@ -91,11 +92,11 @@ def test_the_worker_registers_at_the_root_and_turning_push_on_and_off_registers_
         options = page.evaluate("window.__pushOptions")
         assert options == {"userVisibleOnly": True, "key": VAPID["VAPID_PUBLIC_KEY"]}
         headers = {"Authorization": f"Token {ann.token}"}
-        listed = httpx.get(f"{web.url}/api/v1/push/subscriptions/", headers=headers).json()
+        listed = httpx.get(f"{web.url}/api/v1/push/subscriptions/", headers=headers, verify=TLS).json()
         assert [s["endpoint"] for s in listed] == [endpoint]
         page.get_by_role("button", name="Turn off on this browser").click()
         page.get_by_text("This browser gets no push notifications.").wait_for()
-        assert httpx.get(f"{web.url}/api/v1/push/subscriptions/", headers=headers).json() == []
+        assert httpx.get(f"{web.url}/api/v1/push/subscriptions/", headers=headers, verify=TLS).json() == []
         ann.clean()
     finally:
         service.close()
@@ -112,7 +113,7 @@ def test_quiet_hours_are_saved_from_the_settings_page(players, web):
     form.locator("select[name=tz]").select_option("Europe/Paris")
     form.get_by_role("button", name="Save quiet hours").click()
     page.get_by_text("Quiet hours saved.").wait_for()
-    prefs = httpx.get(f"{web.url}/api/v1/accounts/preferences/", headers={"Authorization": f"Token {ben.token}"}).json()
+    prefs = httpx.get(f"{web.url}/api/v1/accounts/preferences/", headers={"Authorization": f"Token {ben.token}"}, verify=TLS).json()
     assert prefs["quiet_hours"] == {"start": "22:30", "end": "07:15", "tz": "Europe/Paris"}
     ben.clean()
 

@@ -1,12 +1,13 @@
 """The shell: register, log in again, the lobby lists every kind, inbox and my games load; a
 refused request shows the server's own `detail`."""
 import httpx
+from tests.loopback import TLS
 
 
 def test_register_log_out_and_log_in_again_then_every_screen_loads(players, web, shoot):
     (ann,) = players("ann")
     page = ann.page
-    kinds = httpx.get(f"{web.url}/api/v1/kinds/").json()
+    kinds = httpx.get(f"{web.url}/api/v1/kinds/", verify=TLS).json()
     for kind in (kinds.get("results", kinds) if isinstance(kinds, dict) else kinds):
         assert page.locator(f"form[data-kind={kind['kind']}]").count() == 1
     shoot(ann, "lobby")
@@ -15,7 +16,7 @@ def test_register_log_out_and_log_in_again_then_every_screen_loads(players, web,
     form.get_by_label("User name").fill("ann")
     form.get_by_label("Password").fill("wrong")
     form.get_by_role("button", name="Log in").click()
-    detail = httpx.post(f"{web.url}/api/v1/accounts/token/", json={"username": "ann", "password": "wrong"}).json()["detail"]
+    detail = httpx.post(f"{web.url}/api/v1/accounts/token/", json={"username": "ann", "password": "wrong"}, verify=TLS).json()["detail"]
     page.get_by_role("alert").get_by_text(detail).wait_for()
     form.get_by_label("Password").fill("ann-Kodachrome-64")
     form.get_by_role("button", name="Log in").click()

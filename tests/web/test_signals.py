@@ -4,13 +4,14 @@ in the tab title and as a browser notification, my games and the lobby following
 import uuid
 
 from tests.web.pages import Seat, game, open_page
+from tests.loopback import TLS
 
 
 def tokens_of(web, name: str, password: str) -> list[dict]:
     import httpx
     token = httpx.post(f"{web.url}/api/v1/accounts/token/", json={"username": name, "password": password,
-                                                                   "device": "test-inspector"}).json()["token"]
-    return httpx.get(f"{web.url}/api/v1/accounts/tokens/", headers={"Authorization": f"Token {token}"}).json()
+                                                                   "device": "test-inspector"}, verify=TLS).json()["token"]
+    return httpx.get(f"{web.url}/api/v1/accounts/tokens/", headers={"Authorization": f"Token {token}"}, verify=TLS).json()
 
 
 def test_the_page_names_its_device_and_a_revoked_session_logs_in_again_back_where_it_was(players, web):
@@ -26,7 +27,7 @@ def test_the_page_names_its_device_and_a_revoked_session_logs_in_again_back_wher
     page.locator("[data-status=open]").wait_for()
     # The session ends on the server (this device's token revoked, as a log-out elsewhere would).
     import httpx
-    httpx.post(f"{web.url}/api/v1/accounts/logout/", headers={"Authorization": f"Token {ann.token}"})
+    httpx.post(f"{web.url}/api/v1/accounts/logout/", headers={"Authorization": f"Token {ann.token}"}, verify=TLS)
     page.get_by_role("form", name="Log in").wait_for()      # the lobby poll's 401 brings the log-in page
     page.get_by_role("alert").get_by_text("session has ended").wait_for()
     form = page.get_by_role("form", name="Log in")

@@ -3,6 +3,7 @@ only the invitee sees, chat between the seats shown as text (never as HTML), and
 import httpx
 
 from tests.web.driver import open_game, start
+from tests.loopback import TLS
 
 HOSTILE = "hello <b>bob</b> <img src=x onerror=alert(1)>"
 
@@ -20,7 +21,7 @@ def test_invite_a_friend_to_a_private_game_chat_and_resign(players, web, shoot):
     form.get_by_role("button", name="Create a Photograph game").click()
     ann.page.locator("[data-status=open]").wait_for()
     game_id = ann.page.url.rsplit("/", 1)[1]
-    detail = httpx.get(f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {ann.token}"}).json()
+    detail = httpx.get(f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {ann.token}"}, verify=TLS).json()
     assert detail["private"] is True
 
     # Cat, neither seated nor invited, sees no trace of it: not in the lobby, 404 by its address.
@@ -28,7 +29,7 @@ def test_invite_a_friend_to_a_private_game_chat_and_resign(players, web, shoot):
     cat.page.get_by_role("heading", name="Open games").wait_for()
     assert cat.page.locator(f"li[data-game='{game_id}']").count() == 0
     assert httpx.get(f"{web.url}/api/v1/games/{game_id}/",
-                     headers={"Authorization": f"Token {cat.token}"}).status_code == 404
+                     headers={"Authorization": f"Token {cat.token}"}, verify=TLS).status_code == 404
 
     # Bob finds the invitation in his lobby and accepts it: he is seated.
     bob.goto("#/")
