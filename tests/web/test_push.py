@@ -118,6 +118,22 @@ def test_quiet_hours_are_saved_from_the_settings_page(players, web):
     ben.clean()
 
 
+
+def test_a_confirmation_stays_until_the_next_screen_not_for_a_few_seconds(players, web):
+    (cy,) = players("cy")
+    page = cy.page
+    page.clock.install()  # the page's timers, run forward at will
+    cy.goto("#/")  # a fresh load, under that clock
+    page.get_by_role("link", name="Settings").click()
+    page.locator("form#quiet-hours").get_by_role("button", name="Save quiet hours").click()
+    saved = page.get_by_text("Quiet hours saved.")
+    saved.wait_for()
+    page.clock.run_for(60_000)
+    assert saved.is_visible(), "a confirmation on a timer may be gone before it is read"
+    page.get_by_role("link", name="Lobby").click()
+    saved.wait_for(state="detached")
+    cy.clean()
+
 def eventually(page, check, seconds: float = 20):
     """`check()` once it is truthy, trying again for `seconds`; Playwright delivers the page's and
     the DevTools protocol's events while it waits, so the wait is the page's own."""

@@ -20,8 +20,9 @@ const turns = new Map(); // game id -> title, for each of my games where it is m
 const BACK_KEY = "darkroom.back";
 
 export function say(message, kind = "error") {
+  // Until the next screen or message, not on a timer: a message that vanishes after a few
+  // seconds may be gone before someone reading slowly, or a screen reader, gets to it.
   fill(flash, h("p", { class: `flash ${kind}` }, message));
-  if (kind !== "error") setTimeout(() => fill(flash), 4000);
 }
 // The server's own words (`detail`) for a refused request; anything else as it is.
 const showError = (error) => say(error instanceof ApiError ? error.message : String(error));
