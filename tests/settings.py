@@ -33,6 +33,6 @@ THROTTLE_LOGIN_ACCOUNT = THROTTLE_LOGIN_ACCOUNT_ADDRESS = "100000/min"
 PASSWORD_RESET_MAIL_INTERVAL_SECONDS = 0  # tests ask for the same address's reset again and again
 # Django's test client builds its middleware for every client it makes (a player, a request
 # factory), and WhiteNoise's middleware, with finders on, walks and stats every static file as it
-# is built: the suite's single largest setup cost. Refreshing (WhiteNoise's development setting)
+# is built: one of the suite's largest setup costs. Refreshing (WhiteNoise's development setting)
 # looks a file up when it is asked for instead; what it serves is the same.
 WHITENOISE_AUTOREFRESH = True

@@ -19,6 +19,14 @@ def fetch_document() -> dict:
     return json.loads(response.content)
 
 
+def request_bodies(doc: dict):
+    """(method, path, media type, schema) of every request body the document declares."""
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            for media_type, content in operation.get("requestBody", {}).get("content", {}).items():
+                yield method, path, media_type, content["schema"]
+
+
 class Contract:
     def __init__(self, doc: dict):
         self.doc = doc

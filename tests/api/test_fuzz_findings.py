@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from tests.api.openapi import fetch_document
+from tests.api.openapi import fetch_document, request_bodies
 from tests.api.test_fuzz import CONFIG
 
 
@@ -123,11 +123,9 @@ def test_every_free_string_of_a_request_body_says_it_holds_no_nul():
     doc = fetch_document()
     tolerant = re.compile(tomllib.loads(CONFIG.read_text())["operations"][0]["include-path-regex"])
     loose = []
-    for path, operations in doc["paths"].items():
-        for method, operation in operations.items():
-            schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
-            if schema and not tolerant.match(path):
-                loose += [f"{method.upper()} {path}: {name}" for name in free_strings(doc, schema)]
+    for method, path, media_type, schema in request_bodies(doc):
+        if media_type == "application/json" and not tolerant.match(path):
+            loose += [f"{method.upper()} {path}: {name}" for name in free_strings(doc, schema)]
     assert loose == []
 
 

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from accounts.models import User, Vacation
 from games.api.serializers import StrictInput
 from games.models import Event, Game
-from tests.api.openapi import fetch_document
+from tests.api.openapi import fetch_document, request_bodies
 from tests.api.test_errors import error_of
 
 pytestmark = pytest.mark.django_db
@@ -67,11 +67,8 @@ def _serializers(base=serializers.Serializer):
 def test_every_request_body_of_the_document_is_a_strict_input(db):
     by_name = {cls.__name__: cls for cls in _serializers()}
     named = set()
-    for path, operations in fetch_document()["paths"].items():
-        for method, operation in operations.items():
-            for content in operation.get("requestBody", {}).get("content", {}).values():
-                ref = content["schema"]["$ref"].rsplit("/", 1)[-1]
-                named.add(ref.removesuffix("Request"))
+    for _, _, _, schema in request_bodies(fetch_document()):
+        named.add(schema["$ref"].rsplit("/", 1)[-1].removesuffix("Request"))
     assert named and {"MoveIn", "CreateGameIn", "VacationIn", "ClaimIn"} <= named
     loose = sorted(name for name in named if not issubclass(by_name[name], StrictInput))
     assert loose == []

@@ -377,7 +377,7 @@ def summarize(results: list[dict]) -> dict:
            "move_seconds": max(r["move_seconds"] for r in results),
            "moves": {"count": len(posts), "p50_ms": ms(posts, 50), "p99_ms": ms(posts, 99),
                      "mean_ms": 1000 * sum(posts) / len(posts) if posts else 0}}
-    out["paced"] = steady_rate(union("move_starts"))
+    out["paced"] = kept_pace(union("move_starts"))
     for name in ("sse", "long_poll"):
         from_post, from_reply = union(name, "from_post"), union(name, "from_reply")
         out[name] = {"deliveries": len(from_post), "missing": sum(r[name]["missing"] for r in results),
@@ -398,7 +398,7 @@ def summarize(results: list[dict]) -> dict:
     return out
 
 
-def steady_rate(starts: list[list[float]]) -> dict:
+def kept_pace(starts: list[list[float]]) -> dict:
     """The pace the games kept together: each game's moves per second from its first move to its
     last (its sleeps and the server's answers), summed over the games. The whole phase's count over
     its length is lower by its ends: games start and finish at random, not all at once."""
