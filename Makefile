@@ -37,8 +37,10 @@ nginx:
 	$(call debian,nginx,nginx,make run has no proxy)
 
 # The browser tests (tests/web) drive Debian's chromium: Playwright cannot fetch its own build here.
+# Most run in its headless shell, as Playwright runs headless tests (tests/web/conftest.py).
 chromium:
 	$(call debian,chromium,chromium,tests/web will be skipped)
+	$(call debian,chromium-headless-shell,chromium-headless-shell,tests/web run in the full chromium)
 
 # The TypeScript contract test (tests/api/test_typescript_client.py): Debian's node and npm, then the
 # pinned openapi-typescript, openapi-fetch and tsc from tests/api/ts/package-lock.json.

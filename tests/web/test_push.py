@@ -38,7 +38,7 @@ def browser():
     in it. So each test gets a browser of its own, and the tests that need its service workers run
     once more, in a new one, after such a failure (`flaky`, pytest-rerunfailures): a worker or
     page that is wrong fails both runs."""
-    with launched_chromium() as chromium:
+    with launched_chromium(notifications=True) as chromium:
         yield chromium
 
 
