@@ -18,7 +18,7 @@ from tests.live_server import Server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Debian's build of Chromium's headless shell, as Playwright itself runs headless tests: the same
-# Blink, without the full browser around it, for about a fifth less of the machine on these tests
+# Blink, without the full browser around it, for about a third less of the machine on these tests
 # (browser, server and database together). It shows no notifications: the tests of those ask for
 # the full Chromium (`notifications=True`).
 HEADLESS_SHELL = os.environ.get("CHROMIUM_HEADLESS_SHELL", "/usr/bin/chromium-headless-shell")
