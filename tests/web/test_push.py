@@ -130,6 +130,8 @@ def test_a_confirmation_stays_until_the_next_screen_not_for_a_few_seconds(player
     assert saved.is_visible(), "a confirmation on a timer may be gone before it is read"
     page.get_by_role("link", name="Lobby").click()
     saved.wait_for(state="detached")
+    # The lobby drawn (its fetch answered) before axe-core reads it: not a screen half-changed.
+    page.get_by_role("heading", name="Lobby").wait_for()
     cy.clean()
 
 def eventually(page, check, seconds: float = 20):
