@@ -20,7 +20,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Debian's build of Chromium's headless shell, as Playwright itself runs headless tests: the same
 # Blink, without the full browser around it, for about a third less of the machine on these tests
 # (browser, server and database together). It shows no notifications: the tests of those ask for
-# the full Chromium (`notifications=True`).
+# the full Chromium (the `notifications` marker).
 HEADLESS_SHELL = os.environ.get("CHROMIUM_HEADLESS_SHELL", "/usr/bin/chromium-headless-shell")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -81,10 +81,12 @@ def launched_chromium(notifications: bool = False):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(request):
     # One browser per module, so the next file a pytest-xdist process runs (Django's test client
-    # calling an async view, say) finds no loop of Playwright's left on its thread.
-    with launched_chromium() as chromium:
+    # calling an async view, say) finds no loop of Playwright's left on its thread. A module marked
+    # `notifications` gets the full Chromium for all its tests: two Playwright loops cannot share
+    # a thread, so the shell and it cannot both serve one module.
+    with launched_chromium(notifications=request.node.get_closest_marker("notifications") is not None) as chromium:
         yield chromium
 
 

@@ -118,7 +118,6 @@ def test_quiet_hours_are_saved_from_the_settings_page(players, web):
     ben.clean()
 
 
-
 def test_a_confirmation_stays_until_the_next_screen_not_for_a_few_seconds(players, web):
     (cy,) = players("cy")
     page = cy.page
@@ -133,6 +132,7 @@ def test_a_confirmation_stays_until_the_next_screen_not_for_a_few_seconds(player
     # The lobby drawn (its fetch answered) before axe-core reads it: not a screen half-changed.
     page.get_by_role("heading", name="Lobby").wait_for()
     cy.clean()
+
 
 def eventually(page, check, seconds: float = 20):
     """`check()` once it is truthy, trying again for `seconds`; Playwright delivers the page's and

@@ -5,17 +5,10 @@ import uuid
 
 import pytest
 
-from tests.web.conftest import launched_chromium
 from tests.web.pages import Seat, game, open_page
 from tests.loopback import TLS
 
-
-@pytest.fixture(scope="module")
-def browser():
-    # A turn shown as a browser notification needs the full Chromium (one browser a module: the
-    # headless shell and it cannot both run under one Playwright loop).
-    with launched_chromium(notifications=True) as chromium:
-        yield chromium
+pytestmark = pytest.mark.notifications  # a turn shown as a browser notification
 
 
 def tokens_of(web, name: str, password: str) -> list[dict]:
