@@ -6,6 +6,8 @@ COPY config ./config
 COPY accounts ./accounts
 COPY games ./games
 COPY web ./web
+# The compiled catalogs are committed with their PO files: the image needs no GNU gettext.
+COPY locale ./locale
 COPY manage.py Procfile gunicorn.conf.py ./
 RUN pip install --no-cache-dir -c constraints.txt . \
  && DJANGO_SECRET_KEY=build-only python manage.py collectstatic --no-input

@@ -1,5 +1,6 @@
 """gunicorn's settings that come from the environment, read by gunicorn itself from the working
 directory (the Procfile's `web:` and `live:` and the image's CMD all run from the project root)."""
+
 import os
 
 # Worker processes: WEB_CONCURRENCY, as gunicorn and most platforms name it (2 by default: one
@@ -19,6 +20,20 @@ threads = int(os.environ.get("WEB_THREADS", 2))
 # None by default, as DJANGO_TRUSTED_PROXIES: a header a client sends never becomes its address.
 # A deployment behind its own proxy counts it in DJANGO_TRUSTED_PROXIES (docs/operations.md).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "")
+
+
+def _open_files_up_to_the_hard_limit() -> None:
+    """An open stream is a socket, a file of `live`'s worker: the usual soft limit (1,024) would
+    refuse the 1,025th. Raised to the hard limit (20,000 on the box measured; docs/operations.md,
+    "Limits of a box"), before the workers fork, so each of them inherits it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+_open_files_up_to_the_hard_limit()
 
 
 def post_worker_init(worker):

@@ -11,6 +11,7 @@ message's; an attempt cut by it raises TimeoutError ("no answer within the 20 s 
 
 config/settings.py puts this backend in place of django.core.mail.backends.smtp.EmailBackend.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -38,8 +39,9 @@ class _Watched:
     def connect(self, host="localhost", port=0, source_address=None):
         if source_address:
             self.source_address = source_address
-        sock = socket.create_connection((host, port or self.default_port), self.deadline.remaining(),
-                                        self.source_address)
+        sock = socket.create_connection(
+            (host, port or self.default_port), self.deadline.remaining(), self.source_address
+        )
         try:
             self.watched = sock.dup()
             self.deadline.watch(self.watched)

@@ -9,14 +9,15 @@ raises the error the person is shown.
 This module is where accounts and games meet: games registers here; accounts imports nothing of
 games (the import-linter contracts in pyproject.toml).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable
 
-Exporter = Callable[[Any], Any]   # user -> JSON-ready data
-Eraser = Callable[[Any], None]    # user -> None, inside the deleting transaction
-Keeper = Callable[[Any], None]    # user -> None, or raises (a config.errors.DomainError) to keep it
+Exporter = Callable[[Any], Any]  # user -> JSON-ready data
+Eraser = Callable[[Any], None]  # user -> None, inside the deleting transaction
+Keeper = Callable[[Any], None]  # user -> None, or raises (a config.errors.DomainError) to keep it
 
 
 @dataclass(frozen=True)

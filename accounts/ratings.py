@@ -10,6 +10,7 @@ Who is rated as what (docs/accounts.md, "Ratings"):
 - an aborted game (`"aborted": true` in the result), an unrated game, or one with fewer than two
   sides changes nothing.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -44,8 +45,9 @@ def sides(result: dict[str, Any], teams: list[list[int]] | None) -> list[tuple[l
     return found if len(found) >= 2 else None
 
 
-def rate_finished(game, result: dict[str, Any], teams: list[list[int]] | None,
-                  users: dict[int, int], at) -> list[dict[str, Any]] | None:
+def rate_finished(
+    game, result: dict[str, Any], teams: list[list[int]] | None, users: dict[int, int], at
+) -> list[dict[str, Any]] | None:
     """Rate a game that finishes now; the changes per seat, or None if it is not rated.
 
     Four queries whatever the number of players: insert the missing ratings, read and lock them
@@ -59,14 +61,28 @@ def rate_finished(game, result: dict[str, Any], teams: list[list[int]] | None,
     user_ids = sorted({users[seat] for seats, _ in found for seat in seats})
     fresh = MODEL.rating()
     Rating.objects.bulk_create(
-        [Rating(user_id=uid, kind=game.kind, mu=fresh.mu, sigma=fresh.sigma,
-                rating=shown(fresh.mu, fresh.sigma), updated_at=at) for uid in user_ids],
-        ignore_conflicts=True)
-    rows = {r.user_id: r for r in Rating.objects.select_for_update()
-            .filter(kind=game.kind, user_id__in=user_ids).order_by("user_id")}
+        [
+            Rating(
+                user_id=uid,
+                kind=game.kind,
+                mu=fresh.mu,
+                sigma=fresh.sigma,
+                rating=shown(fresh.mu, fresh.sigma),
+                updated_at=at,
+            )
+            for uid in user_ids
+        ],
+        ignore_conflicts=True,
+    )
+    rows = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update().filter(kind=game.kind, user_id__in=user_ids).order_by("user_id")
+    }
     before = {seat: (rows[users[seat]].mu, rows[users[seat]].sigma) for seats, _ in found for seat in seats}
-    rated = MODEL.rate([[MODEL.rating(mu=before[s][0], sigma=before[s][1]) for s in seats] for seats, _ in found],
-                       ranks=[place for _, place in found])
+    rated = MODEL.rate(
+        [[MODEL.rating(mu=before[s][0], sigma=before[s][1]) for s in seats] for seats, _ in found],
+        ranks=[place for _, place in found],
+    )
     changes, history = [], []
     for (seats, place), new_side in zip(found, rated):
         for seat, new in zip(seats, new_side):
@@ -75,12 +91,25 @@ def rate_finished(game, result: dict[str, Any], teams: list[list[int]] | None,
             row.mu, row.sigma, row.rating = new.mu, new.sigma, shown(new.mu, new.sigma)
             row.games += 1
             row.updated_at = at
-            history.append(RatingChange(
-                user_id=row.user_id, game=game, kind=game.kind, seat=seat, place=place,
-                mu_before=before[seat][0], sigma_before=before[seat][1], mu_after=new.mu,
-                sigma_after=new.sigma, rating_before=old_rating, rating_after=row.rating, at=at))
-            changes.append({"seat": seat, "before": old_rating, "after": row.rating,
-                            "delta": round(row.rating - old_rating, 2)})
+            history.append(
+                RatingChange(
+                    user_id=row.user_id,
+                    game=game,
+                    kind=game.kind,
+                    seat=seat,
+                    place=place,
+                    mu_before=before[seat][0],
+                    sigma_before=before[seat][1],
+                    mu_after=new.mu,
+                    sigma_after=new.sigma,
+                    rating_before=old_rating,
+                    rating_after=row.rating,
+                    at=at,
+                )
+            )
+            changes.append(
+                {"seat": seat, "before": old_rating, "after": row.rating, "delta": round(row.rating - old_rating, 2)}
+            )
     Rating.objects.bulk_update(list(rows.values()), ["mu", "sigma", "rating", "games", "updated_at"])
     RatingChange.objects.bulk_create(history)
     return sorted(changes, key=lambda change: change["seat"])

@@ -4,27 +4,43 @@ from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+import functools
 import secrets
 from datetime import datetime, timedelta, timezone as tz
 
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import send_mail
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext
 
 from accounts import names, personal_data, tokens
-from accounts.models import (AuthToken, NotificationPreference, PushDevice, PushSubscription, RetiredUsername, User, Vacation,
-                             Webhook)
-from accounts.webhooks import check_url
+from accounts.models import (
+    AuthToken,
+    NotificationPreference,
+    PushDevice,
+    PushSubscription,
+    RetiredUsername,
+    User,
+    Vacation,
+    Webhook,
+)
+from accounts.webhooks import PUSH_ENDPOINT, check_url
 from config import scheduling
-from config.errors import DomainError, Invalid, NotFound
+from config.errors import DomainError, EndpointTaken, Invalid, NotFound
 
 
 # Deleted accounts are renamed "deleted-<id>": nobody may register such a name before them.
 DELETED_PREFIX = "deleted-"
+# Guests are named "guest-<random>": a name nobody registers, so a guest is told apart by its name.
+GUEST_PREFIX = "guest-"
+
+
+class NotAGuest(DomainError):
+    status, code = 409, "not_a_guest"
 
 
 class UsernameTaken(DomainError):
@@ -39,14 +55,21 @@ def _name_free(username: str) -> None:
     """A name is taken when an account's, or a name retired from a deleted account within
     USERNAME_RETIRED_DAYS, compares equal to it (accounts.names: case, NFKC, confusables)."""
     wanted = names.key(username)
-    if (wanted.startswith(names.key(DELETED_PREFIX)) or User.objects.filter(username_key=wanted).exists()
-            or RetiredUsername.objects.filter(key=wanted, until__gt=timezone.now()).exists()):
-        raise UsernameTaken(f"the username '{username}' is taken, or too like a name that is")
+    if (
+        wanted.startswith(names.key(DELETED_PREFIX))
+        or wanted.startswith(names.key(GUEST_PREFIX))
+        or User.objects.filter(username_key=wanted).exists()
+        or RetiredUsername.objects.filter(key=wanted, until__gt=timezone.now()).exists()
+    ):
+        raise UsernameTaken(
+            gettext("the username '%(username)s' is taken, or too like a name that is") % {"username": username}
+        )
 
 
 @transaction.atomic
-def register(username: str, password: str, email: str = "", device: str = "",
-             replaces: bool = False) -> tuple[User, str]:
+def register(
+    username: str, password: str, email: str = "", device: str = "", replaces: bool = False
+) -> tuple[User, str]:
     _name_free(username)
     candidate = User(username=username, email=email)
     try:
@@ -58,8 +81,47 @@ def register(username: str, password: str, email: str = "", device: str = "",
         with transaction.atomic():
             candidate.save()
     except IntegrityError:
-        raise UsernameTaken(f"the username '{username}' is taken") from None
+        raise UsernameTaken(gettext("the username '%(username)s' is taken") % {"username": username}) from None
     return candidate, tokens.issue(candidate, device, replaces)[1]
+
+
+@transaction.atomic
+def start_as_guest(device: str = "", replaces: bool = False) -> tuple[User, str]:
+    """A guest account and its token: no name to choose, no password. It is a user like any other,
+    held to the same per-user limits (the API also limits how many guests one address makes)."""
+    while True:
+        candidate = User(username=f"{GUEST_PREFIX}{secrets.token_hex(4)}", is_guest=True)
+        candidate.set_unusable_password()
+        try:
+            with transaction.atomic():
+                candidate.save()
+            break
+        except IntegrityError:
+            continue  # that random name is taken (one in four billion): draw another
+    return candidate, tokens.issue(candidate, device, replaces)[1]
+
+
+@transaction.atomic
+def register_guest(user, username: str, password: str, email: str = "") -> User:
+    """A guest becomes a registered account: the same account, so its games, seats, chat and
+    tokens stay as they are; only the name, the password and the email are new."""
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    if not locked.is_guest:
+        raise NotAGuest(gettext("this account is registered already"))
+    _name_free(username)
+    locked.username, locked.email = username, email
+    try:
+        password_validation.validate_password(password, user=locked)
+    except ValidationError as error:
+        raise Invalid("password: " + " ".join(error.messages)) from None
+    locked.set_password(password)
+    locked.is_guest = False
+    try:
+        with transaction.atomic():
+            locked.save(update_fields=["username", "email", "password", "is_guest"])
+    except IntegrityError:
+        raise UsernameTaken(gettext("the username '%(username)s' is taken") % {"username": username}) from None
+    return locked
 
 
 def obtain_token(username: str, password: str, device: str = "", replaces: bool = False) -> tuple[AuthToken, str]:
@@ -67,13 +129,13 @@ def obtain_token(username: str, password: str, device: str = "", replaces: bool 
     device id and the device's older token goes."""
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
-        raise BadCredentials("unknown username or wrong password")
+        raise BadCredentials(gettext("unknown username or wrong password"))
     return tokens.issue(user, device, replaces)
 
 
 def revoke_token(user, token_id: int) -> None:
     if not AuthToken.objects.filter(user=user, pk=token_id).delete()[0]:
-        raise NotFound("no such token")
+        raise NotFound(gettext("no such token"))
 
 
 def logout(user, token) -> None:
@@ -100,7 +162,7 @@ def _validated(password: str, user) -> None:
 def change_password(user, token, old_password: str, new_password: str) -> None:
     """A new password; every other token of the user is revoked (this one stays signed in)."""
     if not user.check_password(old_password):
-        raise BadCredentials("the current password is wrong")
+        raise BadCredentials(gettext("the current password is wrong"))
     _validated(new_password, user)
     user.set_password(new_password)
     user.save(update_fields=["password"])
@@ -135,11 +197,15 @@ def mail_password_reset(email: str, fail_silently: bool = False) -> None:
         uid = urlsafe_base64_encode(force_bytes(user.pk))
         token = default_token_generator.make_token(user)
         link = settings.PASSWORD_RESET_URL.format(uid=uid, token=token)
-        send_mail("Darkroom: reset your password",
-                  f"Someone asked to reset the password of the Darkroom account '{user.username}'.\n"
-                  f"To choose a new one, open {link}\n(uid {uid}, token {token}).\n"
-                  "If it was not you, ignore this message: the password stays as it is.",
-                  settings.DEFAULT_FROM_EMAIL, [user.email], fail_silently=fail_silently)
+        # In the account's language (the worker sends it, with no request to take one from).
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            subject = gettext("Darkroom: reset your password")
+            body = gettext(
+                "Someone asked to reset the password of the Darkroom account '%(username)s'.\n"
+                "To choose a new one, open %(link)s\n(uid %(uid)s, token %(token)s).\n"
+                "If it was not you, ignore this message: the password stays as it is."
+            ) % {"username": user.username, "link": link, "uid": uid, "token": token}
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email], fail_silently=fail_silently)
 
 
 @transaction.atomic
@@ -152,7 +218,7 @@ def reset_password(uid: str, token: str, new_password: str) -> None:
         user_id = None
     user = User.objects.select_for_update().filter(pk=user_id, is_active=True).first() if user_id else None
     if user is None or not default_token_generator.check_token(user, token):
-        raise InvalidResetLink("this reset link is invalid or has expired; ask for a new one")
+        raise InvalidResetLink(gettext("this reset link is invalid or has expired; ask for a new one"))
     _validated(new_password, user)
     user.set_password(new_password)
     user.save(update_fields=["password"])
@@ -167,54 +233,95 @@ def preferences(user) -> NotificationPreference:
 
 
 _UNSET = object()
+# Names in the zone database that are no place's time: the host's own zone under whatever it is
+# set to, tzdata's placeholder with no offset of its own, and the database's alternative trees.
+_NOT_PLACES = {"localtime", "Factory", "posixrules"}
+
+
+@functools.cache
+def quiet_zones() -> frozenset[str]:
+    """The IANA zones quiet hours may be kept in: the server's zone database, places only."""
+    import zoneinfo
+
+    return frozenset(
+        name
+        for name in zoneinfo.available_timezones()
+        if name not in _NOT_PLACES and not name.startswith(("posix/", "right/"))
+    )
+
+
+def languages() -> list[str]:
+    """The languages an account may choose (settings.LANGUAGES)."""
+    return [code for code, _ in settings.LANGUAGES]
 
 
 @transaction.atomic
-def update_preferences(user, channels=None, email_digest_minutes=None, quiet_hours=_UNSET):
+def update_preferences(user, channels=None, email_digest_minutes=None, quiet_hours=_UNSET, language=_UNSET):
+    # Checked before anything is changed: a language the server does not speak writes nothing.
+    if language is not _UNSET and language is not None and language not in languages():
+        raise Invalid(
+            gettext("language: %(language)s is not a language this server speaks (%(known)s)")
+            % {"language": language, "known": ", ".join(languages())}
+        )
     prefs = preferences(user)
     if quiet_hours is not _UNSET:
         # Checked before anything is changed: a bad zone writes nothing.
         if quiet_hours is None:
             prefs.quiet_start = prefs.quiet_end = None
         else:
-            from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-            try:
-                ZoneInfo(quiet_hours["tz"])
-            except (ZoneInfoNotFoundError, ValueError):
-                raise Invalid(f"quiet_hours.tz: unknown time zone '{quiet_hours['tz']}' (an IANA name, "
-                              "e.g. Europe/Paris)") from None
+            if quiet_hours["tz"] not in quiet_zones():
+                raise Invalid(
+                    gettext("quiet_hours.tz: unknown time zone '%(tz)s' (an IANA name, e.g. Europe/Paris)")
+                    % {"tz": quiet_hours["tz"]}
+                )
             # Wall-clock times in `tz`: an offset the client wrote with them is not theirs to give.
-            prefs.quiet_start = quiet_hours["start"].replace(tzinfo=None)
-            prefs.quiet_end = quiet_hours["end"].replace(tzinfo=None)
+            # Quiet hours are minutes: what is kept is what is shown (HH:MM), so 01:00:00.9 to
+            # 01:00:00.8 is 01:00 to 01:00, no quiet time, not a day less a microsecond.
+            prefs.quiet_start = quiet_hours["start"].replace(second=0, microsecond=0, tzinfo=None)
+            prefs.quiet_end = quiet_hours["end"].replace(second=0, microsecond=0, tzinfo=None)
             prefs.quiet_tz = quiet_hours["tz"]
     if channels is not None:
         if not isinstance(channels, dict):
-            raise Invalid("channels must be an object of notification type -> list of channels")
+            raise Invalid(gettext("channels must be an object of notification type -> list of channels"))
         for kind, chosen in channels.items():
             if kind not in NotificationPreference.TYPES:
-                raise Invalid(f"unknown notification type '{kind}'; known: {', '.join(NotificationPreference.TYPES)}")
-            if (not isinstance(chosen, list) or not all(isinstance(c, str) for c in chosen)
-                    or not set(chosen) <= set(NotificationPreference.CHANNELS)):
-                raise Invalid(f"channels.{kind} must be a list drawn from {', '.join(NotificationPreference.CHANNELS)}")
+                raise Invalid(
+                    gettext("unknown notification type '%(kind)s'; known: %(value)s")
+                    % {"kind": kind, "value": ", ".join(NotificationPreference.TYPES)}
+                )
+            if (
+                not isinstance(chosen, list)
+                or not all(isinstance(c, str) for c in chosen)
+                or not set(chosen) <= set(NotificationPreference.CHANNELS)
+            ):
+                raise Invalid(
+                    gettext("channels.%(kind)s must be a list drawn from %(value)s")
+                    % {"kind": kind, "value": ", ".join(NotificationPreference.CHANNELS)}
+                )
         prefs.channels = {**prefs.channels, **{k: sorted(set(v)) for k, v in channels.items()}}
     if email_digest_minutes is not None:
         prefs.email_digest_minutes = email_digest_minutes
     prefs.save()
+    if language is not _UNSET and (language or "") != user.language:
+        user.language = language or ""
+        user.save(update_fields=["language"])
     return prefs
 
 
+@transaction.atomic
 def add_webhook(user, url: str):
     check_url(url)
-    if Webhook.objects.filter(user=user, active=True).count() >= 5:
-        raise Invalid("at most 5 webhooks per user")
+    _hold(user)
+    limit = settings.WEBHOOKS_PER_USER
+    if Webhook.objects.filter(user=user, active=True).count() >= limit:
+        raise Invalid(gettext("at most %(limit)s webhooks per user: remove one first") % {"limit": limit})
     return Webhook.objects.create(user=user, url=url, secret=secrets.token_hex(32))
 
 
 def remove_webhook(user, webhook_id: int) -> None:
     # A removed webhook is gone for its owner (404 from then on); its rows stay for the audit.
     if not Webhook.objects.filter(user=user, pk=webhook_id, active=True).update(active=False):
-        raise NotFound("no such webhook")
+        raise NotFound(gettext("no such webhook"))
 
 
 def vacation_days_used(user, year: int) -> float:
@@ -240,13 +347,15 @@ def delete_account(user, password: str) -> None:
     password or any way to sign in."""
     user = User.objects.select_for_update().get(pk=user.pk)
     if not user.check_password(password):
-        raise BadCredentials("the password is wrong")
+        raise BadCredentials(gettext("the password is wrong"))
     personal_data.check_erasable(user)  # games: no seat in an open or active game (games_in_progress)
     for holder in personal_data.holders():
         holder.erase(user)
     # The old name rests: nobody may take it (or a look-alike) for USERNAME_RETIRED_DAYS.
-    RetiredUsername.objects.update_or_create(key=names.key(user.username), defaults={
-        "until": timezone.now() + timedelta(days=settings.USERNAME_RETIRED_DAYS)})
+    RetiredUsername.objects.update_or_create(
+        key=names.key(user.username),
+        defaults={"until": timezone.now() + timedelta(days=settings.USERNAME_RETIRED_DAYS)},
+    )
     user.username = f"{DELETED_PREFIX}{user.pk}"
     if User.objects.filter(username_key=names.key(user.username)).exclude(pk=user.pk).exists():
         user.username += "-" + secrets.token_hex(4)  # an account older than the reserved prefix
@@ -279,37 +388,63 @@ def _valid_push_keys(p256dh: str, auth: str) -> bool:
         return False
 
 
+def _hold(user) -> None:
+    """Lock the user's row: their registrations are counted against the limit one at a time."""
+    User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+
+
 @transaction.atomic
 def add_push_subscription(user, endpoint: str, p256dh: str, auth: str, user_agent: str = ""):
-    """Register (or re-register) a browser's subscription. An endpoint is one browser's: whoever
-    registers it last owns it (a browser shared by two accounts pushes for the one logged in)."""
-    check_url(endpoint)
+    """Register (or re-register) a browser's subscription. An endpoint is one browser's: a browser
+    shared by two accounts pushes for the one logged in last, which it proves by sending the
+    subscription's own keys (the auth secret is the browser's alone). Another account's endpoint
+    with other keys is refused. Whoever ends up with it must be within PUSH_MAX_PER_USER."""
+    check_url(endpoint, PUSH_ENDPOINT)
     if not _valid_push_keys(p256dh, auth):
-        raise Invalid("keys.p256dh must be a P-256 public key and keys.auth a 16-byte secret, base64url")
+        raise Invalid(gettext("keys.p256dh must be a P-256 public key and keys.auth a 16-byte secret, base64url"))
+    _hold(user)
     existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
-    if existing is None and PushSubscription.objects.filter(user=user).count() >= settings.PUSH_MAX_PER_USER:
-        raise Invalid(f"at most {settings.PUSH_MAX_PER_USER} push subscriptions per user")
+    if existing is not None and existing.user_id != user.pk and (existing.p256dh, existing.auth) != (p256dh, auth):
+        raise EndpointTaken(
+            gettext(
+                "another account has registered this push endpoint; only the browser that holds it can move it, with its own keys"
+            )
+        )
+    if (existing is None or existing.user_id != user.pk) and PushSubscription.objects.filter(
+        user=user
+    ).count() >= settings.PUSH_MAX_PER_USER:
+        raise Invalid(
+            gettext("at most %(PUSH_MAX_PER_USER)s push subscriptions per user")
+            % {"PUSH_MAX_PER_USER": settings.PUSH_MAX_PER_USER}
+        )
     if existing is not None:
         existing.user, existing.p256dh, existing.auth, existing.user_agent = user, p256dh, auth, user_agent[:200]
         existing.save(update_fields=["user", "p256dh", "auth", "user_agent"])
         return existing, False
-    return PushSubscription.objects.create(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth,
-                                           user_agent=user_agent[:200]), True
+    return PushSubscription.objects.create(
+        user=user, endpoint=endpoint, p256dh=p256dh, auth=auth, user_agent=user_agent[:200]
+    ), True
 
 
 def remove_push_subscription(user, subscription_id: int | None = None, endpoint: str | None = None) -> None:
     query = PushSubscription.objects.filter(user=user)
     query = query.filter(pk=subscription_id) if subscription_id is not None else query.filter(endpoint=endpoint)
     if not query.delete()[0]:
-        raise NotFound("no such push subscription")
+        raise NotFound(gettext("no such push subscription"))
 
 
 @transaction.atomic
 def add_push_device(user, platform: str, token: str, name: str = ""):
     """Register (or move to this user) a device token; a token is one app install's."""
+    _hold(user)
     existing = PushDevice.objects.select_for_update().filter(platform=platform, token=token).first()
-    if existing is None and PushDevice.objects.filter(user=user).count() >= settings.PUSH_MAX_PER_USER:
-        raise Invalid(f"at most {settings.PUSH_MAX_PER_USER} push devices per user")
+    if (existing is None or existing.user_id != user.pk) and PushDevice.objects.filter(
+        user=user
+    ).count() >= settings.PUSH_MAX_PER_USER:
+        raise Invalid(
+            gettext("at most %(PUSH_MAX_PER_USER)s push devices per user")
+            % {"PUSH_MAX_PER_USER": settings.PUSH_MAX_PER_USER}
+        )
     if existing is not None:
         existing.user, existing.name = user, name
         existing.save(update_fields=["user", "name"])
@@ -319,4 +454,4 @@ def add_push_device(user, platform: str, token: str, name: str = ""):
 
 def remove_push_device(user, device_id: int) -> None:
     if not PushDevice.objects.filter(user=user, pk=device_id).delete()[0]:
-        raise NotFound("no such push device")
+        raise NotFound(gettext("no such push device"))

@@ -4,6 +4,7 @@ Clients send `Authorization: Token <key>` as they always have (the DRF tokens of
 turned into hashed tokens by accounts migration 0004, keys unchanged). Every channel that takes a
 token authenticates it here: the REST views, the long-poll, the streams and their tickets.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -13,6 +14,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import authentication, exceptions
 
 from accounts.models import AuthToken
@@ -40,10 +42,20 @@ def issue(user, device: str = "", replaces: bool = True) -> tuple[AuthToken, str
     with transaction.atomic():
         if device and replaces:
             AuthToken.objects.filter(user=user, device=device).delete()
-        token = AuthToken.objects.create(user=user, digest=digest(key), prefix=key[:8], device=device,
-                                         created_at=now, last_used_at=now, expires_at=now + ttl())
-        stale = AuthToken.objects.filter(user=user).order_by("-last_used_at", "-pk").values_list(
-            "pk", flat=True)[settings.TOKENS_PER_USER:]
+        token = AuthToken.objects.create(
+            user=user,
+            digest=digest(key),
+            prefix=key[:8],
+            device=device,
+            created_at=now,
+            last_used_at=now,
+            expires_at=now + ttl(),
+        )
+        stale = (
+            AuthToken.objects.filter(user=user)
+            .order_by("-last_used_at", "-pk")
+            .values_list("pk", flat=True)[settings.TOKENS_PER_USER :]
+        )
         AuthToken.objects.filter(pk__in=list(stale)).delete()
     return token, key
 
@@ -63,15 +75,16 @@ def find(key: str) -> AuthToken | None:
 def _live_token(digest_: str, now) -> AuthToken | None:
     # Every authenticated request runs this: the token and its user in one query, by the digest's
     # index (without the model's ordering, which the planner may walk another index for).
-    found = list(AuthToken.objects.select_related("user").filter(digest=digest_, expires_at__gt=now)
-                 .order_by()[:1])
+    found = list(AuthToken.objects.select_related("user").filter(digest=digest_, expires_at__gt=now).order_by()[:1])
     return found[0] if found else None
 
 
 def still_valid(token_id: int | None) -> bool:
     # Every open stream asks this once per heartbeat.
-    return token_id is None or AuthToken.objects.filter(
-        pk=token_id, expires_at__gt=timezone.now(), user__is_active=True).exists()
+    return (
+        token_id is None
+        or AuthToken.objects.filter(pk=token_id, expires_at__gt=timezone.now(), user__is_active=True).exists()
+    )
 
 
 class HashedTokenAuthentication(authentication.TokenAuthentication):
@@ -80,5 +93,5 @@ class HashedTokenAuthentication(authentication.TokenAuthentication):
     def authenticate_credentials(self, key):
         token = find(key)
         if token is None:
-            raise exceptions.AuthenticationFailed("invalid, revoked or expired token")
+            raise exceptions.AuthenticationFailed(gettext("invalid, revoked or expired token"))
         return token.user, token

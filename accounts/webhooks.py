@@ -15,8 +15,10 @@ receiver trickle one byte every few seconds for ever. Only the status line and h
 (http.client refuses a header line over 64 KiB or more than 100 headers); the body never is, so a
 10 MB answer costs nothing. Redirects are not followed.
 """
+
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_noop
 import hashlib
 import hmac
 import http.client
@@ -43,11 +45,11 @@ def sign(secret: str, timestamp: str, body: bytes) -> str:
 
 
 # IPv6 ranges that carry an IPv4 address.
-NAT64 = ipaddress.ip_network("64:ff9b::/96")          # RFC 6052 well-known prefix
-SIIT = ipaddress.ip_network("::ffff:0:0:0/96")        # RFC 2765 IPv4-translated
-COMPATIBLE = ipaddress.ip_network("::/96")            # deprecated IPv4-compatible (::a.b.c.d)
+NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052 well-known prefix
+SIIT = ipaddress.ip_network("::ffff:0:0:0/96")  # RFC 2765 IPv4-translated
+COMPATIBLE = ipaddress.ip_network("::/96")  # deprecated IPv4-compatible (::a.b.c.d)
 GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
-TEREDO = ipaddress.ip_network("2001::/32")             # the client's IPv4 is hidden: never
+TEREDO = ipaddress.ip_network("2001::/32")  # the client's IPv4 is hidden: never
 
 
 def _public_v4(address: ipaddress.IPv4Address) -> bool:
@@ -77,8 +79,7 @@ def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
         return _public_v4(address.sixtofour)
     if address in TEREDO:
         return False
-    return (address in GLOBAL_UNICAST and address.is_global and not address.is_multicast
-            and not address.is_site_local)
+    return address in GLOBAL_UNICAST and address.is_global and not address.is_multicast and not address.is_site_local
 
 
 @dataclass(frozen=True)
@@ -93,37 +94,64 @@ class Target:
     addresses: tuple[str, ...]
 
 
-def resolve(url: str) -> Target:
+@dataclass(frozen=True)
+class Called:
+    """What the refusals call the URL and its host: a webhook's, or a browser's push endpoint's
+    (which is checked by the same rule but is no webhook to the person who reads the error)."""
+
+    # Whole sentences, each translated as one (gettext at the refusal): the nouns' genders and
+    # cases differ between languages.
+    scheme: str
+    port: str
+    unresolved: str
+    private: str
+
+
+WEBHOOK = Called(
+    gettext_noop("a webhook URL must be http:// or https:// with a host"),
+    gettext_noop("the webhook URL has an invalid port"),
+    gettext_noop("the webhook host does not resolve"),
+    gettext_noop("the webhook URL points at a non-public address"),
+)
+PUSH_ENDPOINT = Called(
+    gettext_noop("a push endpoint must be http:// or https:// with a host"),
+    gettext_noop("the push endpoint has an invalid port"),
+    gettext_noop("the push endpoint's host does not resolve"),
+    gettext_noop("the push endpoint points at a non-public address"),
+)
+
+
+def resolve(url: str, called: Called = WEBHOOK) -> Target:
     """Raise Invalid unless `url` is an http(s) URL whose host resolves only to public addresses.
 
     Every resolved address is checked, not just the first. The refusal never says what the name
     resolved to: that would turn the check into a way to probe internal DNS."""
     parts = urlsplit(url)
     if parts.scheme not in {"http", "https"} or not parts.hostname:
-        raise Invalid("a webhook URL must be http:// or https:// with a host")
+        raise Invalid(gettext(called.scheme))
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise Invalid("the webhook URL has an invalid port") from None
+        raise Invalid(gettext(called.port)) from None
     try:
         infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError, ValueError):
-        raise Invalid("the webhook host does not resolve") from None
+        raise Invalid(gettext(called.unresolved)) from None
     addresses = []
     for info in infos:
         address = ipaddress.ip_address(info[4][0].split("%")[0])
         if not settings.WEBHOOKS_ALLOW_PRIVATE and not is_public(address):
-            raise Invalid("the webhook URL points at a non-public address")
+            raise Invalid(gettext(called.private))
         if str(address) not in addresses:
             addresses.append(str(address))
     if not addresses:
-        raise Invalid("the webhook host does not resolve")
+        raise Invalid(gettext(called.unresolved))
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, tuple(addresses))
 
 
-def check_url(url: str) -> None:
-    resolve(url)
+def check_url(url: str, called: Called = WEBHOOK) -> None:
+    resolve(url, called)
 
 
 class Deadline:
@@ -266,21 +294,26 @@ def post(url: str, secret: str, delivery_id: int, payload: dict, deadline_second
     return post_bytes(url, body, headers, deadline_seconds or settings.WEBHOOK_DEADLINE_SECONDS)
 
 
-def post_bytes(url: str, body: bytes, headers: dict[str, str], deadline_seconds: float) -> Outcome:
+def post_bytes(
+    url: str, body: bytes, headers: dict[str, str], deadline_seconds: float, called: Called = WEBHOOK
+) -> Outcome:
     """POST `body` to `url` within `deadline_seconds`, with the same address checks, pinning and
     deadline as a webhook (push deliveries use it for the push services: their URLs come from
     users too). Any status outside 2xx is a failed attempt, its code in the outcome."""
     started = time.monotonic()
     deadline = Deadline(deadline_seconds)
     try:
-        code = _send(resolve(url), body, headers, deadline)
+        code = _send(resolve(url, called), body, headers, deadline)
         ok, error = 200 <= code < 300, "" if 200 <= code < 300 else f"HTTP {code}"
     except Invalid as exc:
         code, ok, error = None, False, exc.detail
     except (OSError, http.client.HTTPException) as exc:
         code, ok = None, False
-        error = (f"no answer within the {deadline.seconds:g} s deadline" if deadline.passed()
-                 else str(exc) or type(exc).__name__)
+        error = (
+            f"no answer within the {deadline.seconds:g} s deadline"
+            if deadline.passed()
+            else str(exc) or type(exc).__name__
+        )
     finally:
         deadline.cancel()
     return Outcome(ok, code, error[:500], int((time.monotonic() - started) * 1000))

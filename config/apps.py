@@ -9,6 +9,6 @@ class OperationsConfig(AppConfig):
     label = "operations"
 
     def ready(self):
-        from config import logs
+        from config import logs, redis  # noqa: F401  (redis: its system check registers on import)
 
         logs.connect_celery()

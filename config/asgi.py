@@ -5,6 +5,7 @@ REST views are sync: Django runs them on the request's thread. Streams and long-
 views (games/api/streams.py) that wait on the event loop and read the database on a few threads of
 their own (games.realtime.live.run_sync), so a waiting client holds no database connection.
 """
+
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -15,6 +16,10 @@ from config.gcfreeze import freeze_web_heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
+
+from games.realtime import live  # noqa: E402  (once Django is set up)
+
+live.no_thread_at_request_start()
 
 
 class Executors:
@@ -52,6 +57,10 @@ async def application(scope, receive, send):
     remembered tokens since revocations are heard (games.api.auth.TokenAuthentication: the token
     lookup was 8% of the web server's time under the move benchmark). Redis down at start delays
     it two seconds at most; the hub keeps trying on its own."""
+    if scope["type"] == "http" and live.WAITING_PATHS.match(scope.get("path", "")):
+        # A stream or a long-poll: Django's own context, whose thread starts only at its end (for
+        # its response's close()), rather than a lent one whose thread would wait with it.
+        return await django_application(scope, receive, send)
     if scope["type"] != "lifespan":
         executor = executors.borrow()  # on the event loop's thread only: no lock
         try:
@@ -59,8 +68,6 @@ async def application(scope, receive, send):
                 return await django_application(scope, receive, send)
         finally:
             executors.give_back(executor)
-    from games.realtime import live
-
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":

@@ -1,6 +1,7 @@
 """The typed errors every app raises, with stable codes: accounts and games both raise them, and one
 handler (games.api.errors) maps every DomainError to HTTP, so every client sees `{"code", "detail"}`
 with the same status for the same cause. Games' own errors (games.errors) extend DomainError."""
+
 from __future__ import annotations
 
 
@@ -24,3 +25,9 @@ class Forbidden(DomainError):
 
 class NotFound(DomainError):
     status, code = 404, "not_found"
+
+
+class EndpointTaken(DomainError):
+    """A push endpoint another account holds, asked for without the browser's own keys."""
+
+    status, code = 409, "push_endpoint_taken"

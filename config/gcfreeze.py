@@ -8,6 +8,7 @@ of CPU per game). `gc.freeze()` moves what exists now to a generation the collec
 the recipe CPython's own documentation gives for pre-fork servers. Called once per process, when
 its start-up imports are done: in each web worker (config/wsgi.py, config/asgi.py) and each Celery
 worker process (config/celery.py)."""
+
 import gc
 
 from django.urls import get_resolver

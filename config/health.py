@@ -9,6 +9,7 @@ They touch nothing but the checks: no session, no database write, no log line pe
 HEALTHCHECK, a sidecar) that came through no proxy, or one with the metrics token: error text
 names hosts and versions, which are nobody else's business. Anyone else gets the status alone.
 """
+
 from __future__ import annotations
 
 import time
@@ -34,9 +35,9 @@ def _database() -> None:
 
 
 def _redis(url: str) -> None:
-    import redis
+    from config import redis as redis_roles
 
-    client = redis.Redis.from_url(url, socket_connect_timeout=TIMEOUT_SECONDS, socket_timeout=TIMEOUT_SECONDS)
+    client = redis_roles.probe(url, TIMEOUT_SECONDS)
     try:
         client.ping()
     finally:
@@ -57,8 +58,11 @@ def _migrations() -> None:
 
 
 def checks() -> dict[str, Callable[[], None]]:
-    found = {"database": _database, "migrations": _migrations,
-             "redis": lambda: _redis(settings.CACHES["default"]["LOCATION"])}
+    found = {
+        "database": _database,
+        "migrations": _migrations,
+        "redis": lambda: _redis(settings.CACHES["default"]["LOCATION"]),
+    }
     if settings.CELERY_BROKER_URL != settings.CACHES["default"]["LOCATION"]:
         found["broker"] = lambda: _redis(settings.CELERY_BROKER_URL)
     return found
@@ -90,14 +94,18 @@ class ProbeMiddleware(HybridMiddleware):
         ready, results = readiness()
         if not may_see_detail(request):
             if not ready:
-                return JsonResponse({"status": "unavailable", "code": "not_ready",
-                                     "detail": "not ready"}, status=503)
+                return JsonResponse({"status": "unavailable", "code": "not_ready", "detail": "not ready"}, status=503)
             return JsonResponse({"status": "ok"})
         if not ready:
-            return JsonResponse({"status": "unavailable", "code": "not_ready",
-                                 "detail": "; ".join(f"{k}: {v['detail']}" for k, v in results.items()
-                                                     if not v["ok"]),
-                                 "checks": results}, status=503)
+            return JsonResponse(
+                {
+                    "status": "unavailable",
+                    "code": "not_ready",
+                    "detail": "; ".join(f"{k}: {v['detail']}" for k, v in results.items() if not v["ok"]),
+                    "checks": results,
+                },
+                status=503,
+            )
         return JsonResponse({"status": "ok", "checks": results})
 
 

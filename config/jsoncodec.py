@@ -11,6 +11,7 @@ to the json module; a request body is still parsed by the json module (games.api
 orjson reads an int beyond 64 bits as a float and a client may send one. What the server reads
 back with `loads` it wrote itself, through `dumps`.
 """
+
 from __future__ import annotations
 
 import json

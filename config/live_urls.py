@@ -1,4 +1,5 @@
 """The `live` process's URLconf (config.live_settings): the waiting routes only."""
+
 from django.urls import include, path
 
 urlpatterns = [path("api/v1/", include("games.api.live_urls"))]

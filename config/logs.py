@@ -5,6 +5,7 @@ goes back in the response's `X-Request-ID`, onto every log line written while th
 and into the headers of every Celery task the request publishes, so the worker's lines for that
 task carry the same id (`request_id`). Lines outside any request or task have `request_id` null.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -68,10 +69,20 @@ class RequestIdMiddleware(HybridMiddleware):
         match = getattr(request, "resolver_match", None)
         status = response.status_code
         level = logging.ERROR if status >= 500 else logging.WARNING if status >= 400 else logging.INFO
-        access_log.log(level, "%s %s %s", request.method, request.path, status, extra={
-            "method": request.method, "path": request.path, "status": status,
-            "route": match.route if match else None,
-            "duration_ms": round((time.perf_counter() - state[1]) * 1000, 2)})
+        access_log.log(
+            level,
+            "%s %s %s",
+            request.method,
+            request.path,
+            status,
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": status,
+                "route": match.route if match else None,
+                "duration_ms": round((time.perf_counter() - state[1]) * 1000, 2),
+            },
+        )
         return response
 
     def done(self, state):
@@ -94,8 +105,9 @@ task_log = logging.getLogger("darkroom.tasks")
 def _task_starts(task_id=None, task=None, **kwargs):
     rid = getattr(task.request, TASK_HEADER, None) if task is not None else None
     _task_tokens[task_id] = request_id.set(rid if isinstance(rid, str) and SANE_ID.match(rid) else None)
-    task_log.info("task %s started", getattr(task, "name", "?"), extra={
-        "task": getattr(task, "name", None), "task_id": task_id})
+    task_log.info(
+        "task %s started", getattr(task, "name", "?"), extra={"task": getattr(task, "name", None), "task_id": task_id}
+    )
 
 
 def _task_ends(task_id=None, **kwargs):
@@ -125,8 +137,13 @@ def config(level: str, fmt: str) -> dict:
             "json": {"()": "config.logs.JsonFormatter"},
             "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         },
-        "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id"],
-                                 "formatter": "json" if fmt == "json" else "text"}},
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "filters": ["request_id"],
+                "formatter": "json" if fmt == "json" else "text",
+            }
+        },
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
             # The access line says it all; Django's own 4xx warnings would say it twice.

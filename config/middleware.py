@@ -1,7 +1,7 @@
 """One base for our middlewares, so each runs in Django's sync and async request paths alike.
 
 A single sync-only middleware makes Django run the whole chain, and the view under it, on a
-thread (see config/static.py): every stream and long-poll would then hold one while it waits.
+thread: every stream and long-poll would then hold one while it waits.
 A subclass says what it does through hooks and never writes the sync/async dispatch itself:
 
 - `answers(request)` / `answer(request)`: requests the middleware serves itself (a probe, a
@@ -10,6 +10,7 @@ A subclass says what it does through hooks and never writes the sync/async dispa
   (always, even when the view raised): cheap, non-blocking work around the view, run inline on
   the event loop under ASGI.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -62,4 +63,3 @@ class HybridMiddleware:
             return self.after(request, await self.get_response(request), state)
         finally:
             self.done(state)
-

@@ -2,6 +2,7 @@
 throttling, the state cache and live updates fail open while it is away, and every endpoint still
 answers. An outage is logged once when it starts and once when it ends, not once per request.
 """
+
 from __future__ import annotations
 
 import logging

@@ -6,28 +6,25 @@ games.play.scheduling, which builds wakes and deliveries on it) call it; the wor
 nothing on a write path imports a tasks module and `tasks -> services` stays the only arrow between
 the worker's side and the rest.
 """
+
 from __future__ import annotations
 
 import logging
 from datetime import datetime
 
 import redis
-from django.conf import settings
 
+from config import redis as redis_roles
 from config.celery import app
 from config.keys import deployment_key
 
 log = logging.getLogger(__name__)
 
-_client: redis.Redis | None = None
-
 
 def client() -> redis.Redis:
-    """The process's Redis client for claims: one SET each, so quick to give up when Redis is down."""
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=1.0)
-    return _client
+    """The process's Redis client for claims (config.redis's `publisher`): one SET each, so quick
+    to give up when Redis is down."""
+    return redis_roles.publisher()
 
 
 def claim_key(key: str) -> str:

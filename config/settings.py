@@ -3,8 +3,10 @@
 Defaults are production's: debug off, a secret key required, no proxy trusted. Development asks
 for debug explicitly (`make run` sets DJANGO_DEBUG=true), against PostgreSQL and Redis on localhost.
 """
+
 import os
 from pathlib import Path
+from typing import TypedDict
 
 import dj_database_url
 
@@ -55,16 +57,30 @@ MIDDLEWARE = [
     "config.logs.RequestIdMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     # --- end operations
+    # A browser asking for an unknown page gets web's HTML page; everything else the JSON error.
+    "web.middleware.browser_not_found",
     "games.api.errors.JsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "config.static.AsyncWhiteNoiseMiddleware",  # live updates (issue 9): async-capable
+    # The static files (the web client's), as WhiteNoise documents it; `live` serves none and
+    # leaves it out (config/live_settings.py).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of what a person reads: Accept-Language here (Django's order: the language
+    # cookie, then the header, then LANGUAGE_CODE), replaced by the account's own choice once DRF
+    # has authenticated the request (games.api.auth); it answers Content-Language and
+    # Vary: Accept-Language. After sessions and before CommonMiddleware, as Django documents.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The signed-in staff member's own language in the admin (and any page rendered from a
+    # session), over Accept-Language: after the session's user is known (config.locale).
+    "config.locale.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+if os.environ.get("REPLICA_DATABASE_URL"):  # read your writes (docs/operations.md#read-replicas)
+    MIDDLEWARE.append("config.database.ReplicaPinMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -85,15 +101,37 @@ TEMPLATES = [
     }
 ]
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/darkroom"),
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
-    )
-}
-DATABASES["default"]["ENGINE"] = "config.dbbackend"
 
-# --- Live updates (issue 9): bounded connections, Redis failing open, streams -----------------
+def database_url(url: str, conn_max_age: int) -> dict:
+    """One DATABASES entry from a URL. libpq's several hosts (`postgres://u@h1:5432,h2:5432/db?
+    target_session_attrs=read-write`: whichever accepts writes, the primary under Patroni,
+    docs/operations.md#postgresql-failover) are parsed by libpq itself, through psycopg; their
+    lists go to HOST and PORT as libpq takes them, the URL's parameters to OPTIONS."""
+    if "," not in url.split("//", 1)[-1].split("/", 1)[0]:
+        return dj_database_url.parse(url, conn_max_age=conn_max_age)
+    from psycopg.conninfo import conninfo_to_dict
+
+    info = conninfo_to_dict(url)
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": info.pop("dbname", ""),
+        "USER": info.pop("user", ""),
+        "PASSWORD": info.pop("password", ""),
+        "HOST": info.pop("host", ""),
+        "PORT": info.pop("port", ""),
+        "CONN_MAX_AGE": conn_max_age,
+        "OPTIONS": info,
+    }
+
+
+DATABASES = {
+    "default": database_url(
+        os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/darkroom"),
+        int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+    ),
+}
+
+# --- Live updates: bounded connections, Redis failing open, streams -----------------
 # Each process borrows PostgreSQL connections from a psycopg pool of at most DATABASE_POOL_MAX,
 # however many clients wait on it (waiters hold none, see games/realtime/live.py). A pool needs
 # CONN_MAX_AGE = 0: a request hands its connection back when it ends. DATABASE_POOL=off restores
@@ -111,9 +149,52 @@ if env_bool("DATABASE_POOL", True):
 # same text for the same query, and PostgreSQL plans a prepared statement once it has seen its
 # plans hold (planning was most of PostgreSQL's work on a move). DATABASE_PREPARE=off binds on the
 # client and prepares nothing, e.g. behind PgBouncer in transaction mode before 1.21.
-DATABASE_PREPARE = env_bool("DATABASE_PREPARE", True)
+# Behind PgBouncer in transaction mode (DATABASE_PGBOUNCER=on, docs/operations.md#pgbouncer) a
+# connection's server changes between transactions: no statement is prepared (PgBouncer 1.18 keeps
+# no prepared statement across them; psycopg's `prepare_threshold` None), no server-side cursor
+# (Django's DISABLE_SERVER_SIDE_CURSORS: `.iterator()` then reads its whole result at once),
+# and the deployment's locks are transaction-scoped (config/database.py).
+DATABASE_PGBOUNCER = env_bool("DATABASE_PGBOUNCER", False)
+DATABASE_PREPARE = env_bool("DATABASE_PREPARE", not DATABASE_PGBOUNCER)
+if DATABASE_PGBOUNCER and DATABASE_PREPARE:
+    raise RuntimeError("DATABASE_PREPARE cannot be on behind PgBouncer in transaction mode (DATABASE_PGBOUNCER)")
 if DATABASE_PREPARE:
     DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
+else:
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DATABASE_PGBOUNCER
+# --- Read replicas (docs/operations.md#read-replicas): reads that may lag (spectators, lobby lists,
+# leaderboards, profiles, replays) go to REPLICA_DATABASE_URL, a streaming replica, while its lag
+# is at most REPLICA_MAX_LAG seconds (measured every REPLICA_CHECK_SECONDS with
+# pg_last_xact_replay_timestamp(), on /metrics); past it, or unreachable, the primary answers. A
+# user who wrote reads from the primary for REPLICA_PIN_SECONDS after (config/database.py).
+REPLICA_DATABASE_URL = os.environ.get("REPLICA_DATABASE_URL", "")
+REPLICA_MAX_LAG = float(os.environ.get("REPLICA_MAX_LAG", 5))
+REPLICA_CHECK_SECONDS = float(os.environ.get("REPLICA_CHECK_SECONDS", 1))
+REPLICA_PIN_SECONDS = float(os.environ.get("REPLICA_PIN_SECONDS", REPLICA_MAX_LAG + REPLICA_CHECK_SECONDS + 1))
+REPLICA_CONNECT_TIMEOUT = float(os.environ.get("REPLICA_CONNECT_TIMEOUT", 2))
+if REPLICA_PIN_SECONDS < REPLICA_MAX_LAG + REPLICA_CHECK_SECONDS:
+    raise RuntimeError(
+        "REPLICA_PIN_SECONDS must be at least REPLICA_MAX_LAG + REPLICA_CHECK_SECONDS: a user "
+        "could read from the replica before it has their write"
+    )
+if REPLICA_DATABASE_URL:
+    replica = dj_database_url.parse(REPLICA_DATABASE_URL, conn_max_age=DATABASES["default"]["CONN_MAX_AGE"])
+    replica["OPTIONS"] = {
+        **{k: v for k, v in DATABASES["default"].get("OPTIONS", {}).items() if k != "pool"},
+        **replica.get("OPTIONS", {}),
+        "connect_timeout": max(1, round(REPLICA_CONNECT_TIMEOUT)),
+    }
+    if "pool" in DATABASES["default"].get("OPTIONS", {}):
+        # A replica that is down costs a request REPLICA_CONNECT_TIMEOUT at most, not the
+        # primary's pool timeout: the router stops sending it reads at its next check.
+        replica["OPTIONS"]["pool"] = {**DATABASES["default"]["OPTIONS"]["pool"], "timeout": REPLICA_CONNECT_TIMEOUT}
+    replica["DISABLE_SERVER_SIDE_CURSORS"] = DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"]
+    # Tests read the test database through the alias (Django's documented MIRROR).
+    replica["TEST"] = {"MIRROR": "default"}
+    DATABASES["replica"] = replica
+DATABASE_ROUTERS = ["config.database.ReplicaRouter"] if REPLICA_DATABASE_URL else []
+# --- end read replicas
 # Threads per process that run the streams' database reads (each holds a pooled connection only
 # while it reads). Keep it below DATABASE_POOL_MAX so requests always find a connection.
 LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
@@ -127,6 +208,16 @@ LIVE_LINGER_SECONDS = float(os.environ.get("LIVE_LINGER_SECONDS", 60))
 # How long a process trusts a token it looked up for a stream or long-poll (games.realtime.live: deleted
 # tokens and changed users are forgotten at once through Redis; this bounds it when Redis is away).
 LIVE_AUTH_CACHE_SECONDS = float(os.environ.get("LIVE_AUTH_CACHE_SECONDS", 30))
+# How many games one user stream follows at most (named on connect and added since, besides the
+# user's own): a browser's tabs share one stream (docs/web.md).
+LIVE_STREAM_GAMES = int(os.environ.get("LIVE_STREAM_GAMES", 50))
+# Open channels at once, counted across processes (games.realtime.limits; 429 with Retry-After
+# past them): a browser holds one stream, whatever its number of tabs; an address may be a
+# school's or an office's many browsers.
+LIVE_STREAMS_PER_USER = int(os.environ.get("LIVE_STREAMS_PER_USER", 10))
+LIVE_STREAMS_PER_ADDRESS = int(os.environ.get("LIVE_STREAMS_PER_ADDRESS", 100))
+LIVE_POLLS_PER_USER = int(os.environ.get("LIVE_POLLS_PER_USER", 20))
+LIVE_POLLS_PER_USER_GAME = int(os.environ.get("LIVE_POLLS_PER_USER_GAME", 2))
 # How long a stream ticket (for EventSource, which cannot send headers) stays valid.
 STREAM_TICKET_SECONDS = int(os.environ.get("STREAM_TICKET_SECONDS", 30))
 # --- end of live updates -----------------------------------------------------------------------
@@ -136,7 +227,7 @@ AUTH_USER_MODEL = "accounts.User"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CACHES = {
     "default": {
-        # django-redis. Live updates (issue 9): a cache miss, not a 500, while Redis is down
+        # django-redis. Live updates: a cache miss, not a 500, while Redis is down
         # (IGNORE_EXCEPTIONS); throttling keeps its history in the same Redis and fails open too
         # (config/throttling.py).
         "BACKEND": "django_redis.cache.RedisCache",
@@ -146,6 +237,25 @@ CACHES = {
     }
 }
 
+# --- Redis Sentinel (docs/operations.md#redis-sentinel): with REDIS_SENTINELS ("host:port,..."),
+# every Redis client (config/redis.py: the cache, the live news, the broker) asks the Sentinels
+# where the master called REDIS_SENTINEL_MASTER is, and asks again after a failover. REDIS_URL,
+# CACHE_URL and CELERY_BROKER_URL then say only their database number (and password): their host
+# is the master's, whichever it is now.
+REDIS_SENTINELS = [
+    (host, int(port)) for host, _, port in (item.rpartition(":") for item in env_list("REDIS_SENTINELS"))
+]
+REDIS_SENTINEL_MASTER = os.environ.get("REDIS_SENTINEL_MASTER", "darkroom")
+if REDIS_SENTINELS:
+    from config import redis_urls as _redis_urls
+
+    CACHES["default"]["LOCATION"] = _redis_urls.on_master(CACHES["default"]["LOCATION"], REDIS_SENTINEL_MASTER)
+    # django-redis's documented Sentinel connection factory: the pool asks the Sentinels.
+    CACHES["default"]["OPTIONS"].update(
+        CONNECTION_FACTORY="django_redis.pool.SentinelConnectionFactory", SENTINELS=REDIS_SENTINELS
+    )
+# --- end Redis Sentinel
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -153,7 +263,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The languages people read the server in (docs/translating.md adds one): error details,
+# notices, emails, pushes. Codes, event types and JSON keys are the same in every language.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -162,9 +276,14 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    # collectstatic writes a gzip twin of each file, which WhiteNoise serves to browsers that take it.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-WHITENOISE_USE_FINDERS = True
+# Files collected by collectstatic (production: the image collects them) are served with their
+# gzip twins; without a collection (a checkout running with debug off, as the tests' servers do),
+# from the apps' own folders, uncompressed. Debug always serves the folders, so an old collection
+# is never what a developer sees.
+WHITENOISE_USE_FINDERS = DEBUG or not (STATIC_ROOT / "web" / "app.js").exists()
 
 # Request bodies larger than this are refused (413) before any view parses them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", 64 * 1024))
@@ -181,7 +300,7 @@ if TRUSTED_PROXIES < 0:
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "games.api.auth.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "games.api.auth.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": [
@@ -222,21 +341,39 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["open", "active", "finished", "cancelled", "aborted"],
         "InvitationStatusEnum": ["pending", "accepted", "declined", "cancelled", "expired"],
+        "TournamentStatusEnum": ["registering", "running", "finished", "cancelled"],
+        "ChallengeStatusEnum": ["pending", "playing", "won", "lost", "declined"],
     },
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "games.api.schema.postprocess"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.api.schema.postprocess"],
 }
 
 # Celery: Redis is the broker. Day-long clocks are the sweeper's job (see games.tasks): no task is
 # ever scheduled further ahead than the visibility timeout, after which Redis would redeliver it.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
 CELERY_RESULT_BACKEND = None
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+if REDIS_SENTINELS:
+    # Kombu's documented Sentinel transport: each Sentinel a `sentinel://` URL, the master by name.
+    # Results are not kept (CELERY_RESULT_BACKEND); one that is would take the same URL and
+    # CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"master_name": ...}.
+    # Celery reads the CELERY_BROKER_URL variable itself, over this setting: a redis:// one would
+    # go around the Sentinels.
+    if not os.environ.get("CELERY_BROKER_URL", "sentinel://").startswith("sentinel://"):
+        raise RuntimeError(
+            "with REDIS_SENTINELS, leave CELERY_BROKER_URL unset (the broker is REDIS_URL's "
+            "database on the master) or give it as sentinel:// URLs"
+        )
+    if not CELERY_BROKER_URL.startswith("sentinel://"):
+        CELERY_BROKER_URL = _redis_urls.sentinel_broker(CELERY_BROKER_URL, REDIS_SENTINELS)
+    CELERY_BROKER_TRANSPORT_OPTIONS["master_name"] = REDIS_SENTINEL_MASTER
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# One task reserved per process for a worker that does not say otherwise (`bots`: a search is
+# long, and a second one reserved would wait behind it). The Procfile's and compose's worker
+# lines say theirs: 4 for the timers (short tasks), 1 for the outside parties.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-# A broker that goes away and comes back is an ordinary event (issue 30): the worker retries the
+# A broker that goes away and comes back is an ordinary event: the worker retries the
 # connection for ever (Celery's default gives up after 100 tries and exits), at start too.
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -258,28 +395,59 @@ WEBHOOK_DEADLINE_SECONDS = float(os.environ.get("WEBHOOK_DEADLINE_SECONDS", 10))
 # however the mail server trickles its answers: past it the connection is cut and the attempt
 # failed. Each blocking step within it waits at most EMAIL_TIMEOUT.
 EMAIL_DEADLINE_SECONDS = float(os.environ.get("EMAIL_DEADLINE_SECONDS", 20))
-TASK_QUEUES = {
-    "timers": {"queue": CELERY_QUEUE, "soft": 60, "hard": 90,
-               "tasks": ["games.tasks.settle_due", "games.tasks.wake_game", "games.tasks.sweep"]},
+
+
+class QueueSpec(TypedDict):
+    queue: str
+    soft: float  # seconds
+    hard: float
+    tasks: list[str]
+
+
+TASK_QUEUES: dict[str, QueueSpec] = {
+    "timers": {
+        "queue": CELERY_QUEUE,
+        "soft": 60,
+        "hard": 90,
+        "tasks": [
+            "games.tasks.settle_due",
+            "games.tasks.wake_game",
+            "games.tasks.sweep",
+            "games.tasks.tournament_games_finished",
+            "games.tasks.tournaments_due",
+        ],
+    },
     # A delivery is over by its deadline; the limits, kept above it, are its backstop (the
     # deadline, not the soft limit, ends a slow attempt, with a failure that says so).
-    "webhooks": {"queue": f"{CELERY_QUEUE}.webhooks",
-                 "soft": WEBHOOK_DEADLINE_SECONDS + 10, "hard": WEBHOOK_DEADLINE_SECONDS + 20,
-                 "tasks": ["games.tasks.deliver_webhook"]},
-    "email": {"queue": f"{CELERY_QUEUE}.email",
-              "soft": EMAIL_DEADLINE_SECONDS + 10, "hard": EMAIL_DEADLINE_SECONDS + 25,
-              "tasks": ["games.tasks.deliver_email", "accounts.tasks.mail_password_reset"]},
+    "webhooks": {
+        "queue": f"{CELERY_QUEUE}.webhooks",
+        "soft": WEBHOOK_DEADLINE_SECONDS + 10,
+        "hard": WEBHOOK_DEADLINE_SECONDS + 20,
+        "tasks": ["games.tasks.deliver_webhook"],
+    },
+    "email": {
+        "queue": f"{CELERY_QUEUE}.email",
+        "soft": EMAIL_DEADLINE_SECONDS + 10,
+        "hard": EMAIL_DEADLINE_SECONDS + 25,
+        "tasks": ["games.tasks.deliver_email", "accounts.tasks.mail_password_reset"],
+    },
     # The computer players' moves (docs/bots.md): a level-3 search thinks BOT_THINK_SECONDS.
-    "bots": {"queue": f"{CELERY_QUEUE}.bots", "soft": 30, "hard": 45,
-             "tasks": ["games.tasks.play_bot_turn", "games.tasks.fill_seats_with_bots"]},
+    "bots": {
+        "queue": f"{CELERY_QUEUE}.bots",
+        "soft": 30,
+        "hard": 45,
+        "tasks": ["games.tasks.play_bot_turn", "games.tasks.play_bot_turns", "games.tasks.fill_seats_with_bots"],
+    },
     # Browsers' push services (Web Push) and the mobile platforms: one delivery is bounded by
     # PUSH_DEADLINE_SECONDS per push service (games/notifications/push.py).
-    "push": {"queue": f"{CELERY_QUEUE}.push", "soft": 30, "hard": 45,
-             "tasks": ["games.tasks.deliver_push"]},
+    "push": {"queue": f"{CELERY_QUEUE}.push", "soft": 30, "hard": 45, "tasks": ["games.tasks.deliver_push"]},
 }
 CELERY_TASK_ROUTES = {task: {"queue": spec["queue"]} for spec in TASK_QUEUES.values() for task in spec["tasks"]}
-CELERY_TASK_ANNOTATIONS = {task: {"soft_time_limit": spec["soft"], "time_limit": spec["hard"]}
-                           for spec in TASK_QUEUES.values() for task in spec["tasks"]}
+CELERY_TASK_ANNOTATIONS = {
+    task: {"soft_time_limit": spec["soft"], "time_limit": spec["hard"]}
+    for spec in TASK_QUEUES.values()
+    for task in spec["tasks"]
+}
 # A task named nowhere above gets the timers' limits.
 CELERY_TASK_SOFT_TIME_LIMIT = TASK_QUEUES["timers"]["soft"]
 CELERY_TASK_TIME_LIMIT = TASK_QUEUES["timers"]["hard"]
@@ -296,6 +464,10 @@ BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", 3))
 BOT_TABLE_DELAY_SECONDS = float(os.environ.get("BOT_TABLE_DELAY_SECONDS", 1))
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", 0.8))
 BOTS_RATED = os.environ.get("BOTS_RATED", "") == "1"
+# Fair share (games/play/bot_queue.py): games with bots an account may have open or in progress
+# at once (as their creator), and how fast an account's used bot time is forgotten.
+BOT_GAMES_PER_USER = int(os.environ.get("BOT_GAMES_PER_USER", 5))
+BOT_FAIR_HALF_LIFE_SECONDS = float(os.environ.get("BOT_FAIR_HALF_LIFE_SECONDS", 60))
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 if EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend":
@@ -315,6 +487,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Darkroom <noreply@dar
 # Webhooks may not target loopback or private networks unless this is on (tests turn it on to
 # reach a server they start on 127.0.0.1).
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
+# Every webhook is a POST the outbound worker makes for each notice: a user registers at most this many.
+WEBHOOKS_PER_USER = int(os.environ.get("WEBHOOKS_PER_USER", 5))
 
 # Where card images live; a deployment can point this at its own photo set.
 CARD_IMAGE_BASE_URL = os.environ.get("CARD_IMAGE_BASE_URL", "/static/")
@@ -338,7 +512,17 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "games.tasks.sweep", "schedule": SWEEP_INTERVAL_SECONDS},
+    # Tournaments whose start time has come, and any whose round ended unheard (docs/tournaments.md).
+    "tournaments": {"task": "games.tasks.tournaments_due", "schedule": SWEEP_INTERVAL_SECONDS},
 }
+# Per account (docs/tournaments.md): tournaments organised and not yet over, and tournaments
+# registered for and not yet over.
+TOURNAMENTS_PER_USER = int(os.environ.get("TOURNAMENTS_PER_USER", 3))
+TOURNAMENT_REGISTRATIONS_PER_USER = int(os.environ.get("TOURNAMENT_REGISTRATIONS_PER_USER", 20))
+# Ladders (docs/tournaments.md, "Ladder"): how many places above a player may challenge, and how
+# long a challenge waits for its answer before it goes to the challenger.
+LADDER_REACH = int(os.environ.get("LADDER_REACH", 3))
+LADDER_ANSWER_SECONDS = int(os.environ.get("LADDER_ANSWER_SECONDS", 2 * 86400))
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", 6))
 WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 30))
 # --- Push (docs/time-and-notifications.md). Web Push's VAPID key pair (RFC 8292): the private key
@@ -391,7 +575,11 @@ USERNAME_RETIRED_DAYS = int(os.environ.get("USERNAME_RETIRED_DAYS", 365))
 # login gives its count back. The "auth" rate above is per address, over every auth endpoint.
 THROTTLE_LOGIN_ACCOUNT_ADDRESS = os.environ.get("THROTTLE_LOGIN_ACCOUNT_ADDRESS", "10/hour")
 THROTTLE_LOGIN_ACCOUNT = os.environ.get("THROTTLE_LOGIN_ACCOUNT", "100/hour")
-PASSWORD_RESET_URL = os.environ.get("PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}")
+# Guest accounts (docs/accounts.md#guests) one address may make: each has a user's own limits.
+THROTTLE_GUEST_ADDRESS = os.environ.get("THROTTLE_GUEST_ADDRESS", "20/hour")
+PASSWORD_RESET_URL = os.environ.get(
+    "PASSWORD_RESET_URL", "http://localhost:8000/reset-password?uid={uid}&token={token}"
+)
 # One reset mail per address within this many seconds, however many callers ask (0: no limit).
 PASSWORD_RESET_MAIL_INTERVAL_SECONDS = int(os.environ.get("PASSWORD_RESET_MAIL_INTERVAL_SECONDS", "60"))
 # --- end accounts
@@ -404,8 +592,11 @@ DISPUTE_COOLDOWN_SECONDS = int(os.environ.get("DISPUTE_COOLDOWN_SECONDS", 60))
 # --- Around games (docs/social.md): a seat silent this long in a game without a clock may be
 # claimed forfeited by the others; invitations lapse after INVITATION_DAYS; chat messages are
 # at most CHAT_MAX_LENGTH characters, and a user may send CHAT_RATE_COUNT per CHAT_RATE_SECONDS.
+# Each invitation notifies someone else (inbox, email, push): a user sends at most
+# INVITATIONS_PER_DAY of them in any 24 hours, however many games they spread them over.
 VANISHED_AFTER_DAYS = float(os.environ.get("VANISHED_AFTER_DAYS", 14))
 INVITATION_DAYS = float(os.environ.get("INVITATION_DAYS", 7))
+INVITATIONS_PER_DAY = int(os.environ.get("INVITATIONS_PER_DAY", 50))
 CHAT_MAX_LENGTH = int(os.environ.get("CHAT_MAX_LENGTH", 500))
 CHAT_RATE_COUNT = int(os.environ.get("CHAT_RATE_COUNT", 5))
 CHAT_RATE_SECONDS = int(os.environ.get("CHAT_RATE_SECONDS", 10))
@@ -415,8 +606,7 @@ CHAT_RATE_SECONDS = int(os.environ.get("CHAT_RATE_SECONDS", 10))
 # Authorization header, so no cookies are needed across origins.
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
 CORS_URLS_REGEX = r"^/api/.*$"
-CORS_ALLOW_HEADERS = ("accept", "authorization", "content-type", "idempotency-key", "if-none-match",
-                      "x-request-id")
+CORS_ALLOW_HEADERS = ("accept", "authorization", "content-type", "idempotency-key", "if-none-match", "x-request-id")
 CORS_EXPOSE_HEADERS = ("etag", "retry-after", "idempotent-replayed", "x-request-id")
 CORS_PREFLIGHT_MAX_AGE = 3600
 # --- end CORS

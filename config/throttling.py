@@ -9,23 +9,24 @@ are abuse guards, not quotas, so that is a fair price.
 
 Redis down: the request is allowed (failing open, as the cache does with IGNORE_EXCEPTIONS).
 """
+
 from __future__ import annotations
 
 import redis
 from django.core.cache import cache
-from django_redis import get_redis_connection
 from rest_framework.throttling import (
     AnonRateThrottle,
     SimpleRateThrottle,
     UserRateThrottle,
 )
 
+from config import redis as redis_roles
 from config.outages import came_back, went_down
 
 
 def hit(key: str, window: int) -> tuple[int, int]:
     """Count one request against `key` in its current window: (requests so far, seconds left)."""
-    client = get_redis_connection("default")
+    client = redis_roles.cache()
     pipe = client.pipeline(transaction=False)
     name = cache.make_and_validate_key(key)
     pipe.incr(name)

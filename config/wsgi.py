@@ -5,6 +5,7 @@ admin with it (gunicorn's threaded workers). The requests that wait (streams, lo
 A REST request under ASGI paid a thread trip for each of Django's own middlewares and one for its
 view; here it runs on its thread from end to end (docs/architecture.md, "Serving").
 """
+
 import os
 
 from django.core.wsgi import get_wsgi_application

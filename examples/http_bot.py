@@ -17,6 +17,7 @@ view and version), its legal moves and the log as its seat reads it, asks `games
 version it decided on and an Idempotency-Key, so a retried POST is never played twice. A 409
 (the game moved on) just means: read again. It honours 429 Retry-After. See docs/bots.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,6 +38,7 @@ PACKAGE = "darkroom_client"
 try:  # run from a checkout: the server's pure bot package
     from games.bots import decide
 except ImportError:  # anywhere else: a legal move at random
+
     def decide(kind, level, *, legal, seed, **_):
         return random.Random(seed).choice(legal)
 
@@ -45,18 +47,33 @@ def generate(server: str, into: Path = HERE) -> str:
     """Write the typed client for the server at `server` (its root: the document's paths start
     with /api/v1) as `into`/darkroom_client; returns what the generator said (a warning there
     is a schema it dropped, so an answer left untyped)."""
-    document = httpx.get(f"{server.rstrip('/')}/api/v1/schema/", timeout=60,
-                         headers={"Accept": "application/vnd.oai.openapi+json"})
+    document = httpx.get(
+        f"{server.rstrip('/')}/api/v1/schema/", timeout=60, headers={"Accept": "application/vnd.oai.openapi+json"}
+    )
     document.raise_for_status()
     with tempfile.TemporaryDirectory() as work:
         (Path(work) / "openapi.json").write_bytes(document.content)
         (Path(work) / "config.yaml").write_text("post_hooks: []\n")  # no formatter needed
         generator = Path(sys.executable).parent / "openapi-python-client"
         done = subprocess.run(
-            [str(generator) if generator.exists() else "openapi-python-client", "generate",
-             "--path", f"{work}/openapi.json", "--meta", "none", "--overwrite",
-             "--output-path", str(into / PACKAGE), "--config", f"{work}/config.yaml"],
-            capture_output=True, text=True, timeout=300, cwd=work)
+            [
+                str(generator) if generator.exists() else "openapi-python-client",
+                "generate",
+                "--path",
+                f"{work}/openapi.json",
+                "--meta",
+                "none",
+                "--overwrite",
+                "--output-path",
+                str(into / PACKAGE),
+                "--config",
+                f"{work}/config.yaml",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=work,
+        )
     if done.returncode:
         raise RuntimeError(done.stdout + done.stderr)
     return done.stdout + done.stderr
@@ -69,9 +86,11 @@ class Bot:
         self.pkg, self.level = client, level
         self.calls = self.conflicts = self.moves = self.dropped = 0
         self.errors: list[str] = []  # answers a bot should never get (a 5xx, a 400)
-        token = self.call(self.op("accounts.accounts_token_create"),
-                          client=client.Client(base_url=server, timeout=30),
-                          body=self.model("TokenInRequest")(username=username, password=password))
+        token = self.call(
+            self.op("accounts.accounts_token_create"),
+            client=client.Client(base_url=server, timeout=30),
+            body=self.model("TokenInRequest")(username=username, password=password),
+        )
         if not isinstance(token, self.model("TokenOut")):
             raise SystemExit(f"no token: {token}")
         self.http = client.AuthenticatedClient(base_url=server, token=token.token, prefix="Token", timeout=30)
@@ -106,8 +125,13 @@ class Bot:
         return answer.parsed
 
     def active_games(self, kind: str | None = None) -> list:
-        page = self.call(self.op("games.games_list"), client=self.http, mine=True, limit=100,
-                         status=self.model("GamesListStatus")("active"))
+        page = self.call(
+            self.op("games.games_list"),
+            client=self.http,
+            mine=True,
+            limit=100,
+            status=self.model("GamesListStatus")("active"),
+        )
         return [g for g in page.results if not kind or g.kind == kind]
 
     def play_turn(self, game_id: str) -> bool:
@@ -118,20 +142,36 @@ class Bot:
         legal = self.call(self.op("games.games_legal_moves_retrieve"), game_id, client=self.http)
         if legal.version != game.version or not legal.moves:
             return False  # the game moved on between the two reads: next pass
-        log = self.call(self.op("games.games_events_retrieve"), game_id, client=self.http,
-                        after=max(0, game.version - 200), limit=200)
+        log = self.call(
+            self.op("games.games_events_retrieve"),
+            game_id,
+            client=self.http,
+            after=max(0, game.version - 200),
+            limit=200,
+        )
         if log.version < game.version:
             return False
         moves = [m.to_dict() for m in legal.moves]
-        move = decide(game.kind, self.level, seat=game.your_seat, view=game.state.to_dict(), legal=moves,
-                      log=[e.to_dict() for e in log.events], options=game.options.to_dict(),
-                      rules_version=game.rules_version or 1, seed=f"{game_id}:{game.version}")
+        move = decide(
+            game.kind,
+            self.level,
+            seat=game.your_seat,
+            view=game.state.to_dict(),
+            legal=moves,
+            log=[e.to_dict() for e in log.events],
+            options=game.options.to_dict(),
+            rules_version=game.rules_version or 1,
+            seed=f"{game_id}:{game.version}",
+        )
         if move is None:  # nothing worth doing now (a Photoshoot challenge without evidence)
             return False
-        answer = self.call(self.op("games.games_moves_create"), game_id, client=self.http,
-                           idempotency_key=str(uuid.uuid4()),
-                           body=self.model("MoveInRequest")(move=legal.moves[moves.index(move)],
-                                                            expected_version=game.version))
+        answer = self.call(
+            self.op("games.games_moves_create"),
+            game_id,
+            client=self.http,
+            idempotency_key=str(uuid.uuid4()),
+            body=self.model("MoveInRequest")(move=legal.moves[moves.index(move)], expected_version=game.version),
+        )
         if isinstance(answer, self.model("MoveOut")):
             self.moves += 1
             return True
@@ -142,8 +182,9 @@ class Bot:
             self.errors.append(f"{game_id}: {code} {answer.detail}")
         return False
 
-    def run(self, kind: str | None = None, once: bool = False, until_finished: bool = False,
-            deadline: float | None = None) -> None:
+    def run(
+        self, kind: str | None = None, once: bool = False, until_finished: bool = False, deadline: float | None = None
+    ) -> None:
         had_games = False
         while deadline is None or time.monotonic() < deadline:
             games = self.active_games(kind)
@@ -161,8 +202,10 @@ def load_client(where: Path = HERE):
     try:
         return __import__(PACKAGE)
     except ImportError:
-        sys.exit(f"no {where / PACKAGE}: run `python {Path(__file__).name} generate --server URL` "
-                 "(or `make bot-client`) first")
+        sys.exit(
+            f"no {where / PACKAGE}: run `python {Path(__file__).name} generate --server URL` "
+            "(or `make bot-client`) first"
+        )
 
 
 def main() -> int:
@@ -178,8 +221,9 @@ def main() -> int:
     play.add_argument("--level", type=int, default=2, choices=(1, 2, 3))
     play.add_argument("--kind", help="play only games of this kind")
     play.add_argument("--once", action="store_true", help="one pass over the games, then exit")
-    play.add_argument("--until-finished", action="store_true",
-                      help="exit once the account had active games and has none left")
+    play.add_argument(
+        "--until-finished", action="store_true", help="exit once the account had active games and has none left"
+    )
     args = parser.parse_args()
     if args.command == "generate":
         print(generate(args.server, args.client_dir).strip())
@@ -188,8 +232,10 @@ def main() -> int:
     bot.run(args.kind, args.once, args.until_finished)
     for error in bot.errors:
         print(error, file=sys.stderr)
-    print(f"{bot.moves} moves, {bot.conflicts} read again after a 409, {bot.calls} requests, "
-          f"{bot.dropped} sent again after a dropped connection")
+    print(
+        f"{bot.moves} moves, {bot.conflicts} read again after a 409, {bot.calls} requests, "
+        f"{bot.dropped} sent again after a dropped connection"
+    )
     return 1 if bot.errors else 0
 
 

@@ -8,9 +8,11 @@ each. Longer clocks are the sweeper's: every few seconds it settles what is due,
 for what falls due before its next run, and resends pending deliveries. A lost task, a late one
 or a restarted worker therefore never loses a timeout; a duplicated one finds nothing to do.
 """
+
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 from celery import shared_task
@@ -20,10 +22,13 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from accounts import webhooks
+from games.community import ladders, tournament_deadlines, tournaments
+from games.notifications import deliveries, notify
 from games.play import scheduling, services
-from games.models import Delivery, DeliveryAttempt, Game, Seat
+from games.models import Delivery, DeliveryAttempt, Game
 
 log = logging.getLogger(__name__)
 
@@ -64,111 +69,87 @@ def _sweep() -> dict[str, int]:
     now = timezone.now()
     counts = dict(services.settle_due_games())
     soon = now + timedelta(seconds=2 * settings.SWEEP_INTERVAL_SECONDS + 1)
-    upcoming = (Game.objects.filter(status=Game.Status.ACTIVE)
-                .filter(Q(next_deadline__gt=now, next_deadline__lte=soon) | Q(next_reminder__gt=now, next_reminder__lte=soon))
-                .values_list("next_deadline", "next_reminder"))
+    upcoming = (
+        Game.objects.filter(status=Game.Status.ACTIVE)
+        .filter(Q(next_deadline__gt=now, next_deadline__lte=soon) | Q(next_reminder__gt=now, next_reminder__lte=soon))
+        .values_list("next_deadline", "next_reminder")
+    )
     counts["scheduled"] = scheduling.wake([t for pair in upcoming for t in pair if t is not None and t > now])
     counts["deliveries"] = 0
-    for item in (Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__lte=now)
-                 .values_list("pk", "channel", "notification__user_id", "attempts", "next_attempt_at")[:500]):
+    for item in Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__lte=now).values_list(
+        "pk", "channel", "notification__user_id", "attempts", "next_attempt_at"
+    )[:500]:
         scheduling.enqueue_delivery(scheduling.Outgoing(*item), dedupe_seconds=60)
         counts["deliveries"] += 1
     return counts
 
 
 # ---------------------------------------------------------------------------------------------
+# Tournaments (docs/tournaments.md)
+# ---------------------------------------------------------------------------------------------
+@shared_task(name="games.tasks.tournament_games_finished", ignore_result=True)
+def tournament_games_finished(game_ids: list[str]) -> int:
+    """Sent after the commit of a write that ended tournament or ladder games: the places are
+    recorded and a round that is over gives way to the next; a ladder's challenge is settled.
+    A lost one is made good by `tournaments_due`."""
+    return tournaments.games_finished(game_ids) + ladders.games_finished(game_ids)
+
+
+@shared_task(name="games.tasks.tournaments_due", ignore_result=True)
+def tournaments_due() -> dict[str, int]:
+    """Beat's: start the tournaments whose time has come, settle the rounds whose deadline has
+    passed, advance any whose round is over; give unanswered ladder challenges to their
+    challengers."""
+    return {**tournaments.due(), "deadlines": tournament_deadlines.overdue(), "challenges": ladders.due()}
+
+
+# ---------------------------------------------------------------------------------------------
 # Deliveries (their own queues: docs/operations.md)
 #
-# No transaction or row lock is held while waiting on a receiver or the mail server. An attempt
-# is claimed in one short transaction (its count taken, its next time moved a lease ahead, so the
-# sweeper resends it only if this worker dies), sent with none open, and recorded in another short
-# transaction only if the claim is still this attempt's. A worker killed mid-send therefore loses
-# nothing (the lease runs out and the sweeper resends it) and never records over a newer attempt.
+# No transaction or row lock is held while waiting on a receiver or the mail server: each task
+# claims its attempt, sends, and records it (games.notifications.deliveries says how).
 # ---------------------------------------------------------------------------------------------
-def _outgoing(delivery: Delivery, user_id: int) -> scheduling.Outgoing:
-    return scheduling.Outgoing(delivery.pk, delivery.channel, user_id, delivery.attempts, delivery.next_attempt_at)
-
-
-# How long past its deadline a claimed attempt is still left to its worker (to record it).
-LEASE_MARGIN_SECONDS = 5
-
-
-def _lease(deadline_seconds: float) -> timedelta:
-    """How long a claimed attempt is left to its worker before the sweeper resends it: past its
-    channel's deadline, which ends the attempt whatever the other party does, so a live attempt
-    is never sent twice at once."""
-    return timedelta(seconds=deadline_seconds + LEASE_MARGIN_SECONDS)
-
-
-def _backoff(attempts: int) -> timedelta:
-    return timedelta(seconds=settings.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (attempts - 1))
-
-
-def _failed(delivery: Delivery, error: str, at, user_id: int) -> None:
-    """The claimed attempt (already counted) failed: retry it with backoff, or give up."""
-    delivery.last_error = error
-    if delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
-        delivery.status = Delivery.Status.FAILED
-    else:
-        delivery.next_attempt_at = at + _backoff(delivery.attempts)
-        scheduling.deliver_after_commit([_outgoing(delivery, user_id)])
-    delivery.save(update_fields=["last_error", "status", "next_attempt_at"])
-
-
-def _claim(deliveries: list[Delivery], now, lease: timedelta) -> list[Delivery]:
-    """Count an attempt on each of `deliveries` (row-locked by the caller) and lease them; those
-    whose last attempt never came back (its worker died) and had no attempt left are failed."""
-    claimed = []
-    for delivery in deliveries:
-        if delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
-            delivery.status = Delivery.Status.FAILED
-            delivery.last_error = delivery.last_error or "the last attempt never finished"
-            delivery.save(update_fields=["status", "last_error"])
-            continue
-        delivery.attempts += 1
-        delivery.next_attempt_at = now + lease
-        delivery.save(update_fields=["attempts", "next_attempt_at"])
-        claimed.append(delivery)
-    return claimed
-
-
-def _still_ours(pks: list[int], attempts: dict[int, int]) -> list[Delivery]:
-    """The claimed deliveries, row-locked, that no later attempt has claimed since."""
-    rows = Delivery.objects.select_for_update(of=("self",)).filter(pk__in=pks, status=Delivery.Status.PENDING)
-    return [d for d in rows.order_by("pk") if d.attempts == attempts[d.pk]]
-
-
 @shared_task(name="games.tasks.deliver_webhook", ignore_result=True)
 def deliver_webhook(delivery_id: int) -> None:
     with transaction.atomic():
-        delivery = (Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-                    .select_related("webhook", "notification")
-                    .filter(pk=delivery_id, status=Delivery.Status.PENDING).first())
-        now = timezone.now()
-        if delivery is None or delivery.next_attempt_at > now + timedelta(seconds=1):
+        delivery = deliveries.locked_if_due(delivery_id, "webhook", "notification")
+        if delivery is None:
             return
-        if not _claim([delivery], now, _lease(settings.WEBHOOK_DEADLINE_SECONDS)):
+        now = timezone.now()
+        if not deliveries.claim([delivery], now, deliveries.lease(settings.WEBHOOK_DEADLINE_SECONDS)):
             return
         note = delivery.notification
-        payload = {"id": note.pk, "delivery": delivery.pk, "type": note.type, "title": note.title,
-                   "data": note.data, "created_at": note.created_at.isoformat()}
+        payload = {
+            "id": note.pk,
+            "delivery": delivery.pk,
+            "type": note.type,
+            "title": note.title,
+            "data": note.data,
+            "created_at": note.created_at.isoformat(),
+        }
         url, secret, user_id, attempt = delivery.webhook.url, delivery.webhook.secret, note.user_id, delivery.attempts
     try:
         outcome = webhooks.post(url, secret, delivery_id, payload)
     except SoftTimeLimitExceeded:  # the queue's limit, should the deadline ever fail to cut it
         outcome = webhooks.Outcome(False, None, "the task's time limit was reached", 0)
     with transaction.atomic():
-        ours = _still_ours([delivery_id], {delivery_id: attempt})
+        ours = deliveries.still_ours([delivery_id], {delivery_id: attempt})
         if not ours:
             return  # its lease ran out and a later attempt took it over
         delivery = ours[0]
-        DeliveryAttempt.objects.create(delivery=delivery, at=now, ok=outcome.ok, status_code=outcome.status_code,
-                                       error=outcome.error, duration_ms=outcome.duration_ms)
+        DeliveryAttempt.objects.create(
+            delivery=delivery,
+            at=now,
+            ok=outcome.ok,
+            status_code=outcome.status_code,
+            error=outcome.error,
+            duration_ms=outcome.duration_ms,
+        )
         if outcome.ok:
             delivery.status, delivery.sent_at, delivery.last_error = Delivery.Status.SENT, timezone.now(), ""
             delivery.save(update_fields=["status", "sent_at", "last_error"])
         else:
-            _failed(delivery, outcome.error, now, user_id)
+            deliveries.failed(delivery, outcome.error, now, user_id)
 
 
 @shared_task(name="games.tasks.deliver_email", ignore_result=True)
@@ -178,37 +159,51 @@ def deliver_email(user_id: int) -> None:
 
     with transaction.atomic():
         now = timezone.now()
-        due = list(Delivery.objects.select_for_update(skip_locked=True, of=("self",)).select_related("notification")
-                   .filter(notification__user_id=user_id, channel="email",
-                           status=Delivery.Status.PENDING, next_attempt_at__lte=now + timedelta(seconds=1))
-                   .order_by("notification__created_at"))
+        due = list(
+            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("notification")
+            .filter(
+                notification__user_id=user_id,
+                channel="email",
+                status=Delivery.Status.PENDING,
+                next_attempt_at__lte=now + timedelta(seconds=1),
+            )
+            .order_by("notification__created_at")
+        )
         if not due:
             return
         user = User.objects.get(pk=user_id)
         if not user.email:
             Delivery.objects.filter(pk__in=[d.pk for d in due]).update(
-                status=Delivery.Status.FAILED, last_error="no email address")
+                status=Delivery.Status.FAILED, last_error="no email address"
+            )
             return
-        due = _claim(due, now, _lease(settings.EMAIL_DEADLINE_SECONDS))
+        due = deliveries.claim(due, now, deliveries.lease(settings.EMAIL_DEADLINE_SECONDS))
         attempts = {d.pk: d.attempts for d in due}
         titles = [d.notification.title for d in due]
     if not due:
         return
-    subject = titles[0] if len(titles) == 1 else f"Darkroom: {len(titles)} updates"
+    # The titles were written in the recipient's language; the digest's subject is too.
+    with notify.in_language(user.language):
+        subject = (
+            titles[0]
+            if len(titles) == 1
+            else ngettext("Darkroom: %(count)d update", "Darkroom: %(count)d updates", len(titles))
+            % {"count": len(titles)}
+        )
     error = ""
     try:
         send_mail(subject, "\n".join(f"- {t}" for t in titles), None, [user.email])
     except Exception as exc:  # the mail server's trouble (or the queue's soft limit): retry with backoff
         error = str(exc)[:500] or type(exc).__name__
     with transaction.atomic():
-        ours = _still_ours(list(attempts), attempts)
+        ours = deliveries.still_ours(list(attempts), attempts)
         if error:
             for delivery in ours:
-                _failed(delivery, error, now, user_id)
+                deliveries.failed(delivery, error, now, user_id)
             return
         DeliveryAttempt.objects.bulk_create([DeliveryAttempt(delivery=d, at=now, ok=True) for d in ours])
         Delivery.objects.filter(pk__in=[d.pk for d in ours]).update(status=Delivery.Status.SENT, sent_at=now)
-
 
 
 # -- bots (docs/bots.md): on the bots' own queue (settings.TASK_QUEUES["bots"]) ------------------
@@ -219,11 +214,21 @@ def play_bot_turn(game_id: str, seat: int, version: int) -> str:
     return bot_moves.play_turn(game_id, seat, version)
 
 
+@shared_task(name="games.tasks.play_bot_turns", ignore_result=True)
+def play_bot_turns() -> int:
+    """A wake of the bots' worker: play the due turns, fairest first (games.play.bot_queue)."""
+    from games.play import bot_moves
+
+    return bot_moves.play_due_turns()
+
+
 @shared_task(ignore_result=True)
 def fill_seats_with_bots(game_id: str, level: int) -> str:
     from games.play import bot_moves
 
     return bot_moves.fill_seats(game_id, level)
+
+
 @shared_task(name="games.tasks.deliver_push", ignore_result=True)
 def deliver_push(delivery_id: int) -> None:
     """One notice to every browser and device of its player (games/notifications/push.py).
@@ -235,62 +240,18 @@ def deliver_push(delivery_id: int) -> None:
     is removed. The delivery is sent once any of them took it; it is retried with backoff only
     when none did and some failed for a reason other than being gone. A platform this
     deployment cannot send to (no VAPID keys, no APNs or FCM credentials) is left out."""
-    from accounts.models import NotificationPreference, PushDevice, PushSubscription
-    from games.notifications import push
+    from games.notifications import push_share
 
-    with transaction.atomic():
-        delivery = (Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-                    .select_related("notification", "notification__game")
-                    .filter(pk=delivery_id, status=Delivery.Status.PENDING).first())
-        now = timezone.now()
-        if delivery is None or delivery.next_attempt_at > now + timedelta(seconds=1):
-            return
-        note, user_id = delivery.notification, delivery.notification.user_id
-        if note.read_at is not None and note.read_at > note.created_at:
-            _skip(delivery, "read before it was pushed")
-            return
-        prefs = NotificationPreference.objects.filter(user_id=user_id).first()
-        until = prefs and push.quiet_until(prefs.quiet_start, prefs.quiet_end, prefs.quiet_tz, now)
-        if until:
-            delivery.next_attempt_at = until
-            delivery.save(update_fields=["next_attempt_at"])
-            scheduling.deliver_after_commit([_outgoing(delivery, user_id)])
-            return
-        targets = [push.WebTarget(*row) for row in PushSubscription.objects.filter(user_id=user_id).order_by("pk")
-                   .values_list("pk", "endpoint", "p256dh", "auth")] if push.web_push_ready() else []
-        platforms = [p for p, ready in (("apns", push.apns_ready), ("fcm", push.fcm_ready)) if ready()]
-        targets += [push.DeviceTarget(*row) for row in PushDevice.objects.filter(
-            user_id=user_id, platform__in=platforms).order_by("pk").values_list("pk", "platform", "token")]
-        if not targets:
-            _skip(delivery, "no browser or device this deployment can push to (Web Push needs VAPID "
-                            "keys, APNs and FCM their credentials: manage.py check)")
-            return
-        if not _claim([delivery], now, lease=timedelta(seconds=settings.PUSH_DEADLINE_SECONDS + 10)):
-            return
-        others = [] if note.game_id is None else list(
-            Seat.objects.filter(game_id=note.game_id).exclude(user_id=user_id).order_by("number")
-            .values_list("user__username", flat=True))
-        payload, attempt = push.message(note, others), delivery.attempts
-    outcomes = _send_all(targets, payload)
-    with transaction.atomic():
-        ours = _still_ours([delivery_id], {delivery_id: attempt})
-        if not ours:
-            return
-        delivery = ours[0]
-        DeliveryAttempt.objects.bulk_create([
-            DeliveryAttempt(delivery=delivery, at=now, ok=o.ok, status_code=o.status_code,
-                            error=o.error, duration_ms=o.duration_ms) for o in outcomes])
-        gone = [t for t, o in zip(targets, outcomes) if push.is_gone(t, o)]
-        if gone:
-            PushSubscription.objects.filter(pk__in=[t.pk for t in gone if isinstance(t, push.WebTarget)]).delete()
-            PushDevice.objects.filter(pk__in=[t.pk for t in gone if isinstance(t, push.DeviceTarget)]).delete()
-        failed = [o for t, o in zip(targets, outcomes) if not o.ok and not push.is_gone(t, o)]
-        if any(o.ok for o in outcomes) or not failed:
-            delivery.status, delivery.sent_at = Delivery.Status.SENT, timezone.now()
-            delivery.last_error = "" if any(o.ok for o in outcomes) else "every subscription was gone"
-            delivery.save(update_fields=["status", "sent_at", "last_error"])
-        else:
-            _failed(delivery, failed[0].error, now, user_id)
+    attempt = deliveries.claim_push(delivery_id)
+    if attempt is None:
+        return
+    started = time.monotonic()
+    try:
+        outcomes = _send_all(attempt.targets, attempt.payload)
+    finally:
+        push_share.release(attempt.admitted)
+        push_share.charge(attempt.user_id, time.monotonic() - started)
+    deliveries.record_push(attempt, outcomes)
 
 
 def _send_all(targets, payload) -> list:
@@ -306,14 +267,8 @@ def _send_all(targets, payload) -> list:
         except Exception as exc:  # a key the library refuses: that target's failure alone
             return webhooks.Outcome(False, None, (str(exc) or type(exc).__name__)[:500], 0)
 
-    with ThreadPoolExecutor(max_workers=min(len(targets), 8)) as pool:
+    with ThreadPoolExecutor(max_workers=deliveries.sends_at_once(len(targets))) as pool:
         try:
             return list(pool.map(one, targets))
         except SoftTimeLimitExceeded:
             return [webhooks.Outcome(False, None, "the task's time limit was reached", 0)] * len(targets)
-
-
-def _skip(delivery: Delivery, reason: str) -> None:
-    """Nothing to send, and nothing to retry: closed without an attempt, the reason kept."""
-    delivery.status, delivery.last_error = Delivery.Status.FAILED, f"skipped: {reason}"
-    delivery.save(update_fields=["status", "last_error"])

@@ -19,7 +19,7 @@ matches under tracemalloc, which slows Python several-fold, so the matches thems
 CPU figures) run without it.
 
 Knobs (environment variables):
-  GAMES=n      games per pairing (the issue's figure is 200; the default, 20, suits a busy machine);
+  GAMES=n      games per pairing (docs/bots.md's figures: 200; the default, 20, suits a busy machine);
   BUDGET=s     seconds of CPU a level-3 move may think (default 1.0; the search stops at 80%);
   ONLY=kind,…  only these games (photoshoot for the coop pairings);
   PAIRING=name,…  only these pairings;
@@ -31,6 +31,7 @@ Knobs (environment variables):
 `python scripts/bots_strength.py merge FILE…` (`make bots-strength-merge PARTS="FILE…"`) pools
 the JSON of parts played with the same GAMES and BUDGET and prints the report as one run would.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -76,6 +77,7 @@ def timed(decide):
         if memory_every and (len(costs[kind]) - 1) % memory_every == 0:
             replays.append((kind, kw))
         return move
+
     return wrapped
 
 
@@ -103,7 +105,7 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
 
 
 def parse_part(text: str) -> tuple[int, int]:
-    """"k/n" -> (k, n), with 0 <= k < n."""
+    """ "k/n" -> (k, n), with 0 <= k < n."""
     try:
         k, n = (int(x) for x in text.split("/"))
     except ValueError:
@@ -122,8 +124,9 @@ def chosen(only: set[str], names: set[str]) -> list[str]:
     unknown = sorted(names - set(PAIRINGS))
     if unknown:
         raise SystemExit(f"PAIRING: no pairing {', '.join(unknown)}; the pairings are {', '.join(PAIRINGS)}")
-    return [name for name, (kind, _, _) in PAIRINGS.items()
-            if (not only or kind in only) and (not names or name in names)]
+    return [
+        name for name, (kind, _, _) in PAIRINGS.items() if (not only or kind in only) and (not names or name in names)
+    ]
 
 
 SEATINGS = list(itertools.permutations(range(3)))
@@ -172,24 +175,29 @@ def figure(name: str, values: list[float], games: int) -> str:
         strong, weak = levels
         wins = sum(values)
         low, high = wilson(wins, n)
-        return (f"{kind:11} L{strong} vs L{weak}: L{strong} wins {wins / max(n, 1):6.1%} "
-                f"(95% CI {low:.1%}-{high:.1%}, {played})")
+        return (
+            f"{kind:11} L{strong} vs L{weak}: L{strong} wins {wins / max(n, 1):6.1%} "
+            f"(95% CI {low:.1%}-{high:.1%}, {played})"
+        )
     if measure == "place":
         mean, low, high = mean_interval(values)
-        return (f"pickpic     L{levels[0]} among two L2: mean place {mean:.2f} "
-                f"(95% CI {low:.2f}-{high:.2f}, {played})")
+        return f"pickpic     L{levels[0]} among two L2: mean place {mean:.2f} (95% CI {low:.2f}-{high:.2f}, {played})"
     if measure == "table":
         strong, weak = levels[0], levels[-1]
         s_mean, s_low, s_high = mean_interval([v[0] for v in values])
         w_mean, w_low, w_high = mean_interval([v[1] for v in values])
         d_mean, d_low, d_high = mean_interval([v[1] - v[0] for v in values])
-        return (f"pickpic     L{strong}, L{levels[1]}, L{weak} at one table: mean place L{strong} {s_mean:.2f} "
-                f"(95% CI {s_low:.2f}-{s_high:.2f}), L{weak} {w_mean:.2f} ({w_low:.2f}-{w_high:.2f}); "
-                f"L{strong} better by {d_mean:.2f} (95% CI {d_low:.2f}-{d_high:.2f}, {played})")
+        return (
+            f"pickpic     L{strong}, L{levels[1]}, L{weak} at one table: mean place L{strong} {s_mean:.2f} "
+            f"(95% CI {s_low:.2f}-{s_high:.2f}), L{weak} {w_mean:.2f} ({w_low:.2f}-{w_high:.2f}); "
+            f"L{strong} better by {d_mean:.2f} (95% CI {d_low:.2f}-{d_high:.2f}, {played})"
+        )
     reached = sum(values)
     low, high = wilson(reached, n)
-    return (f"photoshoot  coop team of L{levels[0]}: 25+ points in {reached / max(n, 1):6.1%} "
-            f"(95% CI {low:.1%}-{high:.1%}, {played})")
+    return (
+        f"photoshoot  coop team of L{levels[0]}: 25+ points in {reached / max(n, 1):6.1%} "
+        f"(95% CI {low:.1%}-{high:.1%}, {played})"
+    )
 
 
 def cost_lines(cpu: dict[str, list[float]], peaks: dict[str, int], replayed: dict[str, int]) -> list[str]:
@@ -199,18 +207,25 @@ def cost_lines(cpu: dict[str, list[float]], peaks: dict[str, int], replayed: dic
             continue
         ordered = sorted(spent)
         p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-        lines.append(f"{kind:11} level-3 move CPU: p50 {statistics.median(ordered) * 1000:.0f} ms, "
-                     f"p99 {p99 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms over {len(ordered)} moves")
+        lines.append(
+            f"{kind:11} level-3 move CPU: p50 {statistics.median(ordered) * 1000:.0f} ms, "
+            f"p99 {p99 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms over {len(ordered)} moves"
+        )
     for kind, peak in peaks.items():
-        lines.append(f"{kind:11} level-3 move peak memory allocated: {peak / 2**20:.1f} MiB "
-                     f"(most of {replayed.get(kind, 0)} moves replayed under tracemalloc)")
+        lines.append(
+            f"{kind:11} level-3 move peak memory allocated: {peak / 2**20:.1f} MiB "
+            f"(most of {replayed.get(kind, 0)} moves replayed under tracemalloc)"
+        )
     return lines
 
 
 def report(run: dict[str, Any]) -> list[str]:
     """The report's lines from a run's JSON (one process's, or parts merged)."""
-    lines = [figure(name, [v for _, v in sorted((int(i), v) for i, v in run["pairings"][name].items())],
-                    run["games"]) for name in PAIRINGS if name in run["pairings"]]
+    lines = [
+        figure(name, [v for _, v in sorted((int(i), v) for i, v in run["pairings"][name].items())], run["games"])
+        for name in PAIRINGS
+        if name in run["pairings"]
+    ]
     return lines + cost_lines(run["cpu"], run["peaks"], run["replayed"])
 
 
@@ -222,8 +237,14 @@ def merge(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
     if not parts:
         raise SystemExit("merge: no parts given")
     first = parts[0]
-    merged: dict[str, Any] = {"games": first["games"], "budget": first["budget"], "pairings": {},
-                              "cpu": {}, "peaks": {}, "replayed": {}}
+    merged: dict[str, Any] = {
+        "games": first["games"],
+        "budget": first["budget"],
+        "pairings": {},
+        "cpu": {},
+        "peaks": {},
+        "replayed": {},
+    }
     for part in parts:
         for key in ("games", "budget"):
             if part[key] != first[key]:
@@ -258,8 +279,10 @@ def resumed(path: str | None, games: int, seconds: float, part: str) -> dict[str
     with open(path) as f:
         earlier = json.load(f)
     if (earlier.get("games"), earlier.get("budget"), earlier.get("part")) != (games, seconds, part):
-        raise SystemExit(f"OUT={path} holds another run (GAMES {earlier.get('games')}, BUDGET "
-                         f"{earlier.get('budget')}, PART {earlier.get('part')}): give another file")
+        raise SystemExit(
+            f"OUT={path} holds another run (GAMES {earlier.get('games')}, BUDGET "
+            f"{earlier.get('budget')}, PART {earlier.get('part')}): give another file"
+        )
     return earlier
 
 
@@ -270,15 +293,22 @@ def play(environ: dict[str, str]) -> dict[str, Any]:
     budget = Budget(iterations=10_000, seconds=seconds * 0.8)
     memory_every = int(environ.get("MEMORY_EVERY", "10"))
     k, n = parse_part(environ.get("PART", "0/1"))
-    names = chosen(set(filter(None, environ.get("ONLY", "").split(","))),
-                   set(filter(None, environ.get("PAIRING", "").split(","))))
+    names = chosen(
+        set(filter(None, environ.get("ONLY", "").split(","))), set(filter(None, environ.get("PAIRING", "").split(",")))
+    )
     mine = part_games(games, k, n)
     share = "" if n == 1 else f", part {k}/{n} ({len(mine)} of them)"
-    print(f"bots-strength: {games} games per pairing{share}, level 3 thinks up to "
-          f"{budget.seconds:.2f} s CPU per move", flush=True)
+    print(
+        f"bots-strength: {games} games per pairing{share}, level 3 thinks up to {budget.seconds:.2f} s CPU per move",
+        flush=True,
+    )
     out = environ.get("OUT")
     run: dict[str, Any] = resumed(out, games, seconds, f"{k}/{n}") or {
-        "games": games, "budget": seconds, "part": f"{k}/{n}", "pairings": {}}
+        "games": games,
+        "budget": seconds,
+        "part": f"{k}/{n}",
+        "pairings": {},
+    }
     run.setdefault("peaks", {})  # until the end of the run: what an earlier, resumed one found
     run.setdefault("replayed", {})
     for kind, spent in run.get("cpu", {}).items():
@@ -310,8 +340,10 @@ def main(argv: list[str]) -> None:
             with open(path) as f:
                 parts.append(json.load(f))
         merged = merge(parts)
-        print(f"bots-strength: {len(parts)} part{'s' * (len(parts) > 1)} merged, {merged['games']} games per pairing, "
-              f"level 3 thinks up to {merged['budget'] * 0.8:.2f} s CPU per move")
+        print(
+            f"bots-strength: {len(parts)} part{'s' * (len(parts) > 1)} merged, {merged['games']} games per pairing, "
+            f"level 3 thinks up to {merged['budget'] * 0.8:.2f} s CPU per move"
+        )
         for line in report(merged):
             print(line)
         return

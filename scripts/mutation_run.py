@@ -6,7 +6,7 @@ Usage: python scripts/mutation_run.py [games/play/store.py ...]     (default: ev
        python scripts/mutation_run.py games/play/turns.py --mutants 'games.play.turns.xǁTurnǁprepare__mutmut_*' ...
        python scripts/mutation_run.py --recheck games/play/store.py [MUTANT ...]
 
-`--before` runs the same without the tests written for issue 16 (ISSUE16_TESTS), in
+`--before` runs the same without the tests written to kill mutants (KILLER_TESTS), in
 .mutation/<file>_before/, into .mutmut-results-before.txt: the "before" figures of docs/mutation.md.
 
 `--mutants NAME ...` (last on the line) runs only the mutants named, shell-style globs allowed
@@ -30,6 +30,7 @@ figures; results stay in .mutation/<file>/mutants/ and a second run resumes wher
 Each file's results are appended to .mutmut-results.txt (`mutmut results --all true` format) for
 scripts/mutation_summary.py.
 """
+
 from __future__ import annotations
 
 import os
@@ -45,35 +46,115 @@ G = "tests/games/"
 
 # The core's files, most important first, each with the tests that state its behaviour.
 PLAN: list[tuple[str, list[str]]] = [
-    ("games/play/store.py", [G + "test_store.py", G + "test_store_guards.py", G + "test_concurrency.py",
-                        G + "test_rollback_reveals.py", G + "test_store_behaviour.py"]),
-    ("games/play/services.py", [G + "test_moves.py", G + "test_lifecycle.py", G + "test_judgement_order.py",
-                           G + "test_timeouts.py", G + "test_disputes.py", G + "test_store_guards.py",
-                           G + "test_options.py", G + "test_sweeper_batches.py", G + "test_rollback_reveals.py",
-                           G + "test_services_behaviour.py"]),
-    ("games/play/turns.py", [G + "test_timeouts.py", G + "test_moves.py", G + "test_sweeper_batches.py",
-                        G + "test_rollback_reveals.py", "tests/accounts/test_ratings.py", G + "test_engine_timers.py",
-                        G + "test_turns_behaviour.py"]),
+    (
+        "games/play/store.py",
+        [
+            G + "test_store.py",
+            G + "test_store_guards.py",
+            G + "test_concurrency.py",
+            G + "test_rollback_reveals.py",
+            G + "test_store_behaviour.py",
+        ],
+    ),
+    (
+        "games/play/services.py",
+        [
+            G + "test_moves.py",
+            G + "test_lifecycle.py",
+            G + "test_judgement_order.py",
+            G + "test_timeouts.py",
+            G + "test_disputes.py",
+            G + "test_store_guards.py",
+            G + "test_options.py",
+            G + "test_sweeper_batches.py",
+            G + "test_rollback_reveals.py",
+            G + "test_services_behaviour.py",
+        ],
+    ),
+    (
+        "games/play/turns.py",
+        [
+            G + "test_timeouts.py",
+            G + "test_moves.py",
+            G + "test_sweeper_batches.py",
+            G + "test_rollback_reveals.py",
+            "tests/accounts/test_ratings.py",
+            G + "test_engine_timers.py",
+            G + "test_turns_behaviour.py",
+        ],
+    ),
     ("games/play/clocks.py", [G + "test_clocks.py", G + "test_clocks_behaviour.py"]),
     ("games/play/access.py", [G + "test_judgement_order.py", G + "test_access_behaviour.py"]),
-    ("accounts/webhooks.py", [G + "test_webhooks.py", G + "test_webhook_guard.py", G + "test_outbox_recovery.py",
-                           G + "test_webhooks_behaviour.py"]),
-    ("games/notifications/notify.py", [G + "test_notifications.py", G + "test_digest_slot.py", G + "test_outbox_recovery.py",
-                         G + "test_notify_behaviour.py", G + "test_notify_outbox_behaviour.py"]),
+    (
+        "accounts/webhooks.py",
+        [
+            G + "test_webhooks.py",
+            G + "test_webhook_guard.py",
+            G + "test_outbox_recovery.py",
+            G + "test_webhooks_behaviour.py",
+        ],
+    ),
+    (
+        "games/notifications/notify.py",
+        [
+            G + "test_notifications.py",
+            G + "test_digest_slot.py",
+            G + "test_outbox_recovery.py",
+            G + "test_notify_behaviour.py",
+            G + "test_notify_outbox_behaviour.py",
+        ],
+    ),
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
     ("games/realtime/live.py", [G + "test_streams.py", G + "test_stream_outages.py", G + "test_live_hub.py"]),
-    ("games/tasks.py", [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py",
-                        G + "test_tasks_behaviour.py"]),
-    ("games/play/scheduling.py", [G + "test_sweeper_batches.py", G + "test_layers.py", G + "test_timeouts.py",
-                             G + "test_scheduling_behaviour.py"]),
+    (
+        "games/tasks.py",
+        [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py", G + "test_tasks_behaviour.py"],
+    ),
+    (
+        "games/play/scheduling.py",
+        [
+            G + "test_sweeper_batches.py",
+            G + "test_layers.py",
+            G + "test_timeouts.py",
+            G + "test_scheduling_behaviour.py",
+        ],
+    ),
+    (
+        "games/play/bot_moves.py",
+        [
+            "tests/bots/test_what_a_bot_is_handed.py",
+            "tests/abuse/test_bot_keys.py",
+            "tests/abuse/test_bot_fair_share.py",
+        ],
+    ),
+    ("games/notifications/push.py", [G + "test_push_message.py", G + "test_push.py", G + "test_push_mobile.py"]),
+    ("games/notifications/mobile.py", [G + "test_push_mobile_credentials.py", G + "test_push_mobile.py"]),
+    # The live path: its tests talk to a real server process (tests/live_server.py), so mutmut sees
+    # no test reach these functions and each mutant is tried against the whole selection.
+    (
+        "games/api/streams.py",
+        [
+            G + "test_streams.py",
+            G + "test_stream_limits.py",
+            G + "test_stream_disconnects.py",
+            G + "test_user_stream_games.py",
+            G + "test_stream_hidden_information.py",
+            "tests/abuse/test_channels.py",
+        ],
+    ),
 ]
 
-# The tests written for issue 16 (mutation testing) and after it: left out by `--before`, which
+# The tests written to kill mutants (and the ones written against survivors since): left out by `--before`, which
 # measures what the suite caught without them (docs/mutation.md's "before" column).
-ISSUE16_TESTS = [G + "test_store_guards.py", G + "test_judgement_order.py", G + "test_immutability_door.py",
-                 G + "test_outbox_recovery.py", G + "test_worker_outbox.py"]
-ISSUE16_DESELECT = [G + "test_clocks.py::test_a_vacation_that_ended_before_the_clock_started_costs_nothing"]
-ISSUE16_SUFFIX = "_behaviour.py"  # tests/games/test_<module>_behaviour.py, written against survivors
+KILLER_TESTS = [
+    G + "test_store_guards.py",
+    G + "test_judgement_order.py",
+    G + "test_immutability_door.py",
+    G + "test_outbox_recovery.py",
+    G + "test_worker_outbox.py",
+]
+KILLER_DESELECT = [G + "test_clocks.py::test_a_vacation_that_ended_before_the_clock_started_costs_nothing"]
+KILLER_SUFFIX = "_behaviour.py"  # tests/games/test_<module>_behaviour.py, written against survivors
 
 COPY = ["accounts", "config", "games", "tests", "manage.py", "pyproject.toml"]
 
@@ -103,20 +184,23 @@ def scratch(module: str, tests: list[str], before: bool = False, fresh: bool = F
     for name in COPY:
         src = ROOT / name
         if src.is_dir():
-            shutil.copytree(src, work / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(src, work / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
         else:
             shutil.copy2(src, work / name)
     if module in UNDECORATE:
         undecorate(work / module, UNDECORATE[module])
     present = [t for t in tests if (ROOT / t).exists()]
     pyproject = (ROOT / "pyproject.toml").read_text()
-    pyproject = re.sub(r'only_mutate = \[[^\]]*\]', f'only_mutate = ["{module}"]', pyproject)
+    pyproject = re.sub(r"only_mutate = \[[^\]]*\]", f'only_mutate = ["{module}"]', pyproject)
     selection = ["-m", "not bench and not worker", *present]
     if before:
-        selection = [t for t in selection if t not in ISSUE16_TESTS and not t.endswith(ISSUE16_SUFFIX)]
-        selection += [arg for test in ISSUE16_DESELECT for arg in ("--deselect", test)]
-    pyproject = re.sub(r'pytest_add_cli_args_test_selection = \[[^\]]*\]',
-                       f"pytest_add_cli_args_test_selection = {selection!r}".replace("'", '"'), pyproject)
+        selection = [t for t in selection if t not in KILLER_TESTS and not t.endswith(KILLER_SUFFIX)]
+        selection += [arg for test in KILLER_DESELECT for arg in ("--deselect", test)]
+    pyproject = re.sub(
+        r"pytest_add_cli_args_test_selection = \[[^\]]*\]",
+        f"pytest_add_cli_args_test_selection = {selection!r}".replace("'", '"'),
+        pyproject,
+    )
     (work / "pyproject.toml").write_text(pyproject)
     return work
 
@@ -171,14 +255,20 @@ def main(only: list[str], before: bool = False, fresh: bool = False, mutants: li
         drop_test_database()
         print(f"== {module}: {len([t for t in tests if (ROOT / t).exists()])} test files", flush=True)
         with open(ROOT / f".mutmut-run-{work.name}.log", "w") as log:
-            code = subprocess.call([sys.executable, str(Path(__file__).resolve()), "--inner", *(mutants or [])],
-                                   cwd=work, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())
+            code = subprocess.call(
+                [sys.executable, str(Path(__file__).resolve()), "--inner", *(mutants or [])],
+                cwd=work,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=os.environ.copy(),
+            )
         if code:
             failed.append(module)
             print(f"   mutmut failed ({code}): see .mutmut-run-{work.name}.log", flush=True)
             continue
-        listing = subprocess.run([mutmut, "results", "--all", "true"], cwd=work,
-                                 capture_output=True, text=True, check=True).stdout
+        listing = subprocess.run(
+            [mutmut, "results", "--all", "true"], cwd=work, capture_output=True, text=True, check=True
+        ).stdout
         with open(results, "a") as out:
             out.write(listing)
     return 1 if failed else 0
@@ -191,8 +281,12 @@ def recheck(module: str, names: list[str]) -> int:
     work = WORK / module.replace("/", "_").removesuffix(".py")
     mutants = work / "mutants"
     # Copied over, not replaced: a second recheck of the same file may be running its tests.
-    shutil.copytree(ROOT / "tests", mutants / "tests", ignore=shutil.ignore_patterns("__pycache__"),
-                    dirs_exist_ok=True)
+    shutil.copytree(
+        ROOT / "tests",
+        mutants / "tests",
+        ignore=shutil.ignore_patterns("__pycache__", "node_modules"),
+        dirs_exist_ok=True,
+    )
     meta_path = mutants / (module + ".meta")
     meta = json.loads(meta_path.read_text())
     codes = meta["exit_code_by_key"]
@@ -202,10 +296,16 @@ def recheck(module: str, names: list[str]) -> int:
     # files added to the plan since the run, then the tests mutmut saw run the mutated function:
     # the rest of the selection cannot reach it.
     ran = set(re.findall(r'"(tests/[^"]+)"', (work / "pyproject.toml").read_text()))
-    fresh = [t for t in tests if (ROOT / t).exists() and (t.endswith(ISSUE16_SUFFIX) or t not in ran)]
-    fresh.sort(key=lambda t: not t.endswith(ISSUE16_SUFFIX))
     stats = json.loads((mutants / "mutmut-stats.json").read_text())
     reached, duration = stats["tests_by_mangled_function_name"], stats["duration_by_test"]
+
+    def grown(test_file: str) -> bool:
+        """Whether the file has a test the run never saw (written since, against its survivors)."""
+        names = re.findall(r"^def (test_\w+)", (ROOT / test_file).read_text(), flags=re.M)
+        return any(not any(seen.startswith(f"{test_file}::{name}") for seen in duration) for name in names)
+
+    fresh = [t for t in tests if (ROOT / t).exists() and (t.endswith(KILLER_SUFFIX) or t not in ran or grown(t))]
+    fresh.sort(key=lambda t: not t.endswith(KILLER_SUFFIX))
     for name in todo:
         seen = sorted(reached.get(name.rsplit("__mutmut_", 1)[0], []), key=lambda t: duration.get(t, 0.0))
         # A function mutmut saw no test reach may run in a server process the tests start (live.py's
@@ -213,10 +313,25 @@ def recheck(module: str, names: list[str]) -> int:
         rest = seen if seen else [t for t in tests if (ROOT / t).exists()]
         selection = fresh + [t for t in rest if t.split("::")[0] not in fresh]
         env = {**os.environ, "MUTANT_UNDER_TEST": name, "PY_IGNORE_IMPORTMISMATCH": "1"}
-        code = subprocess.call([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
-                                "-p", "no:cacheprovider", "--reuse-db", "-m", "not bench and not worker",
-                                *selection], cwd=mutants, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        code = subprocess.call(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-x",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--reuse-db",
+                "-m",
+                "not bench and not worker",
+                *selection,
+            ],
+            cwd=mutants,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         # Read again before writing: another recheck of the same file may have recorded verdicts.
         meta = json.loads(meta_path.read_text())
         meta["exit_code_by_key"][name] = code
@@ -233,5 +348,5 @@ if __name__ == "__main__":
     else:
         args, mutants = sys.argv[1:], []
         if "--mutants" in args:
-            args, mutants = args[:args.index("--mutants")], args[args.index("--mutants") + 1:]
+            args, mutants = args[: args.index("--mutants")], args[args.index("--mutants") + 1 :]
         sys.exit(main([a for a in args if not a.startswith("--")], "--before" in args, "--fresh" in args, mutants))

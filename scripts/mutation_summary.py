@@ -3,6 +3,7 @@
 Usage: python scripts/mutation_summary.py .mutmut-results.txt
 Prints a Markdown table (the one in docs/mutation.md) and the surviving mutants' names.
 """
+
 from __future__ import annotations
 
 import sys
@@ -41,13 +42,17 @@ def main(path: str) -> None:
         c = counts[module]
         n, killed = sum(c.values()), sum(c[s] for s in KILLED)
         total.update(c)
-        print(f"| `{module}` | {n} | {killed} | {c['timeout']} | {c['survived']} | {c['no tests']} | "
-              f"{100 * (c['survived'] + c['no tests']) / n:.1f} |")
+        print(
+            f"| `{module}` | {n} | {killed} | {c['timeout']} | {c['survived']} | {c['no tests']} | "
+            f"{100 * (c['survived'] + c['no tests']) / n:.1f} |"
+        )
     n = sum(total.values())
     if n:
         killed = sum(total[s] for s in KILLED)
-        print(f"| **all** | {n} | {killed} | {total['timeout']} | {total['survived']} | {total['no tests']} | "
-              f"{100 * (total['survived'] + total['no tests']) / n:.1f} |")
+        print(
+            f"| **all** | {n} | {killed} | {total['timeout']} | {total['survived']} | {total['no tests']} | "
+            f"{100 * (total['survived'] + total['no tests']) / n:.1f} |"
+        )
     for module, count in sorted(untried.items()):
         print(f"\n{module}: {count} mutants not tried (the run was stopped before them)")
     print()

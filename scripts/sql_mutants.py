@@ -4,6 +4,7 @@ suite makes (tests/games/test_store.py, tests/games/test_immutability_door.py).
 
 Usage: python scripts/sql_mutants.py   (PostgreSQL from DATABASE_URL, default 127.0.0.1:5432)
 """
+
 from __future__ import annotations
 
 import importlib
@@ -24,22 +25,29 @@ MUTANTS = [
     ("UPDATE not guarded", "BEFORE UPDATE OR DELETE", "BEFORE DELETE"),
     ("DELETE not guarded", "BEFORE UPDATE OR DELETE", "BEFORE UPDATE"),
     ("TRUNCATE not guarded", "BEFORE TRUNCATE ON games_event", "BEFORE UPDATE ON games_event"),
-    ("replica role skips the row trigger",
-     "ALTER TABLE games_event ENABLE ALWAYS TRIGGER games_event_no_update_delete;", ""),
-    ("replica role skips the truncate trigger",
-     "ALTER TABLE games_event ENABLE ALWAYS TRIGGER games_event_no_truncate;", ""),
+    (
+        "replica role skips the row trigger",
+        "ALTER TABLE games_event ENABLE ALWAYS TRIGGER games_event_no_update_delete;",
+        "",
+    ),
+    (
+        "replica role skips the truncate trigger",
+        "ALTER TABLE games_event ENABLE ALWAYS TRIGGER games_event_no_truncate;",
+        "",
+    ),
     ("refusal is a notice", "RAISE EXCEPTION", "RAISE NOTICE"),
 ]
 
 
 def dsn() -> dict:
     url = urlsplit(os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/darkroom"))
-    return dict(host=url.hostname or "127.0.0.1", port=url.port or 5432, user=url.username or "postgres",
-                password=url.password)
+    return dict(
+        host=url.hostname or "127.0.0.1", port=url.port or 5432, user=url.username or "postgres", password=url.password
+    )
 
 
 def attempt(conn, *statements) -> str:
-    """"ok" if every statement went through, "refused" if the guard refused one (its message),
+    """ "ok" if every statement went through, "refused" if the guard refused one (its message),
     "broken" for any other error. Always rolled back, so each probe starts from the same row."""
     try:
         for statement in statements:
@@ -72,14 +80,18 @@ def probes(sql: str, suffix: str) -> dict[str, bool]:
                 found[f"{kind}: UPDATE refused"] = refused(conn, "UPDATE games_event SET type = 'Forged'")
                 found[f"{kind}: DELETE refused"] = refused(conn, "DELETE FROM games_event")
                 found[f"{kind}: replica role cannot DELETE"] = refused(
-                    conn, "SET LOCAL session_replication_role = replica", "DELETE FROM games_event")
+                    conn, "SET LOCAL session_replication_role = replica", "DELETE FROM games_event"
+                )
                 found[f"{kind}: TRUNCATE refused without the setting"] = refused(conn, "TRUNCATE games_event")
                 found[f"{kind}: replica role cannot TRUNCATE"] = refused(
-                    conn, "SET LOCAL session_replication_role = replica", "TRUNCATE games_event")
+                    conn, "SET LOCAL session_replication_role = replica", "TRUNCATE games_event"
+                )
                 found[f"{kind}: the door's setting opens no UPDATE"] = refused(
-                    conn, "SET LOCAL darkroom.allow_truncate = 'on'", "UPDATE games_event SET type = 'Forged'")
+                    conn, "SET LOCAL darkroom.allow_truncate = 'on'", "UPDATE games_event SET type = 'Forged'"
+                )
                 found[f"{kind}: the door's setting opens no DELETE"] = refused(
-                    conn, "SET LOCAL darkroom.allow_truncate = 'on'", "DELETE FROM games_event")
+                    conn, "SET LOCAL darkroom.allow_truncate = 'on'", "DELETE FROM games_event"
+                )
                 door = attempt(conn, "SET LOCAL darkroom.allow_truncate = 'on'", "TRUNCATE games_event")
                 found[f"{kind}: the door"] = door == ("ok" if kind == "test" else "refused")
         finally:

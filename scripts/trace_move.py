@@ -1,8 +1,9 @@
-"""Trace one move's path over HTTP and print it (issue 31; the measure is defined in
+"""Trace one move's path over HTTP and print it (the measure is defined in
 tests/move_trace.py). Runs against a throw-away test database:
 
     DATABASE_URL=... REDIS_URL=... .venv/bin/python scripts/trace_move.py
 """
+
 import itertools
 import os
 import sys
@@ -27,9 +28,11 @@ class Player:
     def __init__(self):
         name = f"tracer{next(_names)}"
         self.client = APIClient()
-        response = self.client.post("/api/v1/accounts/register/",
-                                    {"username": name, "password": "correct horse battery",
-                                     "email": f"{name}@example.com"}, format="json")
+        response = self.client.post(
+            "/api/v1/accounts/register/",
+            {"username": name, "password": "correct horse battery", "email": f"{name}@example.com"},
+            format="json",
+        )
         assert response.status_code == 201, response.content
         self.client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
 

@@ -1,4 +1,5 @@
 """Shared fixtures: real PostgreSQL (pytest-django's test database) and real Redis."""
+
 from __future__ import annotations
 
 import itertools
@@ -17,8 +18,7 @@ _FIRST = ("long", "fault", "slow", "browser", "worker")
 
 
 def _start(item) -> int:
-    return next((rank for rank, name in enumerate(_FIRST) if item.get_closest_marker(name)),
-                len(_FIRST))
+    return next((rank for rank, name in enumerate(_FIRST) if item.get_closest_marker(name)), len(_FIRST))
 
 
 def pytest_collection_modifyitems(items):
@@ -51,8 +51,9 @@ class Player:
         if expected_version is None:
             expected_version = self.game(game_id)["version"]
         headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-        return self.post(f"/api/v1/games/{game_id}/moves/",
-                         {"move": move, "expected_version": expected_version}, **headers)
+        return self.post(
+            f"/api/v1/games/{game_id}/moves/", {"move": move, "expected_version": expected_version}, **headers
+        )
 
 
 @pytest.fixture
@@ -60,9 +61,11 @@ def make_player(db):
     def make(name: str | None = None) -> Player:
         name = name or f"player{next(_names)}"
         client = APIClient()
-        response = client.post("/api/v1/accounts/register/",
-                               {"username": name, "password": "correct horse battery", "email": f"{name}@example.com"},
-                               format="json")
+        response = client.post(
+            "/api/v1/accounts/register/",
+            {"username": name, "password": "correct horse battery", "email": f"{name}@example.com"},
+            format="json",
+        )
         assert response.status_code == 201, response.content
         token = response.json()["token"]
         client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
@@ -124,5 +127,6 @@ def start_game(creator: Player, others, kind="duel", options=None, seats=None) -
 def duel(alice, bob):
     """An active Duel between alice (seat 0) and bob (seat 1)."""
     return start_game(alice, [bob])
+
 
 from tests.queued import queue  # noqa: F401  (the fixture: the run's own Celery queue, emptied around a test)

@@ -8,6 +8,7 @@ hidden hands, a log entry with a private part, and an end. With the `hourglass` 
 has that many seconds, as Photoshoot's round does: when it runs out, the system plays the active
 seat's lowest card (an engine deadline, not a player clock).
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -27,22 +28,38 @@ class Duel(base.Engine):
     max_players = 2
 
     def options_schema(self):
-        return {"type": "object", "additionalProperties": False, "properties": {
-            "hand_size": {"type": "integer", "minimum": 1, "maximum": 6, "default": 3},
-            "hourglass": {"type": "integer", "minimum": 0, "maximum": 600, "default": 0}}}
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "hand_size": {"type": "integer", "minimum": 1, "maximum": 6, "default": 3},
+                "hourglass": {"type": "integer", "minimum": 0, "maximum": 600, "default": 0},
+            },
+        }
 
     def move_schema(self):
-        return {"type": "object", "required": ["type", "card"], "properties": {
-            "type": {"const": "play"}, "card": {"type": "string", "pattern": "^D[0-9]{2}$"}}}
+        return {
+            "type": "object",
+            "required": ["type", "card"],
+            "properties": {"type": {"const": "play"}, "card": {"type": "string", "pattern": "^D[0-9]{2}$"}},
+        }
 
     def setup(self, players, options, seed):
         deck = [f"D{n:02d}" for n in range(1, 13)]
         base.rng(seed, "deck").shuffle(deck)
         size = options.get("hand_size", 3)
-        hands = [deck[:size], deck[size:2 * size]]
-        return {"players": players, "deck": deck[2 * size:], "hands": hands, "turn": 0,
-                "trick": [], "tricks": [0, 0], "discard": [],
-                "hourglass": options.get("hourglass", 0), "turn_started": None}
+        hands = [deck[:size], deck[size : 2 * size]]
+        return {
+            "players": players,
+            "deck": deck[2 * size :],
+            "hands": hands,
+            "turn": 0,
+            "trick": [],
+            "tricks": [0, 0],
+            "discard": [],
+            "hourglass": options.get("hourglass", 0),
+            "turn_started": None,
+        }
 
     def active_players(self, state):
         return set() if self.result(state) else {state["turn"]}
@@ -103,8 +120,14 @@ class Duel(base.Engine):
     def describe(self, event, viewer):
         record = event["data"]["record"]
         drawn = {seat: card for seat, card in record["drawn"].items() if viewer == int(seat)}
-        return {"seq": event["seq"], "type": event["type"], "actor": event["actor"],
-                "card": record["card"], "winner": record.get("winner"), "drawn": drawn}
+        return {
+            "seq": event["seq"],
+            "type": event["type"],
+            "actor": event["actor"],
+            "card": record["card"],
+            "winner": record.get("winner"),
+            "drawn": drawn,
+        }
 
     def reveals(self, event):
         # A card played is its player's own choice; a card drawn from the deck is a secret seen.

@@ -1,6 +1,7 @@
 """Real server processes for the stream tests: the ASGI app under uvicorn (or the Procfile's
 command), on a free 127.0.0.1 port, against the test database, and a private redis-server a test
 may stop and start. Plus an SSE client that reads a stream on a thread of its own."""
+
 from __future__ import annotations
 
 import json
@@ -38,10 +39,11 @@ def free_port() -> int:
 class PrivateRedis:
     """A redis-server of the test's own, so stopping Redis never touches the shared one."""
 
-    def __init__(self):
+    def __init__(self, *args: str):
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="darkroom-redis-")
         self.process: subprocess.Popen | None = None
+        self.args = args  # more of redis-server's options (--replicaof host port)
 
     @property
     def url(self) -> str:
@@ -49,9 +51,23 @@ class PrivateRedis:
 
     def start(self) -> "PrivateRedis":
         self.process = subprocess.Popen(
-            [shutil.which("redis-server") or "redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--dir", self.dir],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                shutil.which("redis-server") or "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.dir,
+                *self.args,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         assert wait_for(lambda: self.ping(), timeout=20), "the private redis did not start"
         return self
 
@@ -88,8 +104,10 @@ def procfile_stack(port: int, web_port: int | None = None, live_port: int | None
     """The Procfile's `proxy:`, `web:` and `live:` as `make run` starts them, the proxy on `port`
     (docs/operations.md, "Processes"). One process group: Server.stop ends all three, and CPU
     figures taken by group count all three, nginx included."""
-    ports = (f"PORT={port} WEB_PORT={web_port or free_port()} LIVE_PORT={live_port or free_port()} "
-             "LIVE_SETTINGS=tests.live_settings")
+    ports = (
+        f"PORT={port} WEB_PORT={web_port or free_port()} LIVE_PORT={live_port or free_port()} "
+        "LIVE_SETTINGS=tests.live_settings"
+    )
     lines = " & ".join(procfile_command(name) for name in ("proxy", "web", "live"))
     return ["/bin/sh", "-c", f"export {ports}; {lines} & wait"]
 
@@ -108,19 +126,43 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def env(self) -> dict[str, str]:
-        env = {**Worker().env(), "PORT": str(self.port), "PGAPPNAME": WEB_APP_NAME,
-               "DATABASE_POOL": "on", "DATABASE_POOL_MAX": "4", "LIVE_DB_THREADS": "2",
-               "LIVE_POLL_SECONDS": "0.5", "LIVE_HEARTBEAT_SECONDS": "1"}
+        env = {
+            **Worker().env(),
+            "PORT": str(self.port),
+            "PGAPPNAME": WEB_APP_NAME,
+            "DATABASE_POOL": "on",
+            "DATABASE_POOL_MAX": "4",
+            "LIVE_DB_THREADS": "2",
+            "LIVE_POLL_SECONDS": "0.5",
+            "LIVE_HEARTBEAT_SECONDS": "1",
+            # many streams and long-polls of a few users from one address: the limits' own
+            # tests (tests/games/test_stream_limits.py) run a server with small ones
+            "LIVE_STREAMS_PER_USER": "1000",
+            "LIVE_STREAMS_PER_ADDRESS": "1000",
+            "LIVE_POLLS_PER_USER": "1000",
+            "LIVE_POLLS_PER_USER_GAME": "1000",
+        }
         if self.redis_url:
             env.update(REDIS_URL=self.redis_url, CACHE_URL=self.redis_url, CELERY_BROKER_URL=self.redis_url)
         return {**env, **self.extra}
 
     def start(self) -> "Server":
-        command = self.command or [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host",
-                                   "127.0.0.1", "--port", str(self.port), "--no-access-log",
-                                   "--lifespan", "on"]  # as in production: the hub starts with the process
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env(), stdout=self.log,
-                                        stderr=subprocess.STDOUT, start_new_session=True)
+        command = self.command or [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--no-access-log",
+            "--lifespan",
+            "on",
+        ]  # as in production: the hub starts with the process
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
         def up():
             if self.process.poll() is not None:
@@ -181,8 +223,9 @@ class Stream:
 
     def _read(self) -> None:
         try:
-            with httpx.stream("GET", self.url, headers=self.headers,
-                              timeout=httpx.Timeout(10, read=60), verify=TLS) as response:
+            with httpx.stream(
+                "GET", self.url, headers=self.headers, timeout=httpx.Timeout(10, read=60), verify=TLS
+            ) as response:
                 self.status = response.status_code
                 if response.status_code != 200:
                     self.body = response.read().decode()
@@ -197,8 +240,9 @@ class Stream:
                         self.comments += 1
                     elif line == "":
                         if "data" in fields:
-                            self.messages.put(Message(fields.get("event", "message"),
-                                                      json.loads(fields["data"]), fields.get("id")))
+                            self.messages.put(
+                                Message(fields.get("event", "message"), json.loads(fields["data"]), fields.get("id"))
+                            )
                         fields = {}
                     else:
                         name, _, value = line.partition(":")
@@ -237,6 +281,7 @@ def game_stream(server: Server, token: str, game_id: str, after: int | None = No
 
 def long_poll(server: Server, player, game_id: str, after: int, wait: float, into: list) -> threading.Thread:
     """`player`'s long-poll on the game, run on a thread of its own; its answer goes into `into`."""
+
     def run():
         with server.client(player.token) as http:
             into.append(http.get(f"/games/{game_id}/events/", params={"after": after, "wait": wait}))
@@ -246,9 +291,12 @@ def long_poll(server: Server, player, game_id: str, after: int, wait: float, int
     return thread
 
 
-def user_stream(server: Server, token: str, **headers) -> Stream:
-    return Stream(f"{server.url}/api/v1/stream/", {"Authorization": f"Token {token}",
-                                                   "Accept": "text/event-stream", **headers}).open()
+def user_stream(server: Server, token: str, own: bool = True, **headers) -> Stream:
+    """The user's own stream; `own=False`: without their games' events (their news only)."""
+    return Stream(
+        f"{server.url}/api/v1/stream/" + ("" if own else "?own=false"),
+        {"Authorization": f"Token {token}", "Accept": "text/event-stream", **headers},
+    ).open()
 
 
 def web_connections(db_name: str | None = None) -> int:
@@ -256,8 +304,10 @@ def web_connections(db_name: str | None = None) -> int:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = %s",
-                       [WEB_APP_NAME, db_name or settings.DATABASES["default"]["NAME"]])
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = %s",
+            [WEB_APP_NAME, db_name or settings.DATABASES["default"]["NAME"]],
+        )
         return cursor.fetchone()[0]
 
 
@@ -275,3 +325,53 @@ def token_remembered(status: Callable[[], int], token) -> bool:
     seen = status()
     row.update(expires_at=token.expires_at)
     return seen == 200
+
+
+@dataclass
+class FollowedStream(Stream):
+    """One game's frames on a user stream, read as that game's own stream would give them:
+    `game-ready` as `ready`, `game-event` as an unnamed message whose id is the event's seq,
+    `game-chat` as `chat`; the user stream's own frames (and other games') are kept aside in
+    `others`."""
+
+    game: str = ""
+    others: list = field(default_factory=list)
+
+    def next(self, timeout: float = 20) -> Message:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
+            if message.event.startswith("game-") and message.data.get("game") == self.game:
+                name = message.event[len("game-") :]
+                game, _, seq = (message.id or "").partition(":")
+                assert message.id is None or game == self.game, message
+                return Message("message" if name == "event" else name, message.data, seq or None)
+            self.others.append(message)
+
+    def until(self, predicate, timeout: float = 20) -> list[Message]:
+        seen, deadline = [], time.monotonic() + timeout
+        while True:
+            message = self.next(max(0.01, deadline - time.monotonic()))
+            seen.append(message)
+            if predicate(message):
+                return seen
+
+    def pending(self) -> list[Message]:
+        """This game's frames already received and not yet read."""
+        found = []
+        while True:
+            try:
+                found.append(self.next(0.01))
+            except queue.Empty:
+                return found
+
+
+def followed_stream(
+    server: Server, token: str, game_id: str, after: int | None = None, own: bool = False, **headers
+) -> FollowedStream:
+    """`game_id` followed on the user's own stream (named on connect), read as its own stream."""
+    games = game_id if after is None else f"{game_id}:{after}"
+    url = f"{server.url}/api/v1/stream/?games={games}" + ("" if own else "&own=false")
+    return FollowedStream(
+        url, {"Authorization": f"Token {token}", "Accept": "text/event-stream", **headers}, game=game_id
+    ).open()

@@ -1,4 +1,4 @@
-"""Trace a move's path through the project's modules (issue 31, "a move runs downhill").
+"""Trace a move's path through the project's modules ("a move runs downhill", docs/architecture.md).
 
 A real move is played over HTTP (the test client, against the test database): a Pick Pic game
 with a clock (600 s a move) is created, joined and started through the API, then the first legal
@@ -30,6 +30,7 @@ What is counted
   inside one layer (a module calling itself or a sibling) are not climbs; neither are returns.
 - **Store entries.** Cross-module calls whose callee is ``games.play.store``, by calling module.
 """
+
 from __future__ import annotations
 
 import sys
@@ -46,8 +47,7 @@ PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 
 def _contract(contracts: list[dict], id_: str) -> list[list[str]]:
     (found,) = [c for c in contracts if c.get("id") == id_]
-    return [[name.strip(" ()") for part in layer.split("|") for name in part.split(":")]
-            for layer in found["layers"]]
+    return [[name.strip(" ()") for part in layer.split("|") for name in part.split(":")] for layer in found["layers"]]
 
 
 class Layers:
@@ -134,7 +134,7 @@ class Tracer:
 
         self.on_commit_code = transaction.on_commit.__code__
         self.trace = Trace()
-        self.callbacks: dict = {}      # code of an on_commit callback -> its registering module
+        self.callbacks: dict = {}  # code of an on_commit callback -> its registering module
         self.recording: set[int] = set()  # ids of the recorded project frames still running
 
     def _nearest_project(self, frame):
@@ -203,8 +203,9 @@ def trace_move(client_factory) -> Trace:
     for expected in (201, 201):  # the move, then its retry (answered from the log)
         sys.setprofile(tracer)
         try:
-            response = mover.post(f"/api/v1/games/{game_id}/moves/", body, format="json",
-                                  HTTP_IDEMPOTENCY_KEY="traced-move")
+            response = mover.post(
+                f"/api/v1/games/{game_id}/moves/", body, format="json", HTTP_IDEMPOTENCY_KEY="traced-move"
+            )
         finally:
             sys.setprofile(None)
         assert response.status_code == expected, response.content
@@ -222,17 +223,22 @@ def report(trace: Trace, layers: Layers | None = None) -> str:
         else:
             folded.append(stay)
     climbs = trace.climbs(layers)
-    lines = [f"stays: {len(trace.stays())} in {len(trace.modules())} modules",
-             f"climbs back up: {len(climbs)}",
-             "event store entered from: " + ", ".join(f"{m} ({n})" for m, n in
-                                                       sorted(trace.store_entries().items())),
-             "on_commit callbacks registered by: " + ", ".join(f"{m} ({n})" for m, n in
-                                                                sorted(trace.callbacks.items())),
-             "", "path (stays, repeats folded):", *("  " + s for s in folded),
-             "", f"{'caller':34} {'callee':34} {'function':24} via       climb"]
+    lines = [
+        f"stays: {len(trace.stays())} in {len(trace.modules())} modules",
+        f"climbs back up: {len(climbs)}",
+        "event store entered from: " + ", ".join(f"{m} ({n})" for m, n in sorted(trace.store_entries().items())),
+        "on_commit callbacks registered by: " + ", ".join(f"{m} ({n})" for m, n in sorted(trace.callbacks.items())),
+        "",
+        "path (stays, repeats folded):",
+        *("  " + s for s in folded),
+        "",
+        f"{'caller':34} {'callee':34} {'function':24} via       climb",
+    ]
     for call in trace.calls:
-        lines.append(f"{call.caller:34} {call.callee:34} {call.function[:24]:24} "
-                     f"{call.via or '-':9} {'CLIMB' if call in climbs else ''}")
+        lines.append(
+            f"{call.caller:34} {call.callee:34} {call.function[:24]:24} "
+            f"{call.via or '-':9} {'CLIMB' if call in climbs else ''}"
+        )
     unlayered = sorted(m for m in trace.modules() if m != "(django)" and layers.rank(m) is None)
     if unlayered:
         lines.append("modules in no layer: " + ", ".join(unlayered))

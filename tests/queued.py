@@ -1,4 +1,5 @@
 """What this test run has put on its own Celery queue (the real broker, read without a worker)."""
+
 from __future__ import annotations
 
 import base64

@@ -1,5 +1,6 @@
 """A real Celery worker (with its embedded beat, so the sweeper runs) for the tests that need
 timers. It consumes this test run's own queue and talks to the test database."""
+
 from __future__ import annotations
 
 import os
@@ -36,22 +37,47 @@ class Worker:
     def env(self) -> dict[str, str]:
         db = connection.settings_dict
         url = f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-        return {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": url,
-                "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
-                "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"], "DARKROOM_TEST_NAMES": "given",
-                "SWEEP_INTERVAL_SECONDS": str(self.sweep_seconds),
-                "DATABASE_CONN_MAX_AGE": "0",
-                # A pool opened before the fork would be shared by the children: workers connect plainly.
-                "DATABASE_POOL": "off", **self.extra_env}
+        return {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "tests.settings",
+            "DATABASE_URL": url,
+            "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+            "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+            "DARKROOM_TEST_NAMES": "given",
+            "SWEEP_INTERVAL_SECONDS": str(self.sweep_seconds),
+            "DATABASE_CONN_MAX_AGE": "0",
+            # A pool opened before the fork would be shared by the children: workers connect plainly.
+            "DATABASE_POOL": "off",
+            **self.extra_env,
+        }
 
     def start(self) -> "Worker":
         schedule = Path(tempfile.mkdtemp()) / "beat-schedule"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker",
-             *(["--beat", "--schedule", str(schedule)] if self.beat else []), "-Q", ",".join(self.queues),
-             "--loglevel", "INFO", "--concurrency", "2", "--without-gossip", "--without-mingle",
-             "--hostname", f"test-{os.getpid()}-{time.monotonic_ns()}@%h"],
-            cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                *(["--beat", "--schedule", str(schedule)] if self.beat else []),
+                "-Q",
+                ",".join(self.queues),
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "2",
+                "--without-gossip",
+                "--without-mingle",
+                "--hostname",
+                f"test-{os.getpid()}-{time.monotonic_ns()}@%h",
+            ],
+            cwd=ROOT,
+            env=self.env(),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_notificationpreference_webhook_vacation'),
+        ("accounts", "0002_notificationpreference_webhook_vacation"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notificationpreference',
-            name='email_digest_at',
+            model_name="notificationpreference",
+            name="email_digest_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

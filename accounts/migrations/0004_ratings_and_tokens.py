@@ -17,77 +17,113 @@ def hash_legacy_tokens(apps, schema_editor):
     AuthToken = apps.get_model("accounts", "AuthToken")
     now = timezone.now()
     ttl = timedelta(days=getattr(settings, "TOKEN_TTL_DAYS", 30))
-    AuthToken.objects.bulk_create([
-        AuthToken(user_id=token.user_id, digest=hashlib.sha256(token.key.encode()).hexdigest(),
-                  prefix=token.key[:8], device="token from before hashed tokens",
-                  created_at=token.created, last_used_at=now, expires_at=now + ttl)
-        for token in Token.objects.all()], batch_size=1000)
+    AuthToken.objects.bulk_create(
+        [
+            AuthToken(
+                user_id=token.user_id,
+                digest=hashlib.sha256(token.key.encode()).hexdigest(),
+                prefix=token.key[:8],
+                device="token from before hashed tokens",
+                created_at=token.created,
+                last_used_at=now,
+                expires_at=now + ttl,
+            )
+            for token in Token.objects.all()
+        ],
+        batch_size=1000,
+    )
     Token.objects.all().delete()
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0003_throughput_digest_slot'),
-        ('games', '0006_rated'),
-        ('authtoken', '0004_alter_tokenproxy_options'),
+        ("accounts", "0003_throughput_digest_slot"),
+        ("games", "0006_rated"),
+        ("authtoken", "0004_alter_tokenproxy_options"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AuthToken',
+            name="AuthToken",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('digest', models.CharField(max_length=64, unique=True)),
-                ('prefix', models.CharField(help_text="the key's first characters, to tell tokens apart", max_length=8)),
-                ('device', models.CharField(blank=True, default='', max_length=100)),
-                ('created_at', models.DateTimeField()),
-                ('last_used_at', models.DateTimeField()),
-                ('expires_at', models.DateTimeField(db_index=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='auth_tokens', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("digest", models.CharField(max_length=64, unique=True)),
+                (
+                    "prefix",
+                    models.CharField(help_text="the key's first characters, to tell tokens apart", max_length=8),
+                ),
+                ("device", models.CharField(blank=True, default="", max_length=100)),
+                ("created_at", models.DateTimeField()),
+                ("last_used_at", models.DateTimeField()),
+                ("expires_at", models.DateTimeField(db_index=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="auth_tokens",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-last_used_at'],
+                "ordering": ["-last_used_at"],
             },
         ),
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=32)),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('rating', models.FloatField(db_index=True)),
-                ('games', models.PositiveIntegerField(default=0, help_text='rated games counted')),
-                ('updated_at', models.DateTimeField()),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("kind", models.CharField(max_length=32)),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("rating", models.FloatField(db_index=True)),
+                ("games", models.PositiveIntegerField(default=0, help_text="rated games counted")),
+                ("updated_at", models.DateTimeField()),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="ratings", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['kind', '-rating'], name='accounts_ra_kind_450aee_idx')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'kind'), name='rating_user_kind_unique')],
+                "indexes": [models.Index(fields=["kind", "-rating"], name="accounts_ra_kind_450aee_idx")],
+                "constraints": [models.UniqueConstraint(fields=("user", "kind"), name="rating_user_kind_unique")],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=32)),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('place', models.PositiveSmallIntegerField()),
-                ('mu_before', models.FloatField()),
-                ('sigma_before', models.FloatField()),
-                ('mu_after', models.FloatField()),
-                ('sigma_after', models.FloatField()),
-                ('rating_before', models.FloatField()),
-                ('rating_after', models.FloatField()),
-                ('at', models.DateTimeField()),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("kind", models.CharField(max_length=32)),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("place", models.PositiveSmallIntegerField()),
+                ("mu_before", models.FloatField()),
+                ("sigma_before", models.FloatField()),
+                ("mu_after", models.FloatField()),
+                ("sigma_after", models.FloatField()),
+                ("rating_before", models.FloatField()),
+                ("rating_after", models.FloatField()),
+                ("at", models.DateTimeField()),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="rating_changes", to="games.game"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['at', 'pk'],
-                'indexes': [models.Index(fields=['user', 'kind', 'at'], name='accounts_ra_user_id_4422fb_idx')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'game'), name='rating_change_unique')],
+                "ordering": ["at", "pk"],
+                "indexes": [models.Index(fields=["user", "kind", "at"], name="accounts_ra_user_id_4422fb_idx")],
+                "constraints": [models.UniqueConstraint(fields=("user", "game"), name="rating_change_unique")],
             },
         ),
         migrations.RunPython(hash_legacy_tokens, migrations.RunPython.noop),

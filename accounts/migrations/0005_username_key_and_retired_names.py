@@ -18,23 +18,22 @@ def keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0004_ratings_and_tokens'),
+        ("accounts", "0004_ratings_and_tokens"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RetiredUsername',
+            name="RetiredUsername",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=600, unique=True)),
-                ('until', models.DateTimeField()),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=600, unique=True)),
+                ("until", models.DateTimeField()),
             ],
         ),
         migrations.AddField(
-            model_name='user',
-            name='username_key',
+            model_name="user",
+            name="username_key",
             field=models.CharField(editable=False, max_length=600, null=True, unique=True),
         ),
         migrations.RunPython(keys, migrations.RunPython.noop),

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0005_username_key_and_retired_names'),
+        ("accounts", "0005_username_key_and_retired_names"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='bot_level',
+            model_name="user",
+            name="bot_level",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='user',
-            name='is_bot',
+            model_name="user",
+            name="is_bot",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -6,51 +6,64 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0006_bot_accounts'),
+        ("accounts", "0006_bot_accounts"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notificationpreference',
-            name='quiet_end',
+            model_name="notificationpreference",
+            name="quiet_end",
             field=models.TimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='notificationpreference',
-            name='quiet_start',
+            model_name="notificationpreference",
+            name="quiet_start",
             field=models.TimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='notificationpreference',
-            name='quiet_tz',
-            field=models.CharField(db_default='UTC', help_text='an IANA time zone name', max_length=64),
+            model_name="notificationpreference",
+            name="quiet_tz",
+            field=models.CharField(db_default="UTC", help_text="an IANA time zone name", max_length=64),
         ),
         migrations.CreateModel(
-            name='PushSubscription',
+            name="PushSubscription",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('endpoint', models.URLField(max_length=1000, unique=True)),
-                ('p256dh', models.CharField(help_text="the browser's P-256 public key, base64url", max_length=200)),
-                ('auth', models.CharField(help_text="the browser's authentication secret, base64url", max_length=64)),
-                ('user_agent', models.CharField(blank=True, default='', max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='push_subscriptions', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("endpoint", models.URLField(max_length=1000, unique=True)),
+                ("p256dh", models.CharField(help_text="the browser's P-256 public key, base64url", max_length=200)),
+                ("auth", models.CharField(help_text="the browser's authentication secret, base64url", max_length=64)),
+                ("user_agent", models.CharField(blank=True, default="", max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="push_subscriptions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PushDevice',
+            name="PushDevice",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('platform', models.CharField(choices=[('apns', 'Apns'), ('fcm', 'Fcm')], max_length=8)),
-                ('token', models.CharField(max_length=512)),
-                ('name', models.CharField(blank=True, default='', max_length=100)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='push_devices', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("platform", models.CharField(choices=[("apns", "Apns"), ("fcm", "Fcm")], max_length=8)),
+                ("token", models.CharField(max_length=512)),
+                ("name", models.CharField(blank=True, default="", max_length=100)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="push_devices",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('platform', 'token'), name='push_device_token_unique')],
+                "constraints": [models.UniqueConstraint(fields=("platform", "token"), name="push_device_token_unique")],
             },
         ),
     ]

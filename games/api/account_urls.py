@@ -1,10 +1,13 @@
 """The accounts' endpoints (/api/v1/accounts/...): accounts.services behind them."""
+
 from django.urls import path
 
 from games.api import accounts, security
 
 urlpatterns = [
     path("register/", accounts.RegisterView.as_view(), name="register"),
+    path("guest/", accounts.GuestView.as_view(), name="guest"),
+    path("guest/register/", accounts.GuestRegisterView.as_view(), name="guest-register"),
     path("token/", accounts.TokenView.as_view(), name="token"),
     path("me/", accounts.MeView.as_view(), name="me"),
     path("me/export/", security.ExportView.as_view(), name="export"),

@@ -1,10 +1,13 @@
 """The accounts' endpoints: registration, tokens, your profile, preferences, webhooks, vacations."""
+
 import hashlib
 
 import redis
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -18,9 +21,11 @@ from games.api.serializers import ErrorOut, StrictInput, kind_typed, parse
 from games.play import vacations
 
 
-DEVICE_HELP = ("a stable id of this device or client install (listed in /accounts/tokens/): logging "
-               "in again with the same id replaces its token. Without one every login is a new token, "
-               "listed under the User-Agent")
+DEVICE_HELP = (
+    "a stable id of this device or client install (listed in /accounts/tokens/): logging "
+    "in again with the same id replaces its token. Without one every login is a new token, "
+    "listed under the User-Agent"
+)
 
 
 def device_of(request, data) -> tuple[str, bool]:
@@ -36,6 +41,7 @@ class LoginAccountThrottle(WindowThrottle):
     owner who mistypes, low enough that a password guessed from many addresses is slowed
     (THROTTLE_LOGIN_ACCOUNT). Each attempt is counted in Redis as it arrives (INCR: concurrent
     attempts cannot pass the limit together); a login that succeeds gives its count back."""
+
     scope = "login_account"
 
     def get_rate(self):
@@ -64,6 +70,7 @@ class LoginAccountThrottle(WindowThrottle):
 class LoginAddressThrottle(LoginAccountThrottle):
     """Wrong logins per (account, address), the lock an account's owner meets only for their own
     mistakes: ten guesses from elsewhere do not lock them out (THROTTLE_LOGIN_ACCOUNT_ADDRESS)."""
+
     scope = "login_account_address"
 
     def get_rate(self):
@@ -107,6 +114,45 @@ class MeOut(serializers.Serializer):
     username = serializers.CharField()
     email = serializers.CharField(help_text="empty when none was given")
     date_joined = serializers.DateTimeField()
+    is_guest = serializers.BooleanField(
+        help_text="a guest account (POST /accounts/guest/): it keeps "
+        "its games when it registers (POST /accounts/guest/register/)"
+    )
+    language = serializers.ChoiceField(
+        choices=services.languages(),
+        allow_null=True,
+        help_text="the language chosen in PUT /accounts/preferences/, or null "
+        "(then each request's Accept-Language): a client can start "
+        "in it without asking for the preferences",
+    )
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["language"] = data["language"] or None  # an account keeps "no choice" as an empty string
+        return data
+
+
+class GuestIn(StrictInput):
+    device = serializers.CharField(required=False, max_length=100, help_text=DEVICE_HELP)
+
+
+class GuestRegisterIn(StrictInput):
+    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = serializers.CharField(max_length=128, write_only=True, style={"input_type": "password"})
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+
+class GuestAddressThrottle(WindowThrottle):
+    """Guest accounts made per address (THROTTLE_GUEST_ADDRESS): each guest gets the per-user
+    limits of any account, so one address may not mint guests to multiply them."""
+
+    scope = "guest_address"
+
+    def get_rate(self):
+        return settings.THROTTLE_GUEST_ADDRESS
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class RegisterView(APIView):
@@ -119,8 +165,38 @@ class RegisterView(APIView):
         data = parse(RegisterIn, request.data)
         device, replaces = device_of(request, data)
         user, token = services.register(**{**data, "device": device, "replaces": replaces})
-        return Response({"id": user.pk, "username": user.username, "token": token},
-                        status=status.HTTP_201_CREATED)
+        return Response({"id": user.pk, "username": user.username, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class GuestView(APIView):
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle, GuestAddressThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(
+        request=GuestIn,
+        responses={201: RegisterOut, 429: ErrorOut},
+        summary="Play as a guest: an account with no name to choose and no password",
+    )
+    def post(self, request):
+        data = parse(GuestIn, request.data)
+        user, token = services.start_as_guest(*device_of(request, data))
+        return Response({"id": user.pk, "username": user.username, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class GuestRegisterView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(
+        request=GuestRegisterIn,
+        responses={200: MeOut, 400: ErrorOut, 409: ErrorOut},
+        summary="Register the guest you are: a name and a password, your games kept",
+    )
+    def post(self, request):
+        data = parse(GuestRegisterIn, request.data)
+        user = services.register_guest(request.user, data["username"], data["password"], data.get("email", ""))
+        return Response(MeOut(user).data)
 
 
 class TokenView(APIView):
@@ -132,12 +208,14 @@ class TokenView(APIView):
         self.throttles = super().get_throttles()  # kept: a good login gives its counts back
         return self.throttles
 
-    @extend_schema(request=TokenIn, responses={200: TokenOut, 400: ErrorOut, 429: ErrorOut},
-                   summary="Log in: a new API token for this device")
+    @extend_schema(
+        request=TokenIn,
+        responses={200: TokenOut, 400: ErrorOut, 429: ErrorOut},
+        summary="Log in: a new API token for this device",
+    )
     def post(self, request):
         data = parse(TokenIn, request.data)
-        token, key = services.obtain_token(data["username"], data["password"],
-                                           *device_of(request, data))
+        token, key = services.obtain_token(data["username"], data["password"], *device_of(request, data))
         for throttle in getattr(self, "throttles", []):
             if isinstance(throttle, LoginAccountThrottle):
                 throttle.give_back()
@@ -153,27 +231,24 @@ class MeView(APIView):
 # ---------------------------------------------------------------------------------------------
 # Notification preferences, webhooks, vacations
 # ---------------------------------------------------------------------------------------------
-def _zones() -> frozenset[str]:
-    import zoneinfo
-
-    return frozenset(zoneinfo.available_timezones())
-
-
-ZONES = _zones()
+ZONES = services.quiet_zones()
 
 
 class QuietHoursIO(StrictInput):
-    # HH:MM, or any ISO 8601 time (seconds are kept, an offset is ignored: the zone is `tz`).
+    # HH:MM, or any ISO 8601 time (seconds are dropped, an offset is ignored: the zone is `tz`).
     start = serializers.TimeField(format="%H:%M", input_formats=["%H:%M", "iso-8601"], help_text="local time")
-    end = serializers.TimeField(format="%H:%M", input_formats=["%H:%M", "iso-8601"],
-                                help_text="local time; before start runs across midnight; equal to start: none")
+    end = serializers.TimeField(
+        format="%H:%M",
+        input_formats=["%H:%M", "iso-8601"],
+        help_text="local time; before start runs across midnight; equal to start: none",
+    )
     # Checked against the server's zone database rather than listed as an enum in the document:
     # ~600 names, some of which (GMT0, GMT-0, GMT+0) generated clients cannot tell apart.
     tz = serializers.CharField(max_length=64, help_text="an IANA time zone the server knows, e.g. Europe/Paris")
 
     def validate_tz(self, value: str) -> str:
         if value not in ZONES:
-            raise serializers.ValidationError("not an IANA time zone this server knows")
+            raise serializers.ValidationError(gettext("not an IANA time zone this server knows"))
         return value
 
 
@@ -183,37 +258,64 @@ class QuietHoursOut(serializers.Serializer):
     tz = serializers.CharField(help_text="the IANA time zone")
 
 
+LANGUAGE_HELP = (
+    "the language the server speaks to you: error details, notices, emails and pushes "
+    "(codes and keys never change); null: each request's Accept-Language"
+)
+
+
 class PreferencesIO(StrictInput):
+    language = serializers.ChoiceField(
+        choices=services.languages(), required=False, allow_null=True, help_text=LANGUAGE_HELP
+    )
     channels = kind_typed("Channels")(required=False, help_text='{"your_turn": ["inbox", "email", "push"], ...}')
     email_digest_minutes = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 60)
-    quiet_hours = QuietHoursIO(required=False, allow_null=True, help_text=(
-        "no push between start and end in tz (it waits for the end); null: none"))
+    quiet_hours = QuietHoursIO(
+        required=False,
+        allow_null=True,
+        help_text=("no push between start and end in tz (it waits for the end); null: none"),
+    )
 
 
 class PreferencesOut(serializers.Serializer):
+    language = serializers.ChoiceField(choices=services.languages(), allow_null=True, help_text=LANGUAGE_HELP)
     channels = kind_typed("Channels")()
     email_digest_minutes = serializers.IntegerField()
     quiet_hours = QuietHoursOut(allow_null=True, help_text="no push between start and end in tz; null: none")
 
 
-def preferences_out(prefs):
+def preferences_out(prefs, user):
     from accounts.models import NotificationPreference
 
-    quiet = None if prefs.quiet_start is None or prefs.quiet_end is None else {
-        "start": prefs.quiet_start.strftime("%H:%M"), "end": prefs.quiet_end.strftime("%H:%M"), "tz": prefs.quiet_tz}
-    return {"channels": {kind: prefs.channels_for(kind) for kind in NotificationPreference.TYPES},
-            "email_digest_minutes": prefs.email_digest_minutes, "quiet_hours": quiet}
+    quiet = (
+        None
+        if prefs.quiet_start is None or prefs.quiet_end is None
+        else {
+            "start": prefs.quiet_start.strftime("%H:%M"),
+            "end": prefs.quiet_end.strftime("%H:%M"),
+            "tz": prefs.quiet_tz,
+        }
+    )
+    return {
+        "channels": {kind: prefs.channels_for(kind) for kind in NotificationPreference.TYPES},
+        "email_digest_minutes": prefs.email_digest_minutes,
+        "quiet_hours": quiet,
+        "language": user.language or None,
+    }
 
 
 class PreferencesView(APIView):
     @extend_schema(responses=PreferencesOut, summary="Your notification channels per type")
     def get(self, request):
-        return Response(preferences_out(services.preferences(request.user)))
+        return Response(preferences_out(services.preferences(request.user), request.user))
 
     @extend_schema(request=PreferencesIO, responses={200: PreferencesOut, 400: ErrorOut})
     def put(self, request):
         data = parse(PreferencesIO, request.data)
-        return Response(preferences_out(services.update_preferences(request.user, **data)))
+        prefs = services.update_preferences(request.user, **data)
+        if request.user.language:
+            translation.activate(request.user.language)  # the answer already speaks the new choice
+        return Response(preferences_out(prefs, request.user))
 
 
 class WebhookIn(StrictInput):
@@ -236,8 +338,11 @@ class WebhooksView(APIView):
     def get(self, request):
         return Response(WebhookOut(request.user.webhooks.filter(active=True), many=True).data)
 
-    @extend_schema(request=WebhookIn, responses={201: WebhookCreatedOut},
-                   summary="Register a webhook: signed JSON POSTs for your notifications")
+    @extend_schema(
+        request=WebhookIn,
+        responses={201: WebhookCreatedOut},
+        summary="Register a webhook: signed JSON POSTs for your notifications",
+    )
     def post(self, request):
         data = parse(WebhookIn, request.data)
         hook = services.add_webhook(request.user, data["url"])
@@ -276,7 +381,7 @@ class WebhookDeliveriesView(APIView):
 
         hook = request.user.webhooks.filter(pk=webhook_id, active=True).first()
         if hook is None:
-            raise NotFound("no such webhook")
+            raise NotFound(gettext("no such webhook"))
         deliveries = hook.deliveries.prefetch_related("attempt_log").order_by("-created_at")[:100]
         return Response(DeliveryOut(deliveries, many=True).data)
 
@@ -306,15 +411,18 @@ class VacationView(APIView):
         now = timezone.now()
         current = request.user.vacations.filter(start__lte=now, end__gt=now).first()
         used = services.vacation_days_used(request.user, now.year)
-        return Response({
-            "on_vacation": current is not None,
-            "until": current.end if current else None,
-            "days_per_year": settings.VACATION_DAYS_PER_YEAR,
-            "days_left": round(settings.VACATION_DAYS_PER_YEAR - used, 2),
-        })
+        return Response(
+            {
+                "on_vacation": current is not None,
+                "until": current.end if current else None,
+                "days_per_year": settings.VACATION_DAYS_PER_YEAR,
+                "days_left": round(settings.VACATION_DAYS_PER_YEAR - used, 2),
+            }
+        )
 
-    @extend_schema(request=VacationIn, responses={201: VacationStartedOut},
-                   summary="Start a vacation now: your clocks stop")
+    @extend_schema(
+        request=VacationIn, responses={201: VacationStartedOut}, summary="Start a vacation now: your clocks stop"
+    )
     def post(self, request):
         data = parse(VacationIn, request.data)
         vacation = vacations.start_vacation(request.user, data["days"])

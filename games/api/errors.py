@@ -1,9 +1,14 @@
 """The one place errors become HTTP: every 4xx body is {"code", "detail"} (plus context)."""
+
 from __future__ import annotations
 
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied, RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -26,14 +31,17 @@ DRF_CODES = {
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "request body too large"
+    default_detail = gettext_lazy("request body too large")
     default_code = "too_large"
 
 
 def _flatten(detail, prefix: str = "") -> list[str]:
     if isinstance(detail, dict):
-        return [m for key, value in detail.items()
-                for m in _flatten(value, f"{prefix}{key}: " if key != "non_field_errors" else prefix)]
+        return [
+            m
+            for key, value in detail.items()
+            for m in _flatten(value, f"{prefix}{key}: " if key != "non_field_errors" else prefix)
+        ]
     if isinstance(detail, list):
         return [m for item in detail for m in _flatten(item, prefix)]
     return [f"{prefix}{detail}"]
@@ -45,10 +53,15 @@ UNAVAILABLE_RETRY_SECONDS = 5
 
 
 def unavailable() -> Response:
-    return Response({"code": "unavailable", "detail": "the database is unavailable; try again shortly",
-                     "retry_after": UNAVAILABLE_RETRY_SECONDS},
-                    status=status.HTTP_503_SERVICE_UNAVAILABLE,
-                    headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)})
+    return Response(
+        {
+            "code": "unavailable",
+            "detail": gettext("the database is unavailable; try again shortly"),
+            "retry_after": UNAVAILABLE_RETRY_SECONDS,
+        },
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)},
+    )
 
 
 def exception_handler(exc, context):
@@ -56,18 +69,26 @@ def exception_handler(exc, context):
         return unavailable()
     if isinstance(exc, DomainError):
         retry = exc.extra.get("retry_after")
-        return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status,
-                        headers={"Retry-After": str(retry)} if retry is not None else None)
+        return Response(
+            {"code": exc.code, "detail": str(exc.detail), **exc.extra},
+            status=exc.status,
+            headers={"Retry-After": str(retry)} if retry is not None else None,
+        )
     if isinstance(exc, RequestDataTooBig):
-        exc = PayloadTooLarge("request body over the size limit")
+        exc = PayloadTooLarge(gettext("request body over the size limit"))
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
     if isinstance(exc, exceptions.ValidationError):
-        return Response({"code": "invalid", "detail": "; ".join(_flatten(exc.detail)),
-                         "fields": exc.detail if isinstance(exc.detail, dict) else None},
-                        status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {
+                "code": "invalid",
+                "detail": "; ".join(_flatten(exc.detail)),
+                "fields": exc.detail if isinstance(exc.detail, dict) else None,
+            },
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, exceptions.APIException):
         code = DRF_CODES.get(type(exc), getattr(exc, "default_code", "error"))
         body = {"code": code, "detail": str(exc.detail)}
@@ -85,20 +106,19 @@ def exception_handler(exc, context):
 # Errors outside DRF's views: unknown routes, Django's own 400/403/500, and the debug pages.
 # ---------------------------------------------------------------------------------------------
 PLAIN = {
-    400: ("malformed", "bad request"),
-    403: ("forbidden", "forbidden"),
-    404: ("not_found", "no such resource"),
-    405: ("method_not_allowed", "method not allowed"),
-    413: ("too_large", "request body over the size limit"),
-    500: ("server_error", "internal server error: the error was logged"),
+    400: ("malformed", gettext_lazy("bad request")),
+    403: ("forbidden", gettext_lazy("forbidden")),
+    404: ("not_found", gettext_lazy("no such resource")),
+    405: ("method_not_allowed", gettext_lazy("method not allowed")),
+    413: ("too_large", gettext_lazy("request body over the size limit")),
+    500: ("server_error", gettext_lazy("internal server error: the error was logged")),
 }
-KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate", "ETag")
+KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate", "ETag", "Content-Language", "Vary")
 
 
 def json_error(status_code: int, code: str | None = None, detail: str | None = None) -> JsonResponse:
-    default_code, default_detail = PLAIN.get(status_code, ("error", "error"))
-    return JsonResponse({"code": code or default_code, "detail": detail or default_detail},
-                        status=status_code)
+    default_code, default_detail = PLAIN.get(status_code, ("error", gettext_lazy("error")))
+    return JsonResponse({"code": code or default_code, "detail": str(detail or default_detail)}, status=status_code)
 
 
 def bad_request(request, exception=None):
@@ -106,6 +126,15 @@ def bad_request(request, exception=None):
 
 
 def permission_denied(request, exception=None):
+    if request.path.startswith(reverse("admin:index")):
+        # The admin's pages are HTML for people: the refusal says which permission is missing.
+        detail = str(exception or "") or gettext("This page needs a permission your account does not have.")
+        return render(
+            request,
+            "admin/403.html",
+            {**admin.site.each_context(request), "detail": detail, "title": gettext("Not allowed")},
+            status=403,
+        )
     return json_error(403)
 
 
@@ -126,8 +155,11 @@ class JsonErrorsMiddleware(HybridMiddleware):
     keeps its HTML pages."""
 
     def after(self, request, response, state):
-        if (response.status_code < 400 or request.path.startswith("/admin/")
-                or response.get("Content-Type", "").startswith("application/json")):
+        if (
+            response.status_code < 400
+            or request.path.startswith("/admin/")
+            or response.get("Content-Type", "").startswith("application/json")
+        ):
             return response
         data = getattr(response, "data", None)
         if isinstance(data, dict) and "code" in data:

@@ -1,5 +1,7 @@
 """The in-app inbox and per-game mutes."""
+
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -37,9 +39,12 @@ class NotificationsPageOut(serializers.Serializer):
 
 
 class NotificationsView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("unread", bool), *params.page_parameters()],
-                   responses=NotificationsPageOut, operation_id="notifications_list",
-                   summary="Your inbox, newest first")
+    @extend_schema(
+        parameters=[OpenApiParameter("unread", bool), *params.page_parameters()],
+        responses=NotificationsPageOut,
+        operation_id="notifications_list",
+        summary="Your inbox, newest first",
+    )
     def get(self, request):
         notes = Notification.objects.filter(user=request.user).order_by("-updated_at")
         if params.flag(request, "unread"):
@@ -62,7 +67,7 @@ class ReadView(APIView):
     def post(self, request, notification_id):
         note = Notification.objects.filter(user=request.user, pk=notification_id).first()
         if note is None:
-            raise NotFound("no such notification")
+            raise NotFound(gettext("no such notification"))
         if note.read_at is None:
             note.read_at = timezone.now()
             note.save(update_fields=["read_at"])
@@ -77,8 +82,9 @@ class ReadAllView(APIView):
 
 
 class MuteView(APIView):
-    @extend_schema(request=None, responses={200: MutedOut, 403: ErrorOut},
-                   summary="Mute a game: no notifications from it")
+    @extend_schema(
+        request=None, responses={200: MutedOut, 403: ErrorOut}, summary="Mute a game: no notifications from it"
+    )
     def post(self, request, game_id):
         game = access.get_game(game_id)
         access.require_player(game, request.user)

@@ -1,8 +1,11 @@
 """Query parameters read strictly: a value the document does not allow is a 400, never ignored
 (DRF's LimitOffsetPagination quietly falls back to its defaults on `limit=abc`)."""
+
 from __future__ import annotations
 
 import re
+
+from django.utils.translation import gettext
 
 from rest_framework.pagination import LimitOffsetPagination
 
@@ -18,7 +21,7 @@ WHOLE = re.compile(r"^-?[0-9]+$")
 def single(request, name: str) -> str | None:
     values = request.query_params.getlist(name)
     if len(values) > 1:
-        raise Invalid(f"{name} is given more than once")
+        raise Invalid(gettext("%(name)s is given more than once") % {"name": name})
     return values[0] if values else None
 
 
@@ -28,7 +31,7 @@ def flag(request, name: str) -> bool:
         return False
     if raw.lower() in TRUE:
         return True
-    raise Invalid(f"{name} must be true or false")
+    raise Invalid(gettext("%(name)s must be true or false") % {"name": name})
 
 
 def whole(request, name: str, default: int, low: int, high: int | None = None) -> int:
@@ -40,9 +43,13 @@ def whole(request, name: str, default: int, low: int, high: int | None = None) -
             raise ValueError(raw)
         value = int(raw)
     except ValueError:  # also past Python's 4300-digit limit
-        raise Invalid(f"{name} must be a whole number") from None
+        raise Invalid(gettext("%(name)s must be a whole number") % {"name": name}) from None
     if value < low or (high is not None and value > high):
-        raise Invalid(f"{name} must be from {low} to {high}" if high is not None else f"{name} must be at least {low}")
+        raise Invalid(
+            gettext("%(name)s must be from %(low)s to %(high)s") % {"name": name, "low": low, "high": high}
+            if high is not None
+            else gettext("%(name)s must be at least %(low)s") % {"name": name, "low": low}
+        )
     return value
 
 
@@ -60,6 +67,9 @@ def page_parameters():
     """The two paging parameters, with their bounds, for @extend_schema."""
     from drf_spectacular.utils import OpenApiParameter
 
-    return [OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
-                             description="page size (default 50)"),
-            OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET})]
+    return [
+        OpenApiParameter(
+            "limit", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}, description="page size (default 50)"
+        ),
+        OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
+    ]

@@ -5,14 +5,17 @@ see the data afterwards: a body of about a thousand nested brackets, small enoug
 limit, would end in a RecursionError (a 500) somewhere. No request of this API nests deeper than a
 few levels, so anything over MAX_DEPTH is refused as malformed before it is decoded.
 """
+
 from __future__ import annotations
 
 import codecs
+import io
 import re
+
+from django.utils.translation import gettext
 
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
-from rest_framework.utils import json
 
 MAX_DEPTH = 64
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -29,16 +32,17 @@ def depth(raw: bytes) -> int:
 
 
 class JSONParser(parsers.JSONParser):
+    """DRF's parser, given the body only once its nesting is known to be shallow enough."""
+
     def parse(self, stream, media_type=None, parser_context=None):
-        encoding = parsers.get_encoding(parser_context or {})
         raw = stream.read() if stream is not None else b""
         try:
-            text = codecs.decode(raw, encoding)
+            codec = codecs.lookup(parsers.get_encoding(parser_context or {}))
+            text = raw if codec.name == "utf-8" else codec.decode(raw)[0].encode("utf-8")
         except (UnicodeDecodeError, LookupError) as exc:
-            raise ParseError(f"JSON parse error - {exc}") from None
-        if depth(text.encode("utf-8")) > MAX_DEPTH:
-            raise ParseError(f"JSON parse error - nested deeper than {MAX_DEPTH} levels")
-        try:
-            return json.loads(text, parse_constant=json.strict_constant if self.strict else None)
-        except (ValueError, RecursionError) as exc:
-            raise ParseError(f"JSON parse error - {exc}") from None
+            raise ParseError(gettext("JSON parse error - %(exc)s") % {"exc": exc}) from None
+        if depth(text) > MAX_DEPTH:
+            raise ParseError(
+                gettext("JSON parse error - nested deeper than %(MAX_DEPTH)s levels") % {"MAX_DEPTH": MAX_DEPTH}
+            )
+        return super().parse(io.BytesIO(raw), media_type, parser_context)

@@ -1,5 +1,6 @@
 """Push endpoints (/api/v1/push/...): a browser's Web Push subscription, a mobile app's device
 token, and the key a browser subscribes with. accounts.services behind them."""
+
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -31,9 +32,9 @@ class SubscriptionOut(serializers.Serializer):
 
 
 class UnsubscribeIn(StrictInput):
-    # Only looked up: any string names a subscription or none (404). Any but one holding a NUL,
-    # which PostgreSQL's text cannot hold: the document says so, as for DeviceIn.name.
-    endpoint = serializers.RegexField(r"^[^\x00]*$", max_length=1000)
+    # Only looked up: any string names a subscription or none (404). Any but an empty one, and one
+    # holding a NUL, which PostgreSQL's text cannot hold: the document says so, as for DeviceIn.name.
+    endpoint = serializers.RegexField(r"^[^\x00]*$", min_length=1, max_length=1000)
 
 
 class DeviceIn(StrictInput):
@@ -53,8 +54,10 @@ class DeviceOut(serializers.Serializer):
 
 
 class VapidOut(serializers.Serializer):
-    public_key = serializers.CharField(allow_null=True, help_text=(
-        "base64url: the browser's applicationServerKey; null when this server sends no Web Push"))
+    public_key = serializers.CharField(
+        allow_null=True,
+        help_text=("base64url: the browser's applicationServerKey; null when this server sends no Web Push"),
+    )
 
 
 class VapidKeyView(APIView):
@@ -68,19 +71,29 @@ class SubscriptionsView(APIView):
     def get(self, request):
         return Response(SubscriptionOut(request.user.push_subscriptions.order_by("pk"), many=True).data)
 
-    @extend_schema(request=SubscriptionIn, responses={200: SubscriptionOut, 201: SubscriptionOut, 400: ErrorOut},
-                   summary="Register a browser's push subscription (201 new, 200 already there)")
+    @extend_schema(
+        request=SubscriptionIn,
+        responses={200: SubscriptionOut, 201: SubscriptionOut, 400: ErrorOut},
+        summary="Register a browser's push subscription (201 new, 200 already there)",
+    )
     def post(self, request):
         data = parse(SubscriptionIn, request.data)
         sub, created = services.add_push_subscription(
-            request.user, data["endpoint"], data["keys"]["p256dh"],
-            data["keys"]["auth"], request.headers.get("User-Agent", ""))
+            request.user,
+            data["endpoint"],
+            data["keys"]["p256dh"],
+            data["keys"]["auth"],
+            request.headers.get("User-Agent", ""),
+        )
         return Response(SubscriptionOut(sub).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class UnsubscribeView(APIView):
-    @extend_schema(request=UnsubscribeIn, responses={204: None, 400: ErrorOut, 404: ErrorOut},
-                   summary="Unregister a browser by its endpoint (what PushSubscription.unsubscribe() left)")
+    @extend_schema(
+        request=UnsubscribeIn,
+        responses={204: None, 400: ErrorOut, 404: ErrorOut},
+        summary="Unregister a browser by its endpoint (what PushSubscription.unsubscribe() left)",
+    )
     def post(self, request):
         data = parse(UnsubscribeIn, request.data)
         services.remove_push_subscription(request.user, endpoint=data["endpoint"])
@@ -99,8 +112,11 @@ class DevicesView(APIView):
     def get(self, request):
         return Response(DeviceOut(request.user.push_devices.order_by("pk"), many=True).data)
 
-    @extend_schema(request=DeviceIn, responses={200: DeviceOut, 201: DeviceOut, 400: ErrorOut},
-                   summary="Register a mobile device's push token (201 new, 200 already there)")
+    @extend_schema(
+        request=DeviceIn,
+        responses={200: DeviceOut, 201: DeviceOut, 400: ErrorOut},
+        summary="Register a mobile device's push token (201 new, 200 already there)",
+    )
     def post(self, request):
         data = parse(DeviceIn, request.data)
         device, created = services.add_push_device(request.user, **data)

@@ -5,6 +5,7 @@ U+2029 escaped for script embedding), and DRF's own formatting for what orjson w
 own way (datetimes end in Z with milliseconds, as DRF's encoder writes them). A client that asks
 for an indented body (`Accept: application/json; indent=2`) gets DRF's renderer.
 """
+
 from __future__ import annotations
 
 import orjson

@@ -7,6 +7,7 @@ appears in the document with nothing to register: each kind contributes `<Kind>M
 `<Kind>View`, `<Kind>Event` and `<Kind>Options`, and `Move`, `View`, `Event`, `Options` are the
 unions a field refers to. A client picks the member by the game's `kind`.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,16 +30,17 @@ ERROR_CODES = {
     404: "not_found",
     406: "not_acceptable (ask for application/json)",
     409: "version_conflict / not_your_turn / game_not_active / game_not_open / game_full / "
-         "already_joined / wrong_player_count / username_taken / not_yet / invitation_closed / "
-         "already_exists / game_not_finished",
+    "already_joined / wrong_player_count / username_taken / not_yet / invitation_closed / "
+    "already_exists / game_not_finished",
     413: "too_large (the request body is over the size limit)",
     415: "unsupported_media_type (send application/json)",
     422: "idempotency_mismatch (the Idempotency-Key was used for another request)",
     429: "throttled (see Retry-After)",
     503: "unavailable (the database is unreachable for now; see Retry-After)",
 }
-RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
-                               "schema": {"type": "integer", "minimum": 1}}}
+RETRY_AFTER = {
+    "Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer", "minimum": 1}}
+}
 WITH_BODY = {"post", "put", "patch", "delete"}
 
 
@@ -62,78 +64,133 @@ def _untitled(schema: Any) -> Any:
 
 
 CLOCKS: dict[str, Any] = {
-    "type": "object", "required": ["control", "seats"],
+    "type": "object",
+    "required": ["control", "seats"],
     "description": "per-seat time controls; null when the game has none",
     "properties": {
         "control": {"type": "string", "enum": ["per_move", "bank"]},
-        "seats": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
-                  "description": "seat number (as a string) -> its clock",
-                  "additionalProperties": {
-                      "type": "object", "required": ["left", "since", "allowance", "reminded"],
-                      "properties": {
-                          "left": {"type": "number", "description": "seconds left when `since` was set"},
-                          "since": nullable({"type": "string", "format": "date-time",
-                                             "description": "running since (null: stopped)"}),
-                          "allowance": {"type": "number"},
-                          "reminded": {"type": "boolean"}}}},
+        "seats": {
+            "type": "object",
+            "propertyNames": {"pattern": "^[0-9]+$"},
+            "description": "seat number (as a string) -> its clock",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["left", "since", "allowance", "reminded"],
+                "properties": {
+                    "left": {"type": "number", "description": "seconds left when `since` was set"},
+                    "since": nullable(
+                        {"type": "string", "format": "date-time", "description": "running since (null: stopped)"}
+                    ),
+                    "allowance": {"type": "number"},
+                    "reminded": {"type": "boolean"},
+                },
+            },
+        },
     },
 }
 NOTIFICATION_DATA: dict[str, Any] = {
-    "type": "object", "description": "what the notification is about; which fields depend on its "
-                                     "`type`: your_turn {version}, reminder {seat, deadline}, "
-                                     "timed_out {seat, policy, deadline}, dispute {dispute, seq, "
-                                     "status}, finished {result}, chat {message, channel}, invitation "
-                                     "{rematch}, abort_vote {seat}; game and kind when about a game",
+    "type": "object",
+    "description": "what the notification is about; which fields depend on its "
+    "`type`: your_turn {version}, reminder {seat, deadline}, "
+    "timed_out {seat, policy, deadline}, dispute {dispute, seq, "
+    "status, outcome, resolution, rolled_back_to}, finished {result}, chat {message, channel}, invitation "
+    "{rematch}, abort_vote {seat}, tournament {tournament, event (registered, "
+    "round, bye, over, cancelled), round, table, rank}, ladder {ladder, event (challenged, won, lost, "
+    "declined), challenge}; game and kind "
+    "when about a game",
     "properties": {
-        "game": {"type": "string", "format": "uuid"}, "kind": {"type": "string"},
-        "version": {"type": "integer"}, "seat": SEAT_SCHEMA,
+        "game": {"type": "string", "format": "uuid"},
+        "kind": {"type": "string"},
+        "version": {"type": "integer"},
+        "seat": SEAT_SCHEMA,
         "deadline": {"type": "string", "format": "date-time"},
         "policy": nullable({"type": "string", "enum": ["auto_move", "forfeit"]}),
-        "dispute": {"type": "integer"}, "seq": {"type": "integer"}, "status": {"type": "string"},
+        "dispute": {"type": "integer"},
+        "seq": {"type": "integer"},
+        "status": {"type": "string"},
+        "outcome": {
+            "type": "string",
+            "description": "a dispute's outcome in words, e.g. \"Your dispute was "
+            'upheld; the game was rolled back to before move 7."',
+        },
+        "resolution": {"type": "string", "description": "staff's message to the players, with a decision"},
+        "rolled_back_to": nullable({"type": "integer", "description": "a rollback's last kept event"}),
         "result": ref("GameResult"),
-        "message": {"type": "integer"}, "channel": {"type": "string"}, "rematch": {"type": "boolean"},
+        "message": {"type": "integer"},
+        "channel": {"type": "string"},
+        "rematch": {"type": "boolean"},
+        "tournament": {"type": "string", "format": "uuid"},
+        "event": {
+            "type": "string",
+            "enum": ["registered", "round", "bye", "over", "cancelled", "challenged", "won", "lost", "declined"],
+        },
+        "ladder": {"type": "string", "description": "a ladder's kind"},
+        "challenge": {"type": "integer"},
+        "round": {"type": "integer", "minimum": 1},
+        "table": {"type": "integer", "minimum": 1},
+        "rank": {"type": "integer", "minimum": 1},
     },
 }
 ABORTED_RESULT: dict[str, Any] = {
-    "type": "object", "required": ["aborted", "reason"],
+    "type": "object",
+    "required": ["aborted", "reason"],
     "description": "an aborted game's result: it counts for nobody (docs/social.md)",
     "properties": {"aborted": {"const": True}, "reason": {"type": "string"}},
 }
 EVENT_COMMON: dict[str, Any] = {
-    "type": "object", "required": ["seq", "type", "actor", "created_at"],
-    "properties": {"seq": {"type": "integer", "minimum": 1}, "type": {"type": "string"},
-                   "actor": nullable(SEAT_SCHEMA),
-                   "created_at": {"type": "string", "format": "date-time"},
-                   "auto": {"type": "boolean", "description": "played by the server for the seat"}},
+    "type": "object",
+    "required": ["seq", "type", "actor", "created_at"],
+    "properties": {
+        "seq": {"type": "integer", "minimum": 1},
+        "type": {"type": "string"},
+        "actor": nullable(SEAT_SCHEMA),
+        "created_at": {"type": "string", "format": "date-time"},
+        "auto": {"type": "boolean", "description": "played by the server for the seat"},
+    },
 }
 SERVER_EVENT: dict[str, Any] = {
-    "type": "object", "required": ["seq", "type", "actor", "created_at", "data"],
+    "type": "object",
+    "required": ["seq", "type", "actor", "created_at", "data"],
     "description": "written by the server, the same for every kind",
-    "properties": {**EVENT_COMMON["properties"],
-                   "type": {"type": "string", "enum": sorted(store.SERVER_TYPES)},
-                   "data": {"type": "object", "additionalProperties": True,
-                            "description": "the event's public facts (by `type`: docs/api.md)"}},
+    "properties": {
+        **EVENT_COMMON["properties"],
+        "type": {"type": "string", "enum": sorted(store.SERVER_TYPES)},
+        "data": {
+            "type": "object",
+            "additionalProperties": True,
+            "description": "the event's public facts (by `type`: docs/api.md)",
+        },
+    },
 }
 SHARED: dict[str, Any] = {
     # Named members: a generated client makes one class per member (inline ones it may not).
-    "Result": {**result_schema(), "description": "the outcome: one list entry per seat; "
-                                                 "`breakdown` items as the kind's view shows them"},
+    "Result": {
+        **result_schema(),
+        "description": "the outcome: one list entry per seat; `breakdown` items as the kind's view shows them",
+    },
     "AbortedResult": ABORTED_RESULT,
-    "GameResult": {"anyOf": [ref("Result"), ref("AbortedResult")],
-                   "description": "a finished game's `Result`, or an aborted game's `AbortedResult`"},
+    "GameResult": {
+        "anyOf": [ref("Result"), ref("AbortedResult")],
+        "description": "a finished game's `Result`, or an aborted game's `AbortedResult`",
+    },
     "Clocks": CLOCKS,
     "NotificationData": NOTIFICATION_DATA,
     # A JSON Schema is an open object (any keyword may appear): free-form, not an empty one.
-    "JsonSchema": {"type": "object", "additionalProperties": True,
-                   "description": "a JSON Schema (draft 2020-12)"},
-    "FieldErrors": {"type": "object", "description": "field -> its problems; a nested object's "
-                                                     "field -> its own FieldErrors",
-                    "additionalProperties": {"anyOf": [{"type": "array", "items": {"type": "string"}},
-                                                       ref("FieldErrors")]}},
-    "Channels": {"type": "object", "description": "notification type -> the channels it goes to",
-                 "propertyNames": {"enum": list(NotificationPreference.TYPES)},
-                 "additionalProperties": {"type": "array", "items": {
-                     "type": "string", "enum": list(NotificationPreference.CHANNELS)}}},
+    "JsonSchema": {"type": "object", "additionalProperties": True, "description": "a JSON Schema (draft 2020-12)"},
+    "FieldErrors": {
+        "type": "object",
+        "description": "field -> its problems; a nested object's field -> its own FieldErrors",
+        "additionalProperties": {"anyOf": [{"type": "array", "items": {"type": "string"}}, ref("FieldErrors")]},
+    },
+    "Channels": {
+        "type": "object",
+        "description": "notification type -> the channels it goes to",
+        "propertyNames": {"enum": list(NotificationPreference.TYPES)},
+        "additionalProperties": {
+            "type": "array",
+            "items": {"type": "string", "enum": list(NotificationPreference.CHANNELS)},
+        },
+    },
     "EventCommon": EVENT_COMMON,
     "ServerEvent": SERVER_EVENT,
 }
@@ -160,10 +217,12 @@ def kind_components() -> dict[str, dict[str, Any]]:
         components[f"{name}View"] = _untitled(engine.view_schema())
         components[f"{name}Event"] = {"allOf": [ref("EventCommon"), _untitled(engine.event_schema())]}
         components[f"{name}Options"] = schema_for(engine)
-    unions = {"Move": ("a move of the game's kind", "move_schema"),
-              "View": ("the game as the caller may see it", "view_schema"),
-              "Event": ("a log entry: a server event or a move's", "event_schema"),
-              "Options": ("the options of the game's kind", "options_schema")}
+    unions = {
+        "Move": ("a move of the game's kind", "move_schema"),
+        "View": ("the game as the caller may see it", "view_schema"),
+        "Event": ("a log entry: a server event or a move's", "event_schema"),
+        "Options": ("the options of the game's kind", "options_schema"),
+    }
     for union, (text, method) in unions.items():
         # Kinds with schemas of their own first: a client that tries the members in order (as
         # generated ones do) must not stop at a kind whose default schema takes any object.
@@ -171,8 +230,7 @@ def kind_components() -> dict[str, dict[str, Any]]:
         members = [ref(f"{n}{union}") for n in ordered]
         if union == "Event":
             members = [ref("ServerEvent"), *members]
-        components[union] = {"anyOf": members,
-                             "description": f"{text}: the `<Kind>{union}` of the game's `kind`"}
+        components[union] = {"anyOf": members, "description": f"{text}: the `<Kind>{union}` of the game's `kind`"}
     return components
 
 
@@ -190,8 +248,7 @@ def _resolve_markers(node: Any) -> Any:
 
 
 def _error_response(status: int, existing: dict[str, Any] | None) -> dict[str, Any]:
-    out = {"description": ERROR_CODES.get(status, "error"),
-           "content": {"application/json": {"schema": ERROR_REF}}}
+    out = {"description": ERROR_CODES.get(status, "error"), "content": {"application/json": {"schema": ERROR_REF}}}
     if existing and existing.get("description"):
         out["description"] = existing["description"]
     if status in (429, 503):

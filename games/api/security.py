@@ -1,4 +1,5 @@
 """HTTP for what guards an account: tokens and logout, passwords, export and deletion."""
+
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -11,7 +12,6 @@ from rest_framework.views import APIView
 from accounts import services
 from accounts.models import AuthToken
 from games.api.serializers import ErrorOut, StrictInput, parse
-
 
 
 # ---------------------------------------------------------------------------------------------
@@ -63,8 +63,11 @@ class PasswordView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=PasswordChangeIn, responses={204: None, 400: ErrorOut},
-                   summary="Change your password; your other tokens are revoked")
+    @extend_schema(
+        request=PasswordChangeIn,
+        responses={204: None, 400: ErrorOut},
+        summary="Change your password; your other tokens are revoked",
+    )
     def post(self, request):
         data = parse(PasswordChangeIn, request.data)
         services.change_password(request.user, request.auth, data["old_password"], data["new_password"])
@@ -77,6 +80,7 @@ class ResetRequestIn(StrictInput):
 
 class AnonymousAuthView(APIView):
     """For someone who cannot log in (a forgotten password): no token, the auth throttle."""
+
     permission_classes = [AllowAny]
     authentication_classes: list = []
     throttle_classes = [ScopedRateThrottle]
@@ -88,14 +92,17 @@ class AcceptedOut(serializers.Serializer):
 
 
 class PasswordResetView(AnonymousAuthView):
-
-    @extend_schema(request=ResetRequestIn, responses={202: AcceptedOut, 400: ErrorOut},
-                   summary="Mail a password reset link (the same answer whether the address is known or not)")
+    @extend_schema(
+        request=ResetRequestIn,
+        responses={202: AcceptedOut, 400: ErrorOut},
+        summary="Mail a password reset link (the same answer whether the address is known or not)",
+    )
     def post(self, request):
         data = parse(ResetRequestIn, request.data)
         services.request_password_reset(data["email"])
-        return Response({"detail": "if an account has this address, a reset link is on its way"},
-                        status=status.HTTP_202_ACCEPTED)
+        return Response(
+            {"detail": "if an account has this address, a reset link is on its way"}, status=status.HTTP_202_ACCEPTED
+        )
 
 
 class ResetConfirmIn(StrictInput):
@@ -105,9 +112,11 @@ class ResetConfirmIn(StrictInput):
 
 
 class PasswordResetConfirmView(AnonymousAuthView):
-
-    @extend_schema(request=ResetConfirmIn, responses={204: None, 400: ErrorOut},
-                   summary="Set a new password with the mailed uid and token; every token is revoked")
+    @extend_schema(
+        request=ResetConfirmIn,
+        responses={204: None, 400: ErrorOut},
+        summary="Set a new password with the mailed uid and token; every token is revoked",
+    )
     def post(self, request):
         data = parse(ResetConfirmIn, request.data)
         services.reset_password(data["uid"], data["token"], data["new_password"])
@@ -117,20 +126,37 @@ class PasswordResetConfirmView(AnonymousAuthView):
 # ---------------------------------------------------------------------------------------------
 # Leaving
 # ---------------------------------------------------------------------------------------------
-@extend_schema_field({"type": "object", "description": "kind of data -> what is held of it",
-                     "additionalProperties": {"anyOf": [
-                         {"type": "object", "additionalProperties": True},
-                         {"type": "array", "items": {"anyOf": [  # records, or ids (mutes: game ids)
-                             {"type": "object", "additionalProperties": True}, {"type": "string"}]}},
-                         {"type": "null"}]}})
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": "kind of data -> what is held of it",
+        "additionalProperties": {
+            "anyOf": [
+                {"type": "object", "additionalProperties": True},
+                {
+                    "type": "array",
+                    "items": {
+                        "anyOf": [  # records, or ids (mutes: game ids)
+                            {"type": "object", "additionalProperties": True},
+                            {"type": "string"},
+                        ]
+                    },
+                },
+                {"type": "null"},
+            ]
+        },
+    }
+)
 class HeldDataField(serializers.JSONField):
     pass
 
 
 class ExportOut(serializers.Serializer):
     exported_at = serializers.DateTimeField()
-    data = HeldDataField(help_text="one entry per kind of data held (account, webhooks, vacations, "
-                                   "tokens, ratings, notifications, seats, and whatever other apps declare)")
+    data = HeldDataField(
+        help_text="one entry per kind of data held (account, webhooks, vacations, "
+        "tokens, ratings, notifications, seats, and whatever other apps declare)"
+    )
 
 
 class ExportView(APIView):
@@ -144,8 +170,11 @@ class DeleteAccountIn(StrictInput):
 
 
 class DeleteAccountView(APIView):
-    @extend_schema(request=DeleteAccountIn, responses={204: None, 400: ErrorOut, 409: ErrorOut},
-                   summary="Delete your account: personal data erased, your seats kept under an anonymous name")
+    @extend_schema(
+        request=DeleteAccountIn,
+        responses={204: None, 400: ErrorOut, 409: ErrorOut},
+        summary="Delete your account: personal data erased, your seats kept under an anonymous name",
+    )
     def post(self, request):
         data = parse(DeleteAccountIn, request.data)
         services.delete_account(request.user, data["password"])

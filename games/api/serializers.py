@@ -2,6 +2,9 @@
 
 Fields whose shape depends on the game's kind (moves, views, options, events) are JSON here and
 typed in the document by games.api.schema, from every kind's own schemas."""
+
+from django.utils.translation import gettext
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -27,7 +30,7 @@ class StoredJSONField(serializers.JSONField):
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
         if has_nul(value):
-            raise serializers.ValidationError("strings may not contain NUL (\\u0000)")
+            raise serializers.ValidationError(gettext("strings may not contain NUL (\\u0000)"))
         return value
 
 
@@ -57,8 +60,7 @@ class StrictBooleanField(serializers.BooleanField):
 
 class FillWithBotsIn(serializers.Serializer):
     level = serializers.IntegerField(min_value=1, max_value=3, help_text="the bots' level")
-    after_seconds = serializers.IntegerField(min_value=5, max_value=600,
-                                             help_text="how long people have to join first")
+    after_seconds = serializers.IntegerField(min_value=5, max_value=600, help_text="how long people have to join first")
 
 
 # What JSON type each kind of field takes: the document's. DRF's fields convert what they can
@@ -103,9 +105,13 @@ class StrictInput(serializers.Serializer):
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
-            errors = {name: [problem] for name, field in self.fields.items() if not field.read_only
-                      and field.field_name in data
-                      and (problem := json_type_error(field, data[field.field_name]))}
+            errors = {
+                name: [problem]
+                for name, field in self.fields.items()
+                if not field.read_only
+                and field.field_name in data
+                and (problem := json_type_error(field, data[field.field_name]))
+            }
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
@@ -113,34 +119,56 @@ class StrictInput(serializers.Serializer):
 
 class CreateGameIn(StrictInput):
     kind = serializers.CharField(max_length=32)
-    options = OptionsField(required=False, default=dict,
-                           help_text="the kind's options (the kind's `...Options` schema)")
-    seats = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                     help_text="seats offered; default the kind's maximum")
-    private = StrictBooleanField(required=False, default=False,
-                                 help_text="invitation only: hidden from lists, with a join link")
-    invite = serializers.ListField(child=serializers.CharField(max_length=150), required=False, max_length=10,
-                                   help_text="usernames to invite (makes the game private)")
-    rated = StrictBooleanField(required=False, allow_null=True, default=None,
-                                     help_text="whether the result changes ratings; default true")
+    options = OptionsField(
+        required=False, default=dict, help_text="the kind's options (the kind's `...Options` schema)"
+    )
+    seats = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="seats offered; default the kind's maximum"
+    )
+    private = StrictBooleanField(
+        required=False, default=False, help_text="invitation only: hidden from lists, with a join link"
+    )
+    invite = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        required=False,
+        max_length=10,
+        help_text="usernames to invite (makes the game private)",
+    )
+    rated = StrictBooleanField(
+        required=False, allow_null=True, default=None, help_text="whether the result changes ratings; default true"
+    )
     bots = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=3), required=False, default=None,
-        allow_null=True, max_length=5,
+        child=serializers.IntegerField(min_value=1, max_value=3),
+        required=False,
+        default=None,
+        allow_null=True,
+        max_length=5,
         help_text="computer players to seat after you, one level (1 random, 2 greedy, 3 "
-                  "searching) each; when they fill the seats the game starts at once. A game "
-                  "with bots is unrated unless `rated` is true and the site allows it "
-                  "(docs/bots.md)")
-    fill_with_bots = FillWithBotsIn(required=False, allow_null=True,
-                                    help_text="an open seek: when the wait is over, bots take "
-                                              "the seats still empty and the game starts; the "
-                                              "game is then unrated unless `rated` is true and "
-                                              "the site allows it")
+        "searching) each; when they fill the seats the game starts at once. A game "
+        "with bots is unrated unless `rated` is true and the site allows it "
+        "(docs/bots.md)",
+    )
+    # Off unless asked: a v1 client that starts its games itself keeps working (its Start would
+    # find the game started); the web client's create form asks for it, ticked by default.
+    auto_start = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="true: the game starts itself when its last seat is "
+        "taken; false (the default): the creator starts it",
+    )
+    fill_with_bots = FillWithBotsIn(
+        required=False,
+        allow_null=True,
+        help_text="an open seek: when the wait is over, bots take "
+        "the seats still empty and the game starts; the "
+        "game is then unrated unless `rated` is true and "
+        "the site allows it",
+    )
 
 
 class MoveIn(StrictInput):
     move = MoveField(help_text='a move as listed by legal-moves, e.g. {"type": "give", ...}')
-    expected_version = serializers.IntegerField(
-        min_value=0, help_text="the game version the move was decided on")
+    expected_version = serializers.IntegerField(min_value=0, help_text="the game version the move was decided on")
 
 
 class DisputeIn(StrictInput):
@@ -154,7 +182,9 @@ class DisputeOut(serializers.Serializer):
     seq = serializers.IntegerField()
     reason = serializers.CharField()
     status = serializers.CharField()
-    resolution = serializers.CharField()
+    resolution = serializers.CharField(
+        source="published_resolution", help_text="staff's decision in words; empty while open"
+    )
     created_at = serializers.DateTimeField()
     resolved_at = serializers.DateTimeField(allow_null=True)
 
@@ -163,8 +193,9 @@ class PlayerOut(serializers.Serializer):
     seat = serializers.IntegerField()
     user = serializers.IntegerField()
     username = serializers.CharField()
-    bot = serializers.IntegerField(allow_null=True, help_text="a computer player's level (1-3); "
-                                                              "null: a person (docs/bots.md)")
+    bot = serializers.IntegerField(
+        allow_null=True, help_text="a computer player's level (1-3); null: a person (docs/bots.md)"
+    )
 
 
 class GameOut(serializers.Serializer):
@@ -172,7 +203,8 @@ class GameOut(serializers.Serializer):
     kind = serializers.CharField()
     title = serializers.CharField()
     rules_version = serializers.IntegerField(
-        help_text="the rules the game was created under; it is played and replayed by them")
+        help_text="the rules the game was created under; it is played and replayed by them"
+    )
     status = serializers.ChoiceField(choices=["open", "active", "finished", "cancelled", "aborted"])
     options = OptionsField(help_text="every option, defaults filled in at create")
     seats = serializers.IntegerField()
@@ -186,22 +218,36 @@ class GameOut(serializers.Serializer):
     next_deadline = serializers.DateTimeField(allow_null=True)
     clocks = ClocksField(allow_null=True)
     result = ResultField(allow_null=True)
-    rated = serializers.BooleanField(help_text="the result changes the players' ratings "
-                                               "(`result.rating_changes`)")
+    rated = serializers.BooleanField(help_text="the result changes the players' ratings (`result.rating_changes`)")
+    auto_start = serializers.BooleanField(help_text="the game starts itself when its last seat is taken")
     seed_hash = serializers.CharField(help_text="sha256 of the secret seed, published at creation")
     seed = serializers.CharField(allow_null=True, help_text="revealed when the game is finished")
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     private = serializers.BooleanField(help_text="invitation only (docs/social.md)")
-    join_code = serializers.CharField(allow_null=True, help_text="a private game's join link code "
-                                      "(POST /join/{code}/); shown to its players only")
+    join_code = serializers.CharField(
+        allow_null=True, help_text="a private game's join link code (POST /join/{code}/); shown to its players only"
+    )
     rematch_of = serializers.UUIDField(allow_null=True, help_text="the game this one is a rematch of")
 
 
+class SideScoreOut(serializers.Serializer):
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="the side's seats")
+    score = serializers.IntegerField(help_text="its score so far, as the rules count it")
+
+
 class GameDetailOut(GameOut):
-    state = ViewField(allow_null=True, help_text="the game as the caller may see it: the `...View` "
-                                                 "schema of the game's kind")
+    state = ViewField(
+        allow_null=True, help_text="the game as the caller may see it: the `...View` schema of the game's kind"
+    )
+    standing = SideScoreOut(
+        many=True,
+        allow_null=True,
+        help_text=(
+            "each side's score so far, counted from `state` alone (what the caller may see); null before the start"
+        ),
+    )
 
 
 class GamesPageOut(serializers.Serializer):
@@ -225,8 +271,9 @@ class LegalMovesOut(serializers.Serializer):
 class EventsOut(serializers.Serializer):
     version = serializers.IntegerField()
     your_seat = serializers.IntegerField(allow_null=True)
-    events = serializers.ListField(child=EventField(), help_text="server events, and the kind's "
-                                                                 "events as it describes them")
+    events = serializers.ListField(
+        child=EventField(), help_text="server events, and the kind's events as it describes them"
+    )
 
 
 class StateAtOut(serializers.Serializer):
@@ -247,11 +294,13 @@ class KindOut(serializers.Serializer):
 
 
 class ErrorOut(serializers.Serializer):
-    code = serializers.CharField(help_text="stable, machine-readable; the response's description "
-                                           "lists the codes of each status")
+    code = serializers.CharField(
+        help_text="stable, machine-readable; the response's description lists the codes of each status"
+    )
     detail = serializers.CharField(help_text="for people")
-    fields = kind_typed("FieldErrors")(required=False, allow_null=True,
-                                       help_text="invalid: the problems per request field")
+    fields = kind_typed("FieldErrors")(
+        required=False, allow_null=True, help_text="invalid: the problems per request field"
+    )
     retry_after = serializers.IntegerField(required=False, help_text="throttled, unavailable: seconds to wait")
 
 

@@ -1,6 +1,7 @@
 """HTTP for what happens around a game: resign, abort, silent seats, chat, invitations, join
 links, rematches, open seeks and games to spectate (services: games.community.social, games.community.chat,
 games.community.invitations)."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -9,6 +10,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import database
 from games.community import chat, invitations, social
 from games.play import access, selectors
 from games.api import serializers as s
@@ -29,8 +31,7 @@ class ClaimIn(s.StrictInput):
 class AbortOut(serializers.Serializer):
     aborted = serializers.BooleanField(help_text="true: the game is aborted (status `aborted`)")
     votes = serializers.ListField(child=serializers.IntegerField(), help_text="seats voting to abort")
-    needed = serializers.ListField(child=serializers.IntegerField(),
-                                   help_text="the seats still in: all must vote")
+    needed = serializers.ListField(child=serializers.IntegerField(), help_text="the seats still in: all must vote")
     alone = serializers.BooleanField(help_text="true while some seat has not moved: one seat's call aborts")
     status = serializers.CharField()
     version = serializers.IntegerField()
@@ -38,9 +39,12 @@ class AbortOut(serializers.Serializer):
 
 class ChatIn(s.StrictInput):
     channel = serializers.ChoiceField(choices=ChatMessage.Channel.values)
-    text = serializers.CharField(max_length=settings.CHAT_MAX_LENGTH, trim_whitespace=False,
-                                 help_text="plain text, at most CHAT_MAX_LENGTH characters (500); "
-                                           "not only blanks, no control characters but tab and newline")
+    text = serializers.CharField(
+        max_length=settings.CHAT_MAX_LENGTH,
+        trim_whitespace=False,
+        help_text="plain text, at most CHAT_MAX_LENGTH characters (500); "
+        "not only blanks, no control characters but tab and newline",
+    )
 
 
 class ReportIn(s.StrictInput):
@@ -55,8 +59,7 @@ class ReportOut(serializers.Serializer):
 
 
 class InviteIn(s.StrictInput):
-    invite = serializers.ListField(child=serializers.CharField(max_length=150), max_length=10,
-                                   help_text="usernames")
+    invite = serializers.ListField(child=serializers.CharField(max_length=150), max_length=10, help_text="usernames")
 
 
 class InvitationOut(serializers.Serializer):
@@ -73,8 +76,14 @@ class InvitationOut(serializers.Serializer):
 
 
 def _abort(state: social.AbortState) -> dict:
-    return {"aborted": state.aborted, "votes": state.votes, "needed": state.needed, "alone": state.alone,
-            "status": state.game.status, "version": state.game.version}
+    return {
+        "aborted": state.aborted,
+        "votes": state.votes,
+        "needed": state.needed,
+        "alone": state.alone,
+        "status": state.game.status,
+        "version": state.game.version,
+    }
 
 
 def _visible(game_id, request) -> None:
@@ -90,8 +99,11 @@ def _detail(game, request, code=status.HTTP_200_OK) -> Response:
 # In a game
 # ---------------------------------------------------------------------------------------------
 class ResignView(APIView):
-    @extend_schema(request=None, responses={200: s.GameDetailOut, **ERRORS},
-                   summary="Resign: your seat is out; the others play on, or the last one wins")
+    @extend_schema(
+        request=None,
+        responses={200: s.GameDetailOut, **ERRORS},
+        summary="Resign: your seat is out; the others play on, or the last one wins",
+    )
     def post(self, request, game_id):
         return _detail(social.resign(game_id, request.user), request)
 
@@ -101,8 +113,11 @@ class AbortView(APIView):
     def get(self, request, game_id):
         return Response(_abort(social.abort_votes(game_id, request.user)))
 
-    @extend_schema(request=None, responses={200: AbortOut, **ERRORS},
-                   summary="Abort (before every seat has moved), or vote to abort (after)")
+    @extend_schema(
+        request=None,
+        responses={200: AbortOut, **ERRORS},
+        summary="Abort (before every seat has moved), or vote to abort (after)",
+    )
     def post(self, request, game_id):
         return Response(_abort(social.vote_abort(game_id, request.user)))
 
@@ -112,8 +127,11 @@ class AbortView(APIView):
 
 
 class ClaimForfeitView(APIView):
-    @extend_schema(request=ClaimIn, responses={200: s.GameDetailOut, **ERRORS},
-                   summary="Declare a silent seat out (a game without a clock, after VANISHED_AFTER_DAYS)")
+    @extend_schema(
+        request=ClaimIn,
+        responses={200: s.GameDetailOut, **ERRORS},
+        summary="Declare a silent seat out (a game without a clock, after VANISHED_AFTER_DAYS)",
+    )
     def post(self, request, game_id):
         _visible(game_id, request)
         data = parse(ClaimIn, request.data)
@@ -121,12 +139,20 @@ class ClaimForfeitView(APIView):
 
 
 class ChatView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("channel", str, enum=ChatMessage.Channel.values,
-                                                description="default: players for a seat, else spectators"),
-                               OpenApiParameter("after", {"type": "integer", "minimum": 0},
-                                                description="only messages with a larger id"),
-                               OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 500})],
-                   responses={200: s.ChatOut(many=True), **ERRORS}, summary="A chat channel of the game")
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "channel",
+                str,
+                enum=ChatMessage.Channel.values,
+                description="default: players for a seat, else spectators",
+            ),
+            OpenApiParameter("after", {"type": "integer", "minimum": 0}, description="only messages with a larger id"),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 500}),
+        ],
+        responses={200: s.ChatOut(many=True), **ERRORS},
+        summary="A chat channel of the game",
+    )
     def get(self, request, game_id):
         channel = single(request, "channel")
         after = int_param(request, "after", 0, 0)
@@ -140,13 +166,11 @@ class ChatView(APIView):
     def post(self, request, game_id):
         _visible(game_id, request)
         data = parse(ChatIn, request.data)
-        return Response(chat.post(game_id, request.user, data["channel"], data["text"]),
-                        status=status.HTTP_201_CREATED)
+        return Response(chat.post(game_id, request.user, data["channel"], data["text"]), status=status.HTTP_201_CREATED)
 
 
 class ChatReportView(APIView):
-    @extend_schema(request=ReportIn, responses={201: ReportOut, **ERRORS},
-                   summary="Report a message to staff")
+    @extend_schema(request=ReportIn, responses={201: ReportOut, **ERRORS}, summary="Report a message to staff")
     def post(self, request, game_id, message_id):
         _visible(game_id, request)
         data = parse(ReportIn, request.data)
@@ -162,8 +186,11 @@ class GameInvitationsView(APIView):
     def get(self, request, game_id):
         return Response([invitations.serve(i) for i in invitations.for_game(game_id, request.user)])
 
-    @extend_schema(request=InviteIn, responses={201: InvitationOut(many=True), **ERRORS},
-                   summary="Invite users to your private game")
+    @extend_schema(
+        request=InviteIn,
+        responses={201: InvitationOut(many=True), **ERRORS},
+        summary="Invite users to your private game",
+    )
     def post(self, request, game_id):
         _visible(game_id, request)
         data = parse(InviteIn, request.data)
@@ -195,15 +222,21 @@ class DeclineView(InvitationAction):
 
 
 class JoinByCodeView(APIView):
-    @extend_schema(request=None, responses={200: s.GameDetailOut, **ERRORS},
-                   summary="Take a seat through a private game's join link")
+    @extend_schema(
+        request=None,
+        responses={200: s.GameDetailOut, **ERRORS},
+        summary="Take a seat through a private game's join link",
+    )
     def post(self, request, code):
         return _detail(invitations.join_by_code(code, request.user), request)
 
 
 class RematchView(APIView):
-    @extend_schema(request=None, responses={201: s.GameDetailOut, **ERRORS},
-                   summary="Play again: the same players and options, a new seed; the others are invited")
+    @extend_schema(
+        request=None,
+        responses={201: s.GameDetailOut, **ERRORS},
+        summary="Play again: the same players and options, a new seed; the others are invited",
+    )
     def post(self, request, game_id):
         return _detail(invitations.rematch(game_id, request.user), request, status.HTTP_201_CREATED)
 
@@ -216,13 +249,17 @@ def _page(view, request, games):
 
 
 class SeeksView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("kind", str),
-                               OpenApiParameter("players", {"type": "integer", "minimum": 1, "maximum": 20},
-                                                description="seats offered"),
-                               OpenApiParameter("time_control", str, enum=list(social.TIME_CONTROLS)),
-                               *page_parameters()],
-                   responses={200: s.GamesPageOut, 400: ERRORS[400]},
-                   summary="Open seeks: public games waiting for players, the longest waiting first")
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("kind", str),
+            OpenApiParameter("players", {"type": "integer", "minimum": 1, "maximum": 20}, description="seats offered"),
+            OpenApiParameter("time_control", str, enum=list(social.TIME_CONTROLS)),
+            *page_parameters(),
+        ],
+        responses={200: s.GamesPageOut, 400: ERRORS[400]},
+        summary="Open seeks: public games waiting for players, the longest waiting first",
+    )
+    @database.lag_tolerant
     def get(self, request):
         players = int_param(request, "players", 0, 1, 20) if single(request, "players") is not None else None
         games = social.seeks(single(request, "kind"), players, single(request, "time_control"))
@@ -230,8 +267,11 @@ class SeeksView(APIView):
 
 
 class SpectateView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("kind", str), *page_parameters()],
-                   responses={200: s.GamesPageOut, 400: ERRORS[400]},
-                   summary="Public games in progress, to watch")
+    @extend_schema(
+        parameters=[OpenApiParameter("kind", str), *page_parameters()],
+        responses={200: s.GamesPageOut, 400: ERRORS[400]},
+        summary="Public games in progress, to watch",
+    )
+    @database.lag_tolerant
     def get(self, request):
         return _page(self, request, social.spectatable(single(request, "kind")))

@@ -10,6 +10,7 @@ iterator then runs on the loop, sleeping on Redis and reading the database only 
                               when it starts, finishes or the turn comes to you
     POST /stream-tickets/     a single-use ticket (?ticket=) for browsers' EventSource (tickets.py)
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -18,6 +19,7 @@ import time
 import uuid
 import weakref
 from collections.abc import Callable
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,25 +27,32 @@ from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
 from django.db.models import Q
 from django.http import StreamingHttpResponse
+from django.utils import translation
+from django.utils.translation import get_language, gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import renderers, serializers
 from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
+from redis.exceptions import RedisError
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.tokens import HashedTokenAuthentication
+from config import jsoncodec
 from games.community import chat
 from games.play import access, selectors, store
-from games.realtime import live
+from games.realtime import limits, live
 from games.api.auth import CachedTokenAuthentication
 from games.api.notifications import NotificationOut
 from games.api.renderers import json_bytes
 from games.api.serializers import ChatOut, EventField, ResultField
 from games.api.tickets import TicketAuthentication
-from games.errors import Invalid
-from games.models import Game, Notification, Seat
+from games.errors import DomainError, Invalid, NotFound
+from games.models import Event, Game, Notification, Seat
 
 RETRY_MS = 2000
 BATCH = 100
+STREAM_KEY_SECONDS = 24 * 3600  # an open user stream's Redis hash outlives any stream (a crash's too)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -55,7 +64,7 @@ def _cached(classes: list) -> list:
 
 def _respond(view: Callable, request, kwargs: dict[str, Any]):
     response = view(request, **kwargs)
-    if hasattr(response, "render") and getattr(response, "long_poll", None) is None:
+    if hasattr(response, "render") and not isinstance(response, Waiting):
         response.render()
     return response
 
@@ -63,6 +72,7 @@ def _respond(view: Callable, request, kwargs: dict[str, Any]):
 @dataclass
 class LongPoll:
     """What EventsView read when there was nothing to send yet: the rest is done on the loop."""
+
     game_id: Any
     version: int  # the game's version the view read (at most `after`)
     after: int
@@ -71,11 +81,35 @@ class LongPoll:
     seat: int | None
     reread: Callable[[], dict]  # the view's own answer, read again (sync)
     guard: "Guard | None" = None  # asked again before the news is delivered
+    places: "limits.Places | None" = None  # its place among its caller's long-polls, given back at the end
+
+
+class Waiting(Response):
+    """EventsView's answer when it was asked to wait and has nothing to send yet: the empty
+    answer it would give, and what to wait for (`poll`), finished on the loop by `asynchronous`."""
+
+    def __init__(self, data: dict, poll: LongPoll):
+        super().__init__(data)
+        self.poll = poll
+
+
+def _caller(request) -> tuple[str, str | None]:
+    """Who opens a channel, for its limits: `user:<id>` (or `address:<ip>`), and the address."""
+    address = BaseThrottle().get_ident(request)
+    user = getattr(request, "user", None)
+    return (f"user:{user.pk}" if user is not None and user.is_authenticated else f"address:{address}"), address
+
+
+def poll_places(request, game: Game, wait: float) -> "limits.Places":
+    """A place for this long-poll (429 with Retry-After past LIVE_POLLS_PER_USER or
+    LIVE_POLLS_PER_USER_GAME)."""
+    return limits.take_long_poll(_caller(request)[0], game.pk, wait)
 
 
 def asynchronous(view_class: type[APIView]):
-    """An async Django view running `view_class` off the loop; a long-poll answer (one carrying
-    `long_poll`) is finished on the loop, without a thread while it waits."""
+    """An async Django view running `view_class` off the loop. A stream it answers runs on the
+    loop; a long-poll with nothing to send yet (`Waiting`) waits there, without a thread, for
+    news or the end of its wait, then answers with what it found."""
     sync_view = view_class.as_view(authentication_classes=_cached(view_class.authentication_classes))
 
     async def view(request, **kwargs):
@@ -87,22 +121,24 @@ def asynchronous(view_class: type[APIView]):
         epoch = the_hub.since(live.channel(kwargs["game_id"])) if "game_id" in kwargs else None
         request.live_hub = the_hub  # for known_game
         response = await live.run_sync(_respond, sync_view, request, kwargs)
-        poll = getattr(response, "long_poll", None)
-        if poll is not None:
-            response.long_poll = None
-            answer = await _long_poll(the_hub, poll, epoch)
-            if answer is not None:
-                # News, maybe long after the view checked the caller: the token may be revoked
-                # or the game no longer theirs to see (docs/social.md, "Open channels").
-                ended = (poll.guard is not None and not poll.guard.settled()
-                         and await live.run_sync(poll.guard.ended))
-                if ended:
-                    return ENDED_ANSWERS[ended]()
-                response.data = answer
-            if isinstance(response.accepted_renderer, renderers.JSONRenderer):
-                response.render()  # CPU only: no need of a thread
-            else:
-                await live.run_sync(response.render)
+        # The language the view chose on its thread (the account's, else Accept-Language's), here
+        # too: a stream's events and a long-poll's news are described on the loop.
+        if getattr(request, "LANGUAGE_CODE", None):
+            translation.activate(request.LANGUAGE_CODE)
+        if not isinstance(response, Waiting):
+            return response
+        news = await _wait_for_news(the_hub, response.poll, epoch)
+        if news is not None:
+            # News, maybe long after the view checked the caller: the token may be revoked or
+            # the game no longer theirs to see (docs/social.md, "Open channels").
+            ended = await _poll_ended(response.poll)
+            if ended:
+                return ENDED_ANSWERS[ended]()
+            response.data = news
+        if isinstance(response.accepted_renderer, renderers.JSONRenderer):
+            response.render()  # CPU only: no need of a thread
+        else:
+            await live.run_sync(response.render)
         return response
 
     # drf-spectacular documents the URL from the DRF view class, as for any APIView.
@@ -111,7 +147,26 @@ def asynchronous(view_class: type[APIView]):
     return view
 
 
-_seats = live.Memory(100_000)  # (game, user) -> seat, in games past their lobby
+async def _wait_for_news(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> dict | None:
+    """The long-poll's wait, holding its place among its caller's long-polls until it ends."""
+    try:
+        return await _long_poll(the_hub, poll, epoch)
+    finally:
+        if poll.places is not None:
+            try:
+                await poll.places.arelease()  # on the loop: the reading threads are for reads
+            except (RedisError, OSError):
+                pass  # its lease runs out by itself
+
+
+async def _poll_ended(poll: LongPoll) -> str | None:
+    """Why the long-poll may no longer deliver ("token", "game"), or None."""
+    if poll.guard is None or poll.guard.settled():
+        return None
+    return await live.run_sync(poll.guard.ended)
+
+
+_seats = live.Memory(100_000)  # (game, user) -> (seat,), in games past their lobby (None: a spectator)
 
 
 def known_game(request, game_id) -> Game | None:
@@ -124,19 +179,19 @@ def known_game(request, game_id) -> Game | None:
         key = uuid.UUID(str(game_id))
     except ValueError:
         return None
-    tail, seat = tails.latest.get(key), _seats.get((key, request.user.pk), _seats)
-    if hub is None or not hub.live or tail is None or seat is _seats:
+    tail, remembered = tails.latest.get(key), _seats.get((key, request.user.pk))
+    if hub is None or not hub.live or tail is None or remembered is None:
         return None
     if hub.versions.get(live.channel(key)) != tail.game.version:
         return None
     game = copy.copy(tail.game)  # shared by the readers: annotated for this request only
-    game._seat_known = (request.user.pk, seat)
+    game._seat_known = (request.user.pk, remembered[0])
     return game
 
 
 def remember_seat(game: Game, user, seat: int | None) -> None:
     if game.status != Game.Status.OPEN and user.is_authenticated:
-        _seats[game.pk, user.pk] = seat
+        _seats[game.pk, user.pk] = (seat,)
 
 
 async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> dict | None:
@@ -177,6 +232,7 @@ async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> 
 class EventStreamRenderer(renderers.BaseRenderer):
     """Lets a client that accepts only text/event-stream (a browser's EventSource does) through
     content negotiation; the stream itself is a StreamingHttpResponse, and an error is JSON text."""
+
     media_type, format, charset = "text/event-stream", "sse", "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
@@ -195,8 +251,10 @@ def sse(data: Any, event: str | None = None, id: int | None = None) -> str:
     return f"{head}data: {json_bytes(data).decode()}\n\n"
 
 
-ENDED = {"token": sse({"reason": "your token was revoked or has expired"}, event="end"),
-         "game": sse({"reason": "you may no longer see this game"}, event="end")}
+ENDED = {
+    "token": sse({"reason": "your token was revoked or has expired"}, event="end"),
+    "game": sse({"reason": "you may no longer see this game"}, event="end"),
+}
 # A long-poll's news that may no longer be delivered: the answers the view would now give.
 ENDED_ANSWERS = {
     "token": lambda: _plain_error(401, "authentication_failed", "invalid, revoked or expired token"),
@@ -245,8 +303,10 @@ async def _stream(reader):
             # Woken by news, the reader may share what another reader of the same game just read;
             # otherwise (the first read, a poll, a reconnection) it asks the database itself.
             hints = the_hub.hints(reader.channels()) if woke else {}
+            read_at = the_hub.mark()
             chunks, more = await reader.read(hints)
-            listener.follow(reader.channels())
+            # The games it began to follow in this read: news heard on them during it wakes it.
+            listener.follow(reader.channels(), read_at)
             ended = await _ended(reader, delivering=bool(chunks))  # before the news goes out
             if ended:
                 yield ended
@@ -259,6 +319,11 @@ async def _stream(reader):
                 continue
             while True:
                 woke = await listener.wait(the_hub.sleep_for(heartbeat - (loop.time() - last_sent)))
+                if reader.places is not None:
+                    try:
+                        await reader.places.renew()
+                    except (RedisError, OSError):
+                        pass  # Redis away: nothing is counted meanwhile
                 if not woke and loop.time() - last_sent >= heartbeat * 0.99:
                     yield ": keep-alive\n\n"
                     last_sent = loop.time()
@@ -273,9 +338,31 @@ async def _stream(reader):
                     break
     finally:
         listener.close()
+        closing = getattr(reader, "close", None)
+        try:
+            if closing is not None:
+                await closing()
+            if reader.places is not None:
+                await reader.places.arelease()
+        except (RedisError, OSError, asyncio.CancelledError):
+            pass  # the keys expire by themselves
 
 
-def _event_stream(reader) -> StreamingHttpResponse:
+class StreamsElsewhere(DomainError):
+    """A stream asked of `web` (WSGI): it would hold one of its few threads, and its database
+    connection, for as long as it stays open."""
+
+    status, code = 421, "streams_elsewhere"
+
+
+def _event_stream(request, reader) -> StreamingHttpResponse:
+    if live.sync_caller.get():
+        raise StreamsElsewhere(
+            gettext(
+                "streams are served by the `live` process (or any ASGI server of this site), not by `web`: reach this address through the proxy, or long-poll GET /games/{id}/events/?wait= here"
+            )
+        )
+    reader.places = limits.take_stream(request.user.pk, _caller(request)[1])
     response = StreamingHttpResponse(_stream(reader), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # proxies: do not buffer a stream
@@ -289,9 +376,9 @@ def _cursor(request, name: str = "after") -> int | None:
     try:
         value = int(raw)
     except ValueError:
-        raise Invalid("Last-Event-ID (or after) must be a whole number") from None
+        raise Invalid(gettext("Last-Event-ID (or after) must be a whole number")) from None
     if value < 0:
-        raise Invalid("Last-Event-ID (or after) must be at least 0")
+        raise Invalid(gettext("Last-Event-ID (or after) must be at least 0"))
     return value
 
 
@@ -301,7 +388,9 @@ def _cursor(request, name: str = "after") -> int | None:
 @dataclass
 class Tail:
     """One read of a game's latest events, shared by the process's readers of the game: each
-    entry is described once per seat, and each message built once per seat."""
+    entry is described once per seat and language (a Photoshoot verdict's faults are said in the
+    reader's), and each message built once per seat and language."""
+
     game: Game
     rows: list
     last_at: Any  # when the latest write happened: its entries are `fresh` (selectors.describe)
@@ -322,10 +411,10 @@ class Tail:
         for row in self.rows:
             if row.seq <= after:
                 continue
-            entry = self.described.get((row.seq, seat))
+            key = row.seq, seat, get_language()
+            entry = self.described.get(key)
             if entry is None:
-                entry = self.described[row.seq, seat] = selectors.describe(self.game, row, seat, self.last_at,
-                                                                                 self.names)
+                entry = self.described[key] = selectors.describe(self.game, row, seat, self.last_at, self.names)
             found.append(entry)
             if len(found) == limit:
                 break
@@ -368,7 +457,47 @@ class Tails:
                 tail = await asyncio.shield(pending)
                 if self._fits(tail, after, announced):
                     return tail
+            ridden = self._ridden(latest, (await live.hub()).rides_of(live.channel(game_id)), announced)
+            if ridden is not None and self._fits(ridden, after, announced):
+                self.latest[game_id] = ridden
+                return ridden
         return await self._read(game_id, after, announced is not None)
+
+    @staticmethod
+    def _ridden(latest: Tail | None, rides: dict[int, bytes], announced: int) -> Tail | None:
+        """The latest tail and the writes heard since (their messages carry their events:
+        live.ride), up to the announced version, without the database; None when they do not
+        join up with it (a write not heard, or too long ago), or an event names a user the tail
+        cannot name: then the database is read."""
+        if latest is None or not latest.complete or not rides:
+            return None
+        game, rows, version = copy.copy(latest.game), [], latest.game.version
+        by_first = {}
+        for riding in rides.values():
+            heard = jsoncodec.loads(riding)
+            if heard["events"]:
+                by_first[heard["events"][0]["seq"]] = heard
+        while version < announced:
+            heard = by_first.get(version + 1)
+            if heard is None:
+                return None
+            rows += [
+                Event(
+                    game_id=game.pk,
+                    seq=e["seq"],
+                    type=e["type"],
+                    actor=e["actor"],
+                    data=e["data"],
+                    created_at=datetime.fromisoformat(e["created_at"]),
+                )
+                for e in heard["events"]
+            ]
+            version = rows[-1].seq
+            game.status, game.active_seats = heard["status"], heard["active_seats"]
+        if not rows or any(selectors.users_named(row) - latest.names.keys() for row in rows):
+            return None
+        game.version = version
+        return Tail(game, (latest.rows + rows)[-BATCH:], rows[-1].created_at, names=latest.names)
 
     async def _read(self, game_id, after: int, shared: bool) -> Tail:
         reading = self.reading.setdefault(asyncio.get_running_loop(), {})
@@ -423,7 +552,6 @@ class Guard:
     def ended(self) -> str | None:
         """None while the channel may go on; else why not: "token" or "game"."""
         from accounts import tokens
-        from games.errors import NotFound
 
         self.checked = time.monotonic()
         if self.token_id is not None and not tokens.still_valid(self.token_id):
@@ -446,7 +574,11 @@ def guard_of(request, game: Game | None = None) -> Guard | None:
 
 
 class GameReader:
+    """What a game's stream sends: `event: ready`, one message per event (`id:` its seq), `chat`.
+    `Followed` frames the very same data for a user stream that carries the game."""
+
     guard: Guard | None = None
+    places: "limits.Places | None" = None
 
     def __init__(self, game: Game, user, seat: int | None, after: int, chat_after: int = 0):
         self.game_id, self.user, self.seat, self.after, self.ready = game.pk, user, seat, after, False
@@ -454,6 +586,9 @@ class GameReader:
 
     def channels(self) -> list[str]:
         return [live.channel(self.game_id), live.chat_channel(self.game_id)]
+
+    def frame(self, data: dict, event: str | None = None, id: int | None = None) -> str:
+        return sse(data, event=event, id=id)
 
     async def _chat(self, game: Game, hints: dict[str, int]) -> list[str]:
         """New chat messages, as `event: chat` (no id: they are not events of the log). Read only
@@ -466,12 +601,16 @@ class GameReader:
         messages = await live.run_sync(chat.new_for_stream, game, self.seat, self.chat_after, BATCH)
         if messages:
             self.chat_after = messages[-1]["id"]
-        return [sse(message, event="chat") for message in messages]
+        return [self.frame(message, event="chat") for message in messages]
 
     def head(self, game: Game) -> dict[str, Any]:
-        return {"version": game.version, "status": game.status, "your_seat": self.seat,
-                "active_seats": game.active_seats or [],
-                "your_turn": self.seat is not None and self.seat in (game.active_seats or [])}
+        return {
+            "version": game.version,
+            "status": game.status,
+            "your_seat": self.seat,
+            "active_seats": game.active_seats or [],
+            "your_turn": self.seat is not None and self.seat in (game.active_seats or []),
+        }
 
     async def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
         tail = await tails.get(self.game_id, self.after, hints.get(live.channel(self.game_id)))
@@ -481,18 +620,52 @@ class GameReader:
             self.seat = await live.run_sync(access.seat_of, game, self.user)
         chunks = []
         if not self.ready:
-            chunks.append(sse({**self.head(game), "after": self.after}, event="ready"))
+            chunks.append(self.frame({**self.head(game), "after": self.after}, event="ready"))
             self.ready = True
+        style = type(self).__name__  # each framing's messages are built once per seat and shared
         for entry in tail.entries(self.after, self.seat):
-            message = tail.messages.get((entry["seq"], self.seat))
+            key = style, entry["seq"], self.seat, get_language()
+            message = tail.messages.get(key)
             if message is None:
-                message = tail.messages[entry["seq"], self.seat] = sse(
-                    {**self.head(game), "event": entry}, id=entry["seq"])
+                message = tail.messages[key] = self.frame({**self.head(game), "event": entry}, id=entry["seq"])
             chunks.append(message)
         if rows:
             self.after = rows[-1].seq
         chunks += await self._chat(game, hints)
         return chunks, len(rows) == BATCH
+
+
+class Followed(GameReader):
+    """A game carried by a user stream: each frame is the game stream's, its data with the game's
+    id (`game`), its name prefixed with `game-` (`game-event` for the unnamed message), and its
+    `id:` the game's id and the event's seq (`<game>:<seq>`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.heard: tuple | None = None  # what the hub had heard of its channels at the last read
+
+    def frame(self, data: dict, event: str | None = None, id: int | None = None) -> str:
+        return sse(
+            {**data, "game": str(self.game_id)},
+            event=f"game-{event or 'event'}",
+            id=None if id is None else f"{self.game_id}:{id}",
+        )
+
+
+def _followed(game_id: str, user, after: int | None) -> Followed | str:
+    """A followed game's reader, as its own stream would open it; or the `game-end` frame that
+    says it may not be followed (not there, or not visible to this user)."""
+
+    try:
+        game = access.get_game(game_id, user=user)
+        access.require_visible(game, user)
+    except NotFound:
+        return sse({"game": str(game_id), "reason": "you may not see this game"}, event="game-end")
+    reader = Followed(
+        game, user, access.seat_of(game, user), game.version if after is None else after, chat.latest_id(game)
+    )
+    reader.guard = Guard(None, game, user)
+    return reader
 
 
 # -- What each `event:` of a stream carries --------------------------------------------------------
@@ -522,12 +695,30 @@ class StreamEnd(serializers.Serializer):
 
 class UserStreamReady(serializers.Serializer):
     after = serializers.IntegerField(help_text="the resume point: notifications after this id follow")
+    stream = serializers.CharField(help_text="this stream's id: add and drop games with /stream/{stream}/games/")
+
+
+class FollowedGame(serializers.Serializer):
+    game = serializers.UUIDField(help_text="the game this frame is of")
+
+
+class UserStreamGameReady(GameStreamReady, FollowedGame):
+    """A followed game's `ready`, as on its own stream."""
+
+
+class UserStreamGameEvent(GameStreamEvent, FollowedGame):
+    """A followed game's event, as on its own stream (`id:` = `<game>:<seq>`)."""
+
+
+class UserStreamGameEnd(StreamEnd, FollowedGame):
+    """The game is no longer followed: not (or no longer) yours to see."""
 
 
 class UserStreamGame(serializers.Serializer):
     game = serializers.UUIDField()
-    your_seat = serializers.IntegerField(allow_null=True, help_text="null: you left its lobby "
-                                         "(then nothing else is said)")
+    your_seat = serializers.IntegerField(
+        allow_null=True, help_text="null: you left its lobby (then nothing else is said)"
+    )
     kind = serializers.CharField(required=False)
     status = serializers.CharField(required=False)
     version = serializers.IntegerField(required=False)
@@ -538,26 +729,53 @@ class UserStreamGame(serializers.Serializer):
 
 def stream_of(name: str, events: dict[str, type[serializers.Serializer]]):
     """The response schema (a oneOf of the events' schemas) and the `x-sse-events` extension."""
-    return (PolymorphicProxySerializer(component_name=name, serializers=list(events.values()),
-                                       resource_type_field_name=None),
-            {"x-sse-events": {event: {"$ref": f"#/components/schemas/{serializer.__name__}"}
-                              for event, serializer in events.items()}})
+    return (
+        PolymorphicProxySerializer(
+            component_name=name, serializers=list(events.values()), resource_type_field_name=None
+        ),
+        {
+            "x-sse-events": {
+                event: {"$ref": f"#/components/schemas/{serializer.__name__}"} for event, serializer in events.items()
+            }
+        },
+    )
 
 
 # `message`: the SSE default, what a frame without `event:` is called (EventSource's onmessage).
 GAME_STREAM_EVENTS = {"ready": GameStreamReady, "message": GameStreamEvent, "chat": ChatOut, "end": StreamEnd}
-USER_STREAM_EVENTS = {"ready": UserStreamReady, "game": UserStreamGame, "notification": NotificationOut,
-                      "end": StreamEnd}
+USER_STREAM_EVENTS = {
+    "ready": UserStreamReady,
+    "game": UserStreamGame,
+    "notification": NotificationOut,
+    "game-ready": UserStreamGameReady,
+    "game-event": UserStreamGameEvent,
+    "game-chat": ChatOut,
+    "game-end": UserStreamGameEnd,
+    "end": StreamEnd,
+}
 GAME_STREAM, GAME_STREAM_EXTENSIONS = stream_of("GameStreamData", GAME_STREAM_EVENTS)
 USER_STREAM, USER_STREAM_EXTENSIONS = stream_of("UserStreamData", USER_STREAM_EVENTS)
 
 
-STREAM_DOC = ("text/event-stream (`x-sse-events`: each event name's data). First `event: ready` "
-              "(no id), then one unnamed message (`message`) per event, `id:` = its seq. "
-              "New chat messages of the channels you may read come as `event: chat` (no id; data as "
-              "a message of /chat/). "
-              "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. Reconnect with Last-Event-ID. "
-              "`event: end` (then the stream closes): the token it was opened with was revoked or expired.")
+STREAM_REFUSALS = {
+    421: OpenApiResponse(
+        description="streams_elsewhere: asked of `web`, which serves no streams (the "
+        "`live` process does, behind the proxy)"
+    ),
+    429: OpenApiResponse(
+        description="throttled: past LIVE_STREAMS_PER_USER (10) or LIVE_STREAMS_PER_ADDRESS "
+        "(100) open streams; Retry-After says when to try again"
+    ),
+}
+
+STREAM_DOC = (
+    "text/event-stream (`x-sse-events`: each event name's data). First `event: ready` "
+    "(no id), then one unnamed message (`message`) per event, `id:` = its seq. "
+    "New chat messages of the channels you may read come as `event: chat` (no id; data as "
+    "a message of /chat/). "
+    "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. Reconnect with Last-Event-ID. "
+    "`event: end` (then the stream closes): the token it was opened with was revoked or expired."
+)
 
 
 class GameStreamView(APIView):
@@ -565,47 +783,163 @@ class GameStreamView(APIView):
     renderer_classes = STREAM_RENDERERS
 
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="resume after this seq (or Last-Event-ID)"),
-                    OpenApiParameter("ticket", str, description="a stream ticket, instead of the header"),
-                    OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER)],
-        responses={(200, "text/event-stream"): OpenApiResponse(GAME_STREAM, description=STREAM_DOC),
-                   400: OpenApiResponse(description="invalid"), 401: OpenApiResponse(description="not_authenticated"),
-                   404: OpenApiResponse(description="not_found")},
+        parameters=[
+            OpenApiParameter("after", int, description="resume after this seq (or Last-Event-ID)"),
+            OpenApiParameter("ticket", str, description="a stream ticket, instead of the header"),
+            OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER),
+        ],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(GAME_STREAM, description=STREAM_DOC),
+            400: OpenApiResponse(description="invalid"),
+            401: OpenApiResponse(description="not_authenticated"),
+            **STREAM_REFUSALS,
+            404: OpenApiResponse(description="not_found"),
+        },
         extensions=GAME_STREAM_EXTENSIONS,
-        summary="The game's events as they happen (Server-Sent Events)")
+        summary="The game's events as they happen (Server-Sent Events)",
+    )
     def get(self, request, game_id):
         game = access.get_game(game_id, user=request.user)
         access.require_visible(game, request.user)
         after = _cursor(request)
-        reader = GameReader(game, request.user, access.seat_of(game, request.user),
-                            game.version if after is None else after, chat.latest_id(game))
+        reader = GameReader(
+            game,
+            request.user,
+            access.seat_of(game, request.user),
+            game.version if after is None else after,
+            chat.latest_id(game),
+        )
         reader.guard = guard_of(request, game)
-        return _event_stream(reader)
+        return _event_stream(request, reader)
 
 
 # ---------------------------------------------------------------------------------------------
 # A user's own stream
 # ---------------------------------------------------------------------------------------------
 class UserReader:
+    """A user's own stream: their notifications, a `game` summary when one of their games changes,
+    and the events of the games it follows (each as its own stream would send them, `Followed`):
+    the user's open and active games unless asked not to (`own`), and the games named on connect
+    or added since over HTTP (`StreamGamesView`), kept in the stream's Redis hash so that a change
+    made through any process reaches the one that holds the stream (live.change_stream)."""
+
     LIVE = (Game.Status.OPEN, Game.Status.ACTIVE)
     guard: Guard | None = None
+    places: "limits.Places | None" = None
 
-    def __init__(self, user, after: int):
-        self.user, self.after, self.ready = user, after, False
+    def __init__(self, user, after: int, named: dict[str, int | None] | None = None, own: bool = True):
+        self.user, self.after, self.ready, self.own = user, after, False, own
+        self.stream_id = uuid.uuid4().hex
         self.games: dict[str, tuple] = {}  # game id -> what was last said of it
+        self.named = dict(named or {})  # asked for on connect: written into the stream's hash
+        self.asked: dict[str, int | None] = {}  # the games followed on request, as the hash lists them
+        self.followed: dict[str, Followed] = {}
+        self.refused: set[str] = set()  # said `game-end` of: not followed until asked again
+        self.heard: dict[str, Any] = {}  # what the hub had heard at the last read of each part
+        self.opened_key = False
 
     def channels(self) -> list[str]:
-        return [live.user_channel(self.user.pk), *(live.channel(g) for g in self.games)]
+        return [
+            live.user_channel(self.user.pk),
+            live.stream_channel(self.stream_id),
+            *(live.channel(g) for g in self.games),
+            *(name for reader in self.followed.values() for name in reader.channels()),
+        ]
+
+    @staticmethod
+    def _news(the_hub, hints: dict[str, int], names: list[str]) -> tuple | None:
+        """What the hub has heard of these channels; None when nothing can be trusted (no hints:
+        the first read, a poll, a reconnection), so the part is read again."""
+        return tuple((the_hub.since(n), hints.get(n)) for n in names) if hints else None
+
+    def _changed(self, part: str, news: tuple | None) -> bool:
+        changed = news is None or self.heard.get(part) != news
+        self.heard[part] = news
+        return changed
+
+    async def _asked_games(self) -> dict[str, int | None]:
+        commands = (await live.hub()).commands()
+        name = live.stream_key(self.stream_id)
+        if not self.opened_key:
+            fields = {
+                "user": str(self.user.pk),
+                "games": "0",
+                **{f"g:{g}": "" if a is None else str(a) for g, a in self.named.items()},
+            }
+            async with commands.pipeline(transaction=True) as pipe:
+                pipe.hset(name, mapping=fields)
+                pipe.expire(name, STREAM_KEY_SECONDS)
+                await pipe.execute()
+            self.opened_key = True
+            return dict(self.named)
+        raw = await commands.hgetall(name)
+        return {k.decode()[2:]: (int(v) if v else None) for k, v in raw.items() if k.startswith(b"g:")}
+
+    async def close(self) -> None:
+        if self.opened_key:
+            await (await live.hub()).commands().delete(live.stream_key(self.stream_id))
 
     async def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
-        return await live.run_sync(self.read_now)
+        the_hub = await live.hub()
+        # Before any read: what the hub has heard so far (news from now on wakes the stream again).
+        control = self._news(the_hub, hints, [live.stream_channel(self.stream_id)])
+        own = self._news(the_hub, hints, [live.user_channel(self.user.pk), *(live.channel(g) for g in self.games)])
+        games = {g: self._news(the_hub, hints, r.channels()) for g, r in self.followed.items()}
+        chunks, more = [], False
+        if self._changed("control", control):
+            try:
+                self.asked = await self._asked_games()
+            except RedisError:
+                pass  # Redis away: the games asked for stay as they were; read again on reconnect
+        if self._changed("own", own) or not self.ready:
+            news, more = await live.run_sync(self.read_now)
+            chunks += news
+        if not self.ready:
+            chunks.insert(0, sse({"after": self.after, "stream": self.stream_id}, event="ready"))
+            self.ready = True
+        wanted = dict(self.asked)
+        if self.own:
+            for game_id in self.games:
+                wanted.setdefault(game_id, None)  # from now on
+        self.refused &= set(self.asked)  # asked again after an unfollow: tried again
+        for game_id, after in wanted.items():
+            if game_id in self.followed or game_id in self.refused:
+                continue
+            reader = await live.run_sync(_followed, game_id, self.user, after)
+            if isinstance(reader, str):
+                self.refused.add(game_id)
+                chunks.append(reader)
+                continue
+            self.followed[game_id] = reader
+            games[game_id] = None
+        for game_id, reader in list(self.followed.items()):
+            if not self._changed(f"game:{game_id}", games.get(game_id)):
+                continue  # nothing heard on its channels since its last read
+            found, fuller = await reader.read(hints)
+            if found and reader.guard and await live.run_sync(reader.guard.ended):
+                # no longer theirs to see (declined, left, uninvited): not one more event
+                del self.followed[game_id]
+                self.refused.add(game_id)
+                chunks.append(sse({"game": game_id, "reason": "you may no longer see this game"}, event="game-end"))
+                continue
+            chunks += found
+            more = more or fuller
+            if fuller:
+                self.heard.pop(f"game:{game_id}", None)
+        # Dropped only now: an own game that just ended has sent its last events above.
+        for game_id in [g for g in self.followed if g not in wanted]:
+            del self.followed[game_id]
+            self.heard.pop(f"game:{game_id}", None)
+        return chunks, more
 
     def read_now(self) -> tuple[list[str], bool]:
         chunks = []
         notes = list(Notification.objects.filter(user=self.user, id__gt=self.after).order_by("id")[:BATCH])
-        seats = (Seat.objects.filter(user=self.user)
-                 .filter(Q(game__status__in=self.LIVE) | Q(game_id__in=list(self.games)))
-                 .select_related("game"))
+        seats = (
+            Seat.objects.filter(user=self.user)
+            .filter(Q(game__status__in=self.LIVE) | Q(game_id__in=list(self.games)))
+            .select_related("game")
+        )
         seen = set()
         for seat in seats:
             game, key = seat.game, str(seat.game_id)
@@ -613,10 +947,21 @@ class UserReader:
             turn = seat.number in (game.active_seats or [])
             said = (game.status, turn)
             if self.games.get(key) != said:
-                chunks.append(sse({"game": key, "kind": game.kind, "status": game.status,
-                                   "version": game.version, "your_seat": seat.number,
-                                   "active_seats": game.active_seats or [], "your_turn": turn,
-                                   "result": game.result}, event="game"))
+                chunks.append(
+                    sse(
+                        {
+                            "game": key,
+                            "kind": game.kind,
+                            "status": game.status,
+                            "version": game.version,
+                            "your_seat": seat.number,
+                            "active_seats": game.active_seats or [],
+                            "your_turn": turn,
+                            "result": game.result,
+                        },
+                        event="game",
+                    )
+                )
             if game.status in self.LIVE:
                 self.games[key] = said
             else:
@@ -624,14 +969,62 @@ class UserReader:
         for gone in set(self.games) - seen:  # left a lobby
             self.games.pop(gone)
             chunks.append(sse({"game": gone, "your_seat": None}, event="game"))
-        if not self.ready:
-            chunks.insert(0, sse({"after": self.after}, event="ready"))
-            self.ready = True
         for note in notes:
             chunks.append(sse(NotificationOut(note).data, event="notification", id=note.pk))
         if notes:
             self.after = notes[-1].pk
+        if len(notes) == BATCH:
+            self.heard.pop("own", None)  # the rest on the next read
         return chunks, len(notes) == BATCH
+
+
+def _named_games(request) -> dict[str, int | None]:
+    """The games named on connect (`games=<id>[:<after>],...`), and the one a game frame's
+    Last-Event-ID (`<game>:<seq>`) names, with their resume points (None: from the present)."""
+    named: dict[str, int | None] = {}
+    raw = request.query_params.get("games", "")
+    for item in filter(None, (part.strip() for part in raw.split(","))):
+        game_id, _, after = item.partition(":")
+        named[_game_id(game_id)] = _whole(after) if after else None
+    resume = request.headers.get("Last-Event-ID", "")
+    if ":" in resume:
+        game_id, _, seq = resume.partition(":")
+        named[_game_id(game_id)] = _whole(seq)
+    most = settings.LIVE_STREAM_GAMES
+    if len(named) > most:
+        raise Invalid(gettext("a stream follows at most %(most)s games") % {"most": most}, most=most)
+    return named
+
+
+def _game_id(raw: str) -> str:
+    try:
+        return str(uuid.UUID(raw))
+    except ValueError:
+        raise Invalid(gettext("%(value)r is not a game id") % {"value": raw[:40]}) from None
+
+
+def _whole(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Invalid(gettext("a resume point must be a whole number")) from None
+    if value < 0:
+        raise Invalid(gettext("a resume point must be at least 0"))
+    return value
+
+
+USER_STREAM_DOC = (
+    "text/event-stream (`x-sse-events`: each event name's data). `event: ready` first, with the "
+    "stream's id (`stream`: add or drop games with /stream/{stream}/games/); `event: game` (no id) "
+    "for each of your open or active games on connect and whenever its status or your turn changes; "
+    "`event: notification`, `id:` = the notification's id, data as in /notifications/. "
+    "The games it follows (yours, unless `own=false`; those named in `games`; those added since) "
+    "come as on each game's own stream, with the game's id in the data (`game`) and `game-` before "
+    "each event name: `game-ready`, `game-event` (`id:` = `<game>:<seq>`), `game-chat`; "
+    "`game-end` when a game may not (or no longer) be seen, which then stops following it. "
+    "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. `event: end` (then the stream closes): "
+    "its token was revoked or expired."
+)
 
 
 class UserStreamView(APIView):
@@ -639,26 +1032,49 @@ class UserStreamView(APIView):
     renderer_classes = STREAM_RENDERERS
 
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="resume after this notification id "
-                                                                "(or Last-Event-ID); default: only new ones"),
-                    OpenApiParameter("ticket", str, description="a stream ticket, instead of the header"),
-                    OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER)],
-        responses={(200, "text/event-stream"): OpenApiResponse(
-            USER_STREAM, description="text/event-stream (`x-sse-events`: each event name's data). "
-            "`event: ready`; `event: game` (no id) for "
-            "each of your open or active games on connect and whenever its status or your turn changes; "
-            "`event: notification`, `id:` = the notification's id, data as in /notifications/; "
-            "`event: end` (then the stream closes): its token was revoked or expired."),
-            400: OpenApiResponse(description="invalid"), 401: OpenApiResponse(description="not_authenticated")},
+        parameters=[
+            OpenApiParameter(
+                "after", int, description="resume after this notification id (or Last-Event-ID); default: only new ones"
+            ),
+            OpenApiParameter(
+                "games",
+                str,
+                description="games to follow, comma-separated, each "
+                "`<id>` (from the present) or `<id>:<seq>` (resume after that event); "
+                "at most LIVE_STREAM_GAMES (50)",
+            ),
+            OpenApiParameter("own", bool, description="follow your open and active games too (default true)"),
+            OpenApiParameter("ticket", str, description="a stream ticket, instead of the header"),
+            OpenApiParameter(
+                "Last-Event-ID",
+                str,
+                OpenApiParameter.HEADER,
+                description=("a notification's id, or a game frame's `<game>:<seq>` (that game resumes there)"),
+            ),
+        ],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(USER_STREAM, description=USER_STREAM_DOC),
+            400: OpenApiResponse(description="invalid"),
+            401: OpenApiResponse(description="not_authenticated"),
+            **STREAM_REFUSALS,
+        },
         extensions=USER_STREAM_EXTENSIONS,
-        summary="Your own news across games (Server-Sent Events)")
+        summary="Your own news and the games you follow (Server-Sent Events)",
+    )
     def get(self, request):
-        after = _cursor(request)
+        named = _named_games(request)
+        raw = request.headers.get("Last-Event-ID")
+        after = _whole(raw) if raw and ":" not in raw else None
+        if request.query_params.get("after") not in (None, ""):
+            after = _whole(request.query_params["after"])
         if after is None:
-            after = Notification.objects.filter(user=request.user).order_by("-id").values_list("id", flat=True).first() or 0
-        reader = UserReader(request.user, after)
+            after = (
+                Notification.objects.filter(user=request.user).order_by("-id").values_list("id", flat=True).first() or 0
+            )
+        own = request.query_params.get("own", "true").lower() not in ("false", "0", "no")
+        reader = UserReader(request.user, after, named, own)
         reader.guard = guard_of(request)
-        return _event_stream(reader)
+        return _event_stream(request, reader)
 
 
 game_stream = asynchronous(GameStreamView)

@@ -1,18 +1,21 @@
 """Stream tickets: a browser's EventSource cannot set headers, and a long-lived token never goes
 in a URL, so it buys a single-use ticket (POST /stream-tickets/) and opens the stream with
 ?ticket= (games.api.streams)."""
+
 from __future__ import annotations
 
 import secrets
 
 import redis
 from django.conf import settings
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import authentication, exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.auth import speak
 from games.errors import DomainError
 from games.realtime import live
 
@@ -35,8 +38,9 @@ class TicketAuthentication(authentication.BaseAuthentication):
         try:
             found = live.client().getdel(_ticket_key(ticket[:100]))
         except redis.RedisError:
-            raise exceptions.AuthenticationFailed("stream tickets are unavailable just now; "
-                                                  "send the Authorization header") from None
+            raise exceptions.AuthenticationFailed(
+                gettext("stream tickets are unavailable just now; send the Authorization header")
+            ) from None
         from accounts import tokens
         from accounts.models import User
 
@@ -47,8 +51,8 @@ class TicketAuthentication(authentication.BaseAuthentication):
         if user_id and tokens.still_valid(int(token_id) if token_id else None):
             user = User.objects.filter(pk=int(user_id), is_active=True).first()
         if user is None:
-            raise exceptions.AuthenticationFailed("unknown, used or expired stream ticket")
-        return user, (int(token_id) if token_id else None)
+            raise exceptions.AuthenticationFailed(gettext("unknown, used or expired stream ticket"))
+        return speak(request, (user, int(token_id) if token_id else None))
 
     def authenticate_header(self, request):
         return "Token"
@@ -59,8 +63,23 @@ class TicketScheme(OpenApiAuthenticationExtension):
     name = "streamTicket"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "query", "name": "ticket",
-                "description": "from POST /api/v1/stream-tickets/; single use, short-lived"}
+        return {
+            "type": "apiKey",
+            "in": "query",
+            "name": "ticket",
+            "description": "from POST /api/v1/stream-tickets/; single use, short-lived",
+        }
+
+
+class SessionScheme(OpenApiAuthenticationExtension):
+    """The admin's session cookie, as drf-spectacular documents DRF's own session class (which
+    it matches exactly, not its subclasses)."""
+
+    target_class = "games.api.auth.SessionAuthentication"
+    name = "cookieAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "cookie", "name": settings.SESSION_COOKIE_NAME}
 
 
 class TicketOut(serializers.Serializer):
@@ -69,14 +88,18 @@ class TicketOut(serializers.Serializer):
 
 
 class StreamTicketsView(APIView):
-    @extend_schema(request=None, responses={201: TicketOut, 503: OpenApiResponse(description="unavailable")},
-                   summary="A single-use ticket to open a stream with ?ticket= (for EventSource)")
+    @extend_schema(
+        request=None,
+        responses={201: TicketOut, 503: OpenApiResponse(description="unavailable")},
+        summary="A single-use ticket to open a stream with ?ticket= (for EventSource)",
+    )
     def post(self, request):
         ticket, ttl = secrets.token_urlsafe(24), settings.STREAM_TICKET_SECONDS
         try:
             token_id = getattr(request.auth, "pk", "") if request.auth is not None else ""
             live.client().set(_ticket_key(ticket), f"{request.user.pk}:{token_id}", ex=ttl)
         except redis.RedisError:
-            raise Unavailable("stream tickets are unavailable just now; send the Authorization "
-                              "header, or poll /events/") from None
+            raise Unavailable(
+                gettext("stream tickets are unavailable just now; send the Authorization header, or poll /events/")
+            ) from None
         return Response({"ticket": ticket, "expires_in": ttl}, status=status.HTTP_201_CREATED)

@@ -2,12 +2,14 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from games.api import players
-from games.api import notifications, push, social, streams, tickets, views
+from games.api import follows, ladders, notifications, push, social, streams, tickets, tournaments, views
+
 
 class TextConverter:
     """A path segment as `str` takes it, less NUL: PostgreSQL text cannot hold one, so a %00 in a
     game id, join code or name would reach a query as a DataError (a 500); without it the route
     does not match, a 404 like any unknown thing."""
+
     regex = "[^/\x00]+"
 
     def to_python(self, value):
@@ -35,6 +37,23 @@ urlpatterns = [
     path("kinds/<text:kind>/leaderboard/", players.LeaderboardView.as_view(), name="kind-leaderboard"),
     path("players/<text:username>/", players.PlayerView.as_view(), name="player"),
     path("games/", views.GamesView.as_view(), name="games"),
+    path("tournaments/", tournaments.TournamentsView.as_view(), name="tournaments"),
+    path("tournaments/<text:tournament_id>/", tournaments.TournamentView.as_view(), name="tournament"),
+    path("tournaments/<text:tournament_id>/register/", tournaments.RegisterView.as_view(), name="tournament-register"),
+    path("tournaments/<text:tournament_id>/withdraw/", tournaments.WithdrawView.as_view(), name="tournament-withdraw"),
+    path("tournaments/<text:tournament_id>/start/", tournaments.StartView.as_view(), name="tournament-start"),
+    path(
+        "ladders/challenges/<int:challenge_id>/accept/", ladders.AcceptChallengeView.as_view(), name="challenge-accept"
+    ),
+    path(
+        "ladders/challenges/<int:challenge_id>/decline/",
+        ladders.DeclineChallengeView.as_view(),
+        name="challenge-decline",
+    ),
+    path("ladders/<text:kind>/", ladders.LadderView.as_view(), name="ladder"),
+    path("ladders/<text:kind>/join/", ladders.JoinLadderView.as_view(), name="ladder-join"),
+    path("ladders/<text:kind>/leave/", ladders.LeaveLadderView.as_view(), name="ladder-leave"),
+    path("ladders/<text:kind>/challenges/", ladders.ChallengesView.as_view(), name="ladder-challenges"),
     path("seeks/", social.SeeksView.as_view(), name="seeks"),
     path("spectate/", social.SpectateView.as_view(), name="spectate"),
     path("invitations/", social.InvitationsView.as_view(), name="invitations"),
@@ -49,14 +68,17 @@ urlpatterns = [
     path("games/<text:game_id>/moves/", views.MovesView.as_view(), name="game-moves"),
     *WAITING,
     path("stream-tickets/", tickets.StreamTicketsView.as_view(), name="stream-tickets"),
+    path("stream/<str:stream_id>/games/", follows.StreamGamesView.as_view(), name="stream-games"),
+    path("stream/<str:stream_id>/games/<text:game_id>/", follows.StreamGameView.as_view(), name="stream-game"),
     path("games/<text:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
     path("games/<text:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
     path("games/<text:game_id>/resign/", social.ResignView.as_view(), name="game-resign"),
     path("games/<text:game_id>/abort/", social.AbortView.as_view(), name="game-abort"),
     path("games/<text:game_id>/claim-forfeit/", social.ClaimForfeitView.as_view(), name="game-claim-forfeit"),
     path("games/<text:game_id>/chat/", social.ChatView.as_view(), name="game-chat"),
-    path("games/<text:game_id>/chat/<int:message_id>/report/", social.ChatReportView.as_view(),
-         name="game-chat-report"),
+    path(
+        "games/<text:game_id>/chat/<int:message_id>/report/", social.ChatReportView.as_view(), name="game-chat-report"
+    ),
     path("games/<text:game_id>/invitations/", social.GameInvitationsView.as_view(), name="game-invitations"),
     path("games/<text:game_id>/rematch/", social.RematchView.as_view(), name="game-rematch"),
     path("games/<text:game_id>/mute/", notifications.MuteView.as_view(), name="game-mute"),

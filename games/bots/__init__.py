@@ -13,10 +13,10 @@ states, scored with the game's one-move heuristic); 3 searches (determinized Mon
 best few moves, by level 2 or by the game kit's own judgement, each played out many times on fresh
 imagined states within the budget).
 """
+
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from games import engines
@@ -32,10 +32,19 @@ class BotError(ValueError):
     """A bot asked to move with nothing to do, or with a level it does not have."""
 
 
-def decide(kind: str, level: int, *, seat: int, view: Mapping[str, Any],
-           legal: Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, Any]],
-           options: Mapping[str, Any], rules_version: int | None, seed: str,
-           budget: Budget | None = None) -> dict[str, Any] | None:
+def decide(
+    kind: str,
+    level: int,
+    *,
+    seat: int,
+    view: Mapping[str, Any],
+    legal: Sequence[Mapping[str, Any]],
+    log: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+    rules_version: int | None,
+    seed: str,
+    budget: Budget | None = None,
+) -> dict[str, Any] | None:
     """The move the bot of `level` makes at `seat`, from what that seat is shown and nothing else.
 
     `log` is the game's log as `seat` reads it (each entry the engine's `describe` for that seat),
@@ -52,8 +61,7 @@ def decide(kind: str, level: int, *, seat: int, view: Mapping[str, Any],
     legal = [dict(m) for m in legal]
     rng = random.Random(f"{seed}:{kind}:{seat}:{len(log)}")
     engine = engines.get(kind, rules_version)
-    me = Seat(engine=engine, kit=kit_for(kind), seat=seat, view=view, legal=legal, log=list(log),
-              options=dict(options))
+    me = Seat(engine=engine, kit=kit_for(kind), seat=seat, view=view, legal=legal, log=list(log), options=dict(options))
     if level == 1:
         return me.kit.random_move(me, rng)
     special = me.kit.decide(me, level, rng, budget or Budget())

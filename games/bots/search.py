@@ -4,6 +4,7 @@ Both work on imagined states: `Seat.imagine` asks the game's kit for a full stat
 seat's view alone. Every imagined state is one the seat cannot rule out, so nothing a bot does
 with it can depend on what the seat may not know.
 """
+
 from __future__ import annotations
 
 import math
@@ -96,15 +97,17 @@ def _after_my_turn(me: Seat, state: dict, rng: random.Random, cap: int = 30) -> 
         follow = engine.legal_moves(state, me.seat)
         if len(follow) > cap:
             follow = rng.sample(follow, cap)
-        values = [_after_my_turn(me, after, rng, cap) for after in
-                  (_try(me, state, m) for m in follow) if after is not None]
+        values = [
+            _after_my_turn(me, after, rng, cap) for after in (_try(me, state, m) for m in follow) if after is not None
+        ]
         if values:
             return max(values)
     return me.kit.evaluate(me, until_my_turn(me, state, rng, me.kit.policy))
 
 
-def scored_moves(me: Seat, rng: random.Random, samples: int = 3, cap: int = 90,
-                 until: float | None = None) -> list[tuple[float, int, dict]]:
+def scored_moves(
+    me: Seat, rng: random.Random, samples: int = 3, cap: int = 90, until: float | None = None
+) -> list[tuple[float, int, dict]]:
     """(mean heuristic value, index, move) of the candidate moves, best first: each move played
     on `samples` imagined states, the others answering at random, then scored by the kit. Past
     `until` (process time), only the moves scored so far are ranked, at least one."""
@@ -149,7 +152,7 @@ def search(me: Seat, rng: random.Random, budget: Budget) -> dict:
         # ranking gets half of it, and a move's cost stays near `budget.seconds`.
         until = None if budget.seconds is None else started + budget.seconds / 2
         ranked = scored_moves(me, rng, samples=2, cap=kit.search_cap, until=until)
-        arms = [m for _, _, m in ranked[:budget.width]]
+        arms = [m for _, _, m in ranked[: budget.width]]
     if not arms:
         return rng.choice(me.legal)
     if len(arms) == 1:
@@ -162,8 +165,10 @@ def search(me: Seat, rng: random.Random, budget: Budget) -> dict:
         if iteration < len(arms):
             arm = iteration
         else:
-            arm = max(range(len(arms)), key=lambda a: totals[a] / counts[a]
-                      + scale * math.sqrt(2 * math.log(iteration) / counts[a]))
+            arm = max(
+                range(len(arms)),
+                key=lambda a: totals[a] / counts[a] + scale * math.sqrt(2 * math.log(iteration) / counts[a]),
+            )
         world = me.imagine(rng)
         after = _try(me, world, arms[arm])
         if after is None:
@@ -179,10 +184,12 @@ def search(me: Seat, rng: random.Random, budget: Budget) -> dict:
     best = max(means)
     choice = min(a for a in range(len(arms)) if means[a] == best)
     if kit.keep_first and choice and counts[0]:
+
         def variance(a: int) -> float:
             if counts[a] < 2:
                 return math.inf
             return max(0.0, squares[a] - totals[a] ** 2 / counts[a]) / (counts[a] - 1) / counts[a]
+
         if means[choice] - means[0] <= kit.keep_first * math.sqrt(variance(choice) + variance(0)):
             choice = 0
     return arms[choice]

@@ -8,6 +8,7 @@ Who reads what: the players' channel is the seats' (a spectator never reads it);
 spectators' channel is everyone else's who may see the game, and the players read it too once
 the game is over (not before: no kibitzing). Hidden messages are served to nobody but staff.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.notifications import notify
 from games.play import access
@@ -49,7 +51,7 @@ def readable(game: Game, seat: int | None) -> list[str]:
 
 def _channel(value: Any) -> str:
     if value not in Channel.values:
-        raise Invalid(f"channel must be one of {', '.join(Channel.values)}")
+        raise Invalid(gettext("channel must be one of %(value)s") % {"value": ", ".join(Channel.values)})
     return value
 
 
@@ -60,32 +62,43 @@ def _visible_game(game_id, user) -> tuple[Game, int | None]:
 
 
 def serve(message: ChatMessage) -> dict[str, Any]:
-    return {"id": message.pk, "game": str(message.game_id), "channel": message.channel,
-            "author": message.author_id,
-            "username": message.author.username if message.author_id else None,
-            "text": message.text, "created_at": message.created_at}
+    return {
+        "id": message.pk,
+        "game": str(message.game_id),
+        "channel": message.channel,
+        "author": message.author_id,
+        "username": message.author.username if message.author_id else None,
+        "text": message.text,
+        "created_at": message.created_at,
+    }
 
 
 def messages(game_id, user, channel: Any, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
     game, seat = _visible_game(game_id, user)
     channel = _channel(channel)
     if channel not in readable(game, seat):
-        raise Forbidden(f"you may not read the {channel} channel of this game")
-    rows = (ChatMessage.objects.filter(game=game, channel=channel, hidden=False, id__gt=after)
-            .select_related("author").order_by("id")[:limit])
+        raise Forbidden(gettext("you may not read the %(channel)s channel of this game") % {"channel": channel})
+    rows = (
+        ChatMessage.objects.filter(game=game, channel=channel, hidden=False, id__gt=after)
+        .select_related("author")
+        .order_by("id")[:limit]
+    )
     return [serve(m) for m in rows]
 
 
 def _text(text: Any) -> str:
     if not isinstance(text, str) or not text.strip():
-        raise Invalid("text must be a non-empty string")
+        raise Invalid(gettext("text must be a non-empty string"))
     text = text.strip()
     if len(text) > settings.CHAT_MAX_LENGTH:
-        raise Invalid(f"text must be at most {settings.CHAT_MAX_LENGTH} characters")
+        raise Invalid(
+            gettext("text must be at most %(CHAT_MAX_LENGTH)s characters")
+            % {"CHAT_MAX_LENGTH": settings.CHAT_MAX_LENGTH}
+        )
     if invisible_characters(text):
-        raise Invalid("text may not contain control or format characters (tab and newline aside)")
+        raise Invalid(gettext("text may not contain control or format characters (tab and newline aside)"))
     if not shows_something(text):
-        raise Invalid("text must show something: a letter, digit, punctuation mark or symbol")
+        raise Invalid(gettext("text must show something: a letter, digit, punctuation mark or symbol"))
     return text
 
 
@@ -94,20 +107,26 @@ def post(game_id, user, channel: Any, text: Any) -> dict[str, Any]:
     game, seat = _visible_game(game_id, user)
     channel = _channel(channel)
     if channel == Channel.PLAYERS and seat is None:
-        raise Forbidden("only the players write in the players' channel")
+        raise Forbidden(gettext("only the players write in the players' channel"))
     if channel == Channel.SPECTATORS and seat is not None:
-        raise Forbidden("players do not write in the spectators' channel")
+        raise Forbidden(gettext("players do not write in the spectators' channel"))
     text = _text(text)
     # The user's row serialises their messages, so the rate limit holds under racing requests.
     type(user).objects.select_for_update().filter(pk=user.pk).first()
     now = timezone.now()
     window = timedelta(seconds=settings.CHAT_RATE_SECONDS)
-    recent = list(ChatMessage.objects.filter(author=user, created_at__gt=now - window)
-                  .order_by("-created_at").values_list("created_at", flat=True)[:settings.CHAT_RATE_COUNT])
+    recent = list(
+        ChatMessage.objects.filter(author=user, created_at__gt=now - window)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)[: settings.CHAT_RATE_COUNT]
+    )
     if len(recent) >= settings.CHAT_RATE_COUNT:
         wait = (recent[-1] + window - now).total_seconds()
-        raise Throttled(f"at most {settings.CHAT_RATE_COUNT} messages per {settings.CHAT_RATE_SECONDS} s",
-                        retry_after=max(1, math.ceil(wait)))
+        raise Throttled(
+            gettext("at most %(CHAT_RATE_COUNT)s messages per %(CHAT_RATE_SECONDS)s s")
+            % {"CHAT_RATE_COUNT": settings.CHAT_RATE_COUNT, "CHAT_RATE_SECONDS": settings.CHAT_RATE_SECONDS},
+            retry_after=max(1, math.ceil(wait)),
+        )
     message = ChatMessage.objects.create(game=game, channel=channel, author=user, text=text, created_at=now)
     live.announce_chat(game.pk, message.pk)
     if channel == Channel.PLAYERS:
@@ -118,8 +137,11 @@ def post(game_id, user, channel: Any, text: Any) -> dict[str, Any]:
 
 def new_for_stream(game: Game, seat: int | None, after: int, limit: int) -> list[dict[str, Any]]:
     """What a game's stream sends of the chat: the reader's channels, after message `after`."""
-    rows = (ChatMessage.objects.filter(game=game, channel__in=readable(game, seat), hidden=False, id__gt=after)
-            .select_related("author").order_by("id")[:limit])
+    rows = (
+        ChatMessage.objects.filter(game=game, channel__in=readable(game, seat), hidden=False, id__gt=after)
+        .select_related("author")
+        .order_by("id")[:limit]
+    )
     return [serve(m) for m in rows]
 
 
@@ -132,17 +154,18 @@ def report(game_id, user, message_id: int, reason: Any) -> ChatReport:
     game, seat = _visible_game(game_id, user)
     message = ChatMessage.objects.filter(pk=message_id, game=game, hidden=False).first()
     if message is None or message.channel not in readable(game, seat):
-        raise NotFound("no such message")
+        raise NotFound(gettext("no such message"))
     if message.author_id == user.pk:
-        raise Forbidden("you cannot report your own message")
+        raise Forbidden(gettext("you cannot report your own message"))
     if reason is None:
         reason = ""
     if not isinstance(reason, str) or len(reason) > 500 or invisible_characters(reason):
-        raise Invalid("reason must be a plain text of at most 500 characters")
-    report, created = ChatReport.objects.get_or_create(message=message, reporter=user,
-                                                       defaults={"reason": reason.strip()})
+        raise Invalid(gettext("reason must be a plain text of at most 500 characters"))
+    report, created = ChatReport.objects.get_or_create(
+        message=message, reporter=user, defaults={"reason": reason.strip()}
+    )
     if not created:
-        raise AlreadyExists("you already reported this message")
+        raise AlreadyExists(gettext("you already reported this message"))
     return report
 
 
@@ -150,12 +173,12 @@ def report(game_id, user, message_id: int, reason: Any) -> ChatReport:
 def hide(message_id: int, staff_user, reason: str) -> ChatMessage:
     """Staff hide a message: it is kept, marked hidden, with who hid it and why."""
     if not staff_user.is_staff:
-        raise Forbidden("only staff hide messages")
+        raise Forbidden(gettext("only staff hide messages"))
     if not isinstance(reason, str) or not reason.strip():
-        raise Invalid("say why the message is hidden")
+        raise Invalid(gettext("say why the message is hidden"))
     message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
     if message is None:
-        raise NotFound("no such message")
+        raise NotFound(gettext("no such message"))
     message.hidden, message.hidden_by, message.hidden_at = True, staff_user, timezone.now()
     message.hidden_reason = reason.strip()
     message.save(update_fields=["hidden", "hidden_by", "hidden_at", "hidden_reason"])
@@ -166,9 +189,16 @@ def hide(message_id: int, staff_user, reason: str) -> ChatMessage:
 # Personal data (accounts.personal_data): registered in GamesConfig.ready
 # ---------------------------------------------------------------------------------------------
 def export_user(user) -> list[dict[str, Any]]:
-    return [{"game": str(m.game_id), "channel": m.channel, "text": m.text,
-             "created_at": m.created_at.isoformat(), "hidden": m.hidden}
-            for m in ChatMessage.objects.filter(author=user).order_by("id")]
+    return [
+        {
+            "game": str(m.game_id),
+            "channel": m.channel,
+            "text": m.text,
+            "created_at": m.created_at.isoformat(),
+            "hidden": m.hidden,
+        }
+        for m in ChatMessage.objects.filter(author=user).order_by("id")
+    ]
 
 
 def erase_user(user) -> None:

@@ -6,11 +6,17 @@ Invitations are rows, not events; accepting one is joining the game (services.jo
 the log records the seat as for any join. A pending invitation expires INVITATION_DAYS after it
 was sent (read as `expired`; nothing needs to run for it).
 
+Every invitation notifies its invitee, so a user sends at most INVITATIONS_PER_DAY in any 24
+hours (rematches included): a batch that would pass it is refused whole. Inviting again someone
+whose invitation is still pending sends nothing, so that no one is notified twice for one seat.
+
 A rematch is a private game with the finished game's players invited: it starts by itself when
 the last of them accepts, and one decline cancels it (a rematch is with the same players).
 """
+
 from __future__ import annotations
 
+import math
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -18,15 +24,25 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.notifications import notify
 from games.play import access, services, store
-from games.errors import (AlreadyExists, Forbidden, GameNotFinished, GameNotOpen, Invalid,
-                          InvitationClosed, NotFound)
+from games.errors import GAME_STATUS, INVITATION_STATUS, worded
+from games.errors import (
+    AlreadyExists,
+    GameNotFinished,
+    GameNotOpen,
+    Invalid,
+    InvitationClosed,
+    NotFound,
+    TooManyInvitations,
+)
 from games.models import Game, Invitation, Seat
 from games.play.store import NewEvent
 
 MAX_INVITEES = 10
+QUOTA_WINDOW = timedelta(hours=24)
 
 
 def status_of(invitation: Invitation, now=None) -> str:
@@ -38,45 +54,96 @@ def status_of(invitation: Invitation, now=None) -> str:
 
 def serve(invitation: Invitation) -> dict[str, Any]:
     game = invitation.game
-    return {"id": invitation.pk, "game": str(invitation.game_id), "kind": game.kind,
-            "invitee": invitation.invitee.username,
-            "invited_by": invitation.invited_by.username if invitation.invited_by_id else None,
-            "rematch": game.rematch_of_id is not None, "status": status_of(invitation),
-            "created_at": invitation.created_at, "expires_at": invitation.expires_at,
-            "responded_at": invitation.responded_at}
+    return {
+        "id": invitation.pk,
+        "game": str(invitation.game_id),
+        "kind": game.kind,
+        "invitee": invitation.invitee.username,
+        "invited_by": invitation.invited_by.username if invitation.invited_by_id else None,
+        "rematch": game.rematch_of_id is not None,
+        "status": status_of(invitation),
+        "created_at": invitation.created_at,
+        "expires_at": invitation.expires_at,
+        "responded_at": invitation.responded_at,
+    }
 
 
 def _users(usernames: Any, inviter) -> list:
     from accounts.models import User
 
     if not isinstance(usernames, list) or not all(isinstance(u, str) for u in usernames):
-        raise Invalid("invite must be a list of usernames")
+        raise Invalid(gettext("invite must be a list of usernames"))
     if len(usernames) > MAX_INVITEES:
-        raise Invalid(f"at most {MAX_INVITEES} invitations at once")
+        raise Invalid(gettext("at most %(MAX_INVITEES)s invitations at once") % {"MAX_INVITEES": MAX_INVITEES})
     wanted = list(dict.fromkeys(usernames))
     users = {u.username: u for u in User.objects.filter(username__in=wanted, is_active=True)}
     unknown = [name for name in wanted if name not in users]
     if unknown:
-        raise Invalid(f"no such user: {', '.join(unknown)}")
+        raise Invalid(gettext("no such user: %(value)s") % {"value": ", ".join(unknown)})
     if inviter.username in users:
-        raise Invalid("you cannot invite yourself")
+        raise Invalid(gettext("you cannot invite yourself"))
     return [users[name] for name in wanted]
 
 
+def _hold(user) -> None:
+    """Lock the inviter's row (as taking a seat does, games.play.services): two requests of one
+    user count their invitations in turn."""
+    from accounts.models import User
+
+    User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+
+
+def _within_quota(inviter, new: int, now) -> None:
+    limit = settings.INVITATIONS_PER_DAY
+    sent = Invitation.objects.filter(invited_by=inviter, created_at__gt=now - QUOTA_WINDOW)
+    used = sent.count()
+    if used + new > limit:
+        oldest = sent.order_by("created_at").values_list("created_at", flat=True).first()
+        wait = (oldest + QUOTA_WINDOW - now).total_seconds() if oldest else QUOTA_WINDOW.total_seconds()
+        raise TooManyInvitations(
+            gettext("at most %(limit)s invitations in 24 hours: you have sent %(used)s, and asked for %(new)s more")
+            % {"limit": limit, "used": used, "new": new},
+            limit=limit,
+            retry_after=max(1, math.ceil(wait)),
+        )
+
+
 def _invite(game: Game, inviter, users: list) -> list[Invitation]:
+    """The caller holds the inviter's row (_hold, or create_game's seat lock)."""
     now = timezone.now()
     seated = set(Seat.objects.filter(game=game).values_list("user_id", flat=True))
     if any(user.pk in seated for user in users):
-        raise Invalid("someone invited already has a seat in this game")
+        raise Invalid(gettext("someone invited already has a seat in this game"))
+    pending = {
+        i.invitee_id: i
+        for i in Invitation.objects.filter(
+            game=game, invitee__in=users, status=Invitation.Status.PENDING, expires_at__gt=now
+        )
+    }
+    new = [user for user in users if user.pk not in pending]
+    _within_quota(inviter, len(new), now)
     expires = now + timedelta(days=settings.INVITATION_DAYS)
     made = []
     for user in users:
+        if user.pk in pending:
+            made.append(pending[user.pk])
+            continue
         invitation, _ = Invitation.objects.update_or_create(
-            game=game, invitee=user, defaults={"invited_by": inviter, "status": Invitation.Status.PENDING,
-                                               "created_at": now, "expires_at": expires, "responded_at": None})
+            game=game,
+            invitee=user,
+            defaults={
+                "invited_by": inviter,
+                "status": Invitation.Status.PENDING,
+                "created_at": now,
+                "expires_at": expires,
+                "responded_at": None,
+            },
+        )
         made.append(invitation)
-    notify.send([u.pk for u in users], game, "invitation",
-                {"rematch": game.rematch_of_id is not None}, who=inviter.username)
+    if new:
+        notify.send(
+            [u.pk for u in new], game, "invitation", {"rematch": game.rematch_of_id is not None}, who=inviter.username
+        )
     return made
 
 
@@ -87,10 +154,12 @@ def _make_private(game: Game, link: bool) -> None:
 
 
 @transaction.atomic
-def create_private_game(user, kind: Any, options: Any, seats: Any, invite: Any, rated: Any = None) -> Game:
+def create_private_game(
+    user, kind: Any, options: Any, seats: Any, invite: Any, rated: Any = None, auto_start: Any = False
+) -> Game:
     users = _users(invite if invite is not None else [], user)
     # Games among friends are unrated unless the creator asks (public games are rated by default).
-    game = services.create_game(user, kind, options, seats, False if rated is None else rated)
+    game = services.create_game(user, kind, options, seats, False if rated is None else rated, auto_start=auto_start)
     _make_private(game, link=True)
     if users:
         _invite(game, user, users)
@@ -103,10 +172,15 @@ def invite(game_id, user, usernames: Any) -> list[Invitation]:
     access.require_visible(game, user)
     access.require_creator(game, user)
     if game.status != Game.Status.OPEN:
-        raise GameNotOpen(f"the game is {game.status}; invitations are for open games")
+        raise GameNotOpen(
+            gettext("the game is %(status)s; invitations are for open games")
+            % {"status": worded(GAME_STATUS, game.status)}
+        )
     if not game.private:
-        raise Invalid("the game is public: anyone may join it")
-    return _invite(game, user, _users(usernames, user))
+        raise Invalid(gettext("the game is public: anyone may join it"))
+    users = _users(usernames, user)
+    _hold(user)  # after the game's row, in the order join_game and rematch lock them
+    return _invite(game, user, users)
 
 
 def for_game(game_id, user) -> list[Invitation]:
@@ -120,13 +194,19 @@ def mine(user) -> list[Invitation]:
 
 
 def _pending(invitation_id, user) -> Invitation:
-    invitation = (Invitation.objects.select_for_update(of=("self",)).select_related("game", "invitee", "invited_by")
-                  .filter(pk=invitation_id, invitee=user).first())
+    invitation = (
+        Invitation.objects.select_for_update(of=("self",))
+        .select_related("game", "invitee", "invited_by")
+        .filter(pk=invitation_id, invitee=user)
+        .first()
+    )
     if invitation is None:
-        raise NotFound("no such invitation")
+        raise NotFound(gettext("no such invitation"))
     current = status_of(invitation)
     if current != Invitation.Status.PENDING:
-        raise InvitationClosed(f"the invitation is {current}")
+        raise InvitationClosed(
+            gettext("the invitation is %(current)s") % {"current": worded(INVITATION_STATUS, current)}
+        )
     return invitation
 
 
@@ -136,8 +216,10 @@ def accept(invitation_id, user) -> Invitation:
     game = services.join_game(invitation.game_id, user)
     invitation.status, invitation.responded_at = Invitation.Status.ACCEPTED, timezone.now()
     invitation.save(update_fields=["status", "responded_at"])
-    if game.rematch_of_id is not None and not Invitation.objects.filter(
-            game=game, status=Invitation.Status.PENDING).exists():
+    if (
+        game.rematch_of_id is not None
+        and not Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).exists()
+    ):
         services.start_game(game.pk, game.creator)  # every player is back: the rematch begins
     invitation.game.refresh_from_db()
     return invitation
@@ -154,10 +236,15 @@ def decline(invitation_id, user) -> Invitation:
         # A rematch is with the same players: one decline calls it off.
         Seat.objects.filter(game=game).delete()
         Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).update(
-            status=Invitation.Status.CANCELLED, responded_at=now)
-        store.append(game, game.version, [NewEvent(store.GAME_CANCELLED, {
-            "reason": "a player declined the rematch"}, user_id=user.pk)], now,
-            status=Game.Status.CANCELLED)
+            status=Invitation.Status.CANCELLED, responded_at=now
+        )
+        store.append(
+            game,
+            game.version,
+            [NewEvent(store.GAME_CANCELLED, {"reason": "a player declined the rematch"}, user_id=user.pk)],
+            now,
+            status=Game.Status.CANCELLED,
+        )
         invitation.game = game
     return invitation
 
@@ -169,11 +256,19 @@ def join_by_code(code: str, user) -> Game:
     # A link seats no one once the game is past its lobby: from then on it tells someone who may
     # not see the game no more than a code that never was (its state is none of their business).
     if game is None or (game.status != Game.Status.OPEN and not access.may_see(game, user)):
-        raise NotFound("no game has this join code")
+        raise NotFound(gettext("no game has this join code"))
     now = timezone.now()
-    Invitation.objects.update_or_create(game=game, invitee=user, defaults={
-        "invited_by": None, "status": Invitation.Status.ACCEPTED, "created_at": now,
-        "expires_at": now, "responded_at": now})
+    Invitation.objects.update_or_create(
+        game=game,
+        invitee=user,
+        defaults={
+            "invited_by": None,
+            "status": Invitation.Status.ACCEPTED,
+            "created_at": now,
+            "expires_at": now,
+            "responded_at": now,
+        },
+    )
     return services.join_game(game.pk, user)
 
 
@@ -184,20 +279,30 @@ def rematch(game_id, user) -> Game:
     old = access.get_game(game_id, lock=True, user=user)
     access.require_player(old, user)
     if old.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
-        raise GameNotFinished(f"the game is {old.status}; a rematch follows a game that is over")
+        raise GameNotFinished(
+            gettext("the game is %(status)s; a rematch follows a game that is over")
+            % {"status": worded(GAME_STATUS, old.status)}
+        )
     if Game.objects.filter(rematch_of=old).exclude(status=Game.Status.CANCELLED).exists():
-        raise AlreadyExists("a rematch of this game exists already")
+        raise AlreadyExists(gettext("a rematch of this game exists already"))
     players = list(Seat.objects.filter(game=old).select_related("user").order_by("number"))
     if len(players) < 2:
-        raise Invalid("no one else is left to play again")
+        raise Invalid(gettext("no one else is left to play again"))
     # Same players, same options, and as rated as the game it answers. Its bots sit down again
     # at once (after the caller), and when only bots are left to ask, the game starts.
     bots = {int(uid): level for uid, level in old.options.get("bots", {}).items()}
-    options = {k: v for k, v in old.options.items() if k != "bots"}
+    options = {k: v for k, v in old.options.items() if k not in ("bots", "tournament", "ladder")}
     people = [seat.user for seat in players if seat.user_id != user.pk and seat.user_id not in bots]
     levels = [bots[seat.user_id] for seat in players if seat.user_id in bots]
-    game = services.create_game(user, old.kind, options, len(players), old.rated,
-                                levels or None)
+    if people and levels:
+        # The people are invited, which makes the rematch private, and a private game seats no
+        # bots (the one rule for every private game, docs/bots.md).
+        raise Invalid(
+            gettext(
+                "a rematch with other people is private, and a private game seats no bots: create a new public game to play them and the computer again"
+            )
+        )
+    game = services.create_game(user, old.kind, options, len(players), old.rated, levels or None)
     game.rematch_of = old
     game.save(update_fields=["rematch_of"])
     if people:

@@ -5,6 +5,7 @@ to spectate. Each public function is one use case in one transaction (docs/socia
 Every write here is a Turn (games.play.turns), or a plain append for the abort, so clocks, the
 projection, the live channel and the notifications follow as they do for a move.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,10 +16,11 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.notifications import notify
 from games.play import access, clocks, store, turns
-from games.errors import Forbidden, GameNotActive, Invalid, NotYet
+from games.errors import Forbidden, GAME_STATUS, GameNotActive, Invalid, NotYet, worded
 from games.play.kinds import all_kinds, engine_of
 from games.models import AbortVote, Event, Game, Invitation, Seat
 from games.play.store import NewEvent
@@ -26,7 +28,7 @@ from games.play.store import NewEvent
 
 def _active(game: Game) -> None:
     if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"the game is {game.status}")
+        raise GameNotActive(gettext("the game is %(status)s") % {"status": worded(GAME_STATUS, game.status)})
 
 
 def _still_in(engine, state) -> set[int]:
@@ -46,7 +48,7 @@ def resign(game_id, user) -> Game:
     engine = engine_of(game)
     turn = turns.current(game, engine, timezone.now())
     if seat not in _still_in(engine, turn.state):
-        raise Forbidden("you are already out of this game")
+        raise Forbidden(gettext("you are already out of this game"))
     turn.settle()  # what fell due before the resignation is settled first
     if not turn.over:
         turn.forfeit(seat, "resigned", actor=seat, user_id=user.pk)
@@ -69,9 +71,14 @@ class AbortState:
 
 def own_moves(game: Game) -> dict[int, int]:
     """seat -> moves it made itself (the server's auto-moves for it do not count)."""
-    return dict(Event.objects.filter(game=game, actor__isnull=False).exclude(type__in=store.SERVER_TYPES)
-                .exclude(data__has_key="auto").values("actor").annotate(n=Count("pk"))
-                .values_list("actor", "n"))
+    return dict(
+        Event.objects.filter(game=game, actor__isnull=False)
+        .exclude(type__in=store.SERVER_TYPES)
+        .exclude(data__has_key="auto")
+        .values("actor")
+        .annotate(n=Count("pk"))
+        .values_list("actor", "n")
+    )
 
 
 def alone_allowed(players: int, moves: dict[int, int]) -> bool:
@@ -87,7 +94,7 @@ def _abort_state(game: Game, voter: int | None = None) -> tuple[Any, set[int], b
     state = store.state_at(game)
     still_in = _still_in(engine, state)
     if voter is not None and voter not in still_in:
-        raise Forbidden("you are out of this game; only the seats still in decide an abort")
+        raise Forbidden(gettext("you are out of this game; only the seats still in decide an abort"))
     alone = alone_allowed(state["players"], own_moves(game))
     votes = set(AbortVote.objects.filter(game=game).values_list("seat", flat=True)) & still_in
     return state, still_in, alone, votes
@@ -97,10 +104,19 @@ def _aborted(game: Game, user, seat: int, reason: str) -> None:
     now = timezone.now()
     result = {"aborted": True, "reason": reason}
     stopped = clocks.advance(game.clocks or {}, game.options, set(game.active_seats or []), set(), set(), now)
-    rows = store.append(game, game.version, [NewEvent(store.GAME_ABORTED, {"result": result, "seat": seat},
-                                                      actor=seat, user_id=user.pk)], now,
-                        status=Game.Status.ABORTED, result=result, finished_at=now, active_seats=[],
-                        clocks=stopped, next_deadline=None, next_reminder=None)
+    rows = store.append(
+        game,
+        game.version,
+        [NewEvent(store.GAME_ABORTED, {"result": result, "seat": seat}, actor=seat, user_id=user.pk)],
+        now,
+        status=Game.Status.ABORTED,
+        result=result,
+        finished_at=now,
+        active_seats=[],
+        clocks=stopped,
+        next_deadline=None,
+        next_reminder=None,
+    )
     others = list(Seat.objects.filter(game=game).exclude(user=user).values_list("user_id", flat=True))
     notify.send(others, game, "finished", {"result": result}, seq=rows[-1].seq)
 
@@ -112,6 +128,9 @@ def vote_abort(game_id, user) -> AbortState:
     game = access.get_game(game_id, lock=True, user=user)
     seat = access.require_player(game, user)
     _active(game)
+    if (game.options or {}).get("tournament"):
+        # Its round waits for it, and its place counts: a tournament game is played or resigned.
+        raise Forbidden(gettext("a tournament game cannot be aborted; resign instead"))
     _, still_in, alone, votes = _abort_state(game, seat)
     if alone:
         _aborted(game, user, seat, "aborted before every seat had moved")
@@ -162,25 +181,29 @@ def claim_forfeit(game_id, user, seat: Any) -> Game:
     claimant = access.require_player(game, user)
     _active(game)
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise Invalid("seat must be a whole number")
+        raise Invalid(gettext("seat must be a whole number"))
     if game.clocks:
-        raise Invalid("this game has a time control: its clocks deal with a silent seat")
+        raise Invalid(gettext("this game has a time control: its clocks deal with a silent seat"))
     engine = engine_of(game)
     now = timezone.now()
     turn = turns.current(game, engine, now)
     still_in = _still_in(engine, turn.state)
     if claimant not in still_in:
-        raise Forbidden("you are out of this game")
+        raise Forbidden(gettext("you are out of this game"))
     if seat == claimant:
-        raise Invalid("that is your own seat: resign instead")
+        raise Invalid(gettext("that is your own seat: resign instead"))
     if seat not in still_in:
-        raise Invalid(f"seat {seat} is not a seat still in this game")
+        raise Invalid(gettext("seat %(seat)s is not a seat still in this game") % {"seat": seat})
     if seat not in (game.active_seats or []):
-        raise NotYet(f"seat {seat} has nothing to do now: the game is not waiting for it")
+        raise NotYet(gettext("seat %(seat)s has nothing to do now: the game is not waiting for it") % {"seat": seat})
     due = silent_since(game) + timedelta(days=settings.VANISHED_AFTER_DAYS)
     if now < due:
-        raise NotYet(f"seat {seat} may be claimed once the game has waited "
-                     f"{settings.VANISHED_AFTER_DAYS:g} days, from {due.isoformat()}")
+        raise NotYet(
+            gettext(
+                "seat %(seat)s may be claimed once the game has waited %(VANISHED_AFTER_DAYS)g days, from %(value)s"
+            )
+            % {"seat": seat, "VANISHED_AFTER_DAYS": settings.VANISHED_AFTER_DAYS, "value": due.isoformat()}
+        )
     turn.forfeit(seat, "vanished", actor=claimant, user_id=user.pk)
     turn.settle()
     turn.commit()
@@ -195,13 +218,15 @@ def visible_to(games: QuerySet, user) -> QuerySet:
     seated = Seat.objects.filter(game=OuterRef("pk"), user=user)
     invited = Invitation.objects.filter(
         Q(status=Invitation.Status.ACCEPTED) | Q(status=Invitation.Status.PENDING, expires_at__gt=timezone.now()),
-        game=OuterRef("pk"), invitee=user)
+        game=OuterRef("pk"),
+        invitee=user,
+    )
     return games.filter(Q(private=False) | Exists(seated) | Exists(invited))
 
 
 def _kind(kind: str | None) -> str | None:
     if kind is not None and kind not in all_kinds():
-        raise Invalid(f"kind must be one of {', '.join(all_kinds())}")
+        raise Invalid(gettext("kind must be one of %(value)s") % {"value": ", ".join(all_kinds())})
     return kind
 
 
@@ -210,15 +235,18 @@ TIME_CONTROLS = ("none", "per_move", "bank")
 
 def seeks(kind: str | None = None, players: int | None = None, time_control: str | None = None) -> QuerySet:
     """Public open games with a free seat, oldest first (the longest waiting)."""
-    games = (Game.objects.filter(status=Game.Status.OPEN, private=False)
-             .annotate(taken=Count("seat_set")).filter(taken__lt=F("seats")))
+    games = (
+        Game.objects.filter(status=Game.Status.OPEN, private=False)
+        .annotate(taken=Count("seat_set"))
+        .filter(taken__lt=F("seats"))
+    )
     if _kind(kind):
         games = games.filter(kind=kind)
     if players is not None:
         games = games.filter(seats=players)
     if time_control is not None:
         if time_control not in TIME_CONTROLS:
-            raise Invalid(f"time_control must be one of {', '.join(TIME_CONTROLS)}")
+            raise Invalid(gettext("time_control must be one of %(value)s") % {"value": ", ".join(TIME_CONTROLS)})
         games = games.filter(options__time_control=time_control)
     return games.prefetch_related("seat_set__user").order_by("created_at")
 

@@ -4,6 +4,7 @@
 loads it on first use and returns it under the rules version a game was created with, keyed by
 (kind, version): a game is always replayed by the rules it was created under.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -37,7 +38,9 @@ def get(kind: str, version: int | None = None) -> Engine:
     version of its rules."""
     key = (kind, version)
     if version is not None and type(version) is not int:  # 2.0 == 2: keep it out of the cache
-        raise UnknownRulesVersion(f"{kind} rules version {version!r} is not a whole number")
+        raise UnknownRulesVersion(
+            "%(kind)s rules version %(version)r is not a whole number", kind=kind, version=version
+        )
     if key not in _loaded:
         current = _loaded.get((kind, None)) or load(ENGINES[kind])
         _loaded[(kind, None)] = current

@@ -7,14 +7,17 @@ The server runs every move through `Engine.play`, which checks, in order (as boa
 game over -> inactive seat -> unavailable move type -> the engine's own legality (`step`). Each
 check has its own error code, so a client can tell "the game ended" from "not now" from "not that".
 """
+
 from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar, Mapping, Sequence, TypeVar
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -29,10 +32,73 @@ RESERVED_KEYS = ("_seed", "_forfeited")
 # ---------------------------------------------------------------------------------------------
 # Errors: one type per pipeline stage, each with a stable code the API maps to HTTP.
 # ---------------------------------------------------------------------------------------------
+class Refusal(str):
+    """Why a move is refused, in English, carrying what a translation needs: `template` (the
+    message id, with %(name)s placeholders) and `args`. It is the English text itself, so the
+    engines, the bots and the tests read it as any string; the server renders `template` in the
+    reader's language (games.play.services), the engines knowing no language but English.
+    An argument that is a list of refusals reads as them joined by "; "."""
+
+    template: str
+    args: dict[str, Any]
+
+    def __new__(cls, template: str, **args: Any) -> Refusal:
+        text = template % {name: joined(value) for name, value in args.items()} if args else template
+        self = super().__new__(cls, text)
+        self.template, self.args = template, args
+        return self
+
+    def __reduce__(self):
+        return str, (str(self),)  # a copy (of a state, a record) is plain text
+
+
+def read_back(text: str, templates: Sequence[str]) -> str:
+    """The Refusal of one of `templates` that wrote `text`, its arguments read back, or `text`
+    itself when none did. A record is kept as it was written (the golden games hold it), so a
+    refusal stored in one is its English text: this finds its message again, so that a
+    description can be said in the reader's language. An argument that looks like JSON (a list
+    of seats) is read as JSON."""
+    if isinstance(text, Refusal) or not isinstance(text, str):
+        return text
+    for template in templates:
+        names = re.findall(r"%\((\w+)\)s", template)
+        if not names:
+            if text == template:
+                return Refusal(template)
+            continue
+        pattern = "".join(
+            f"(?P<{part}>.+?)" if i % 2 else re.escape(part)
+            for i, part in enumerate(re.split(r"%\((\w+)\)s", template))
+        )
+        found = re.fullmatch(pattern, text, re.DOTALL)
+        if found:
+            return Refusal(template, **{name: _json_or_text(found[name]) for name in names})
+    return text
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, list) else text
+
+
+def joined(value: Any) -> Any:
+    """A list of refusals as one text; any other value as it is."""
+    if isinstance(value, list) and value and all(isinstance(item, Refusal) for item in value):
+        return "; ".join(value)
+    return value
+
+
 class EngineError(Exception):
     code = "engine_error"
 
-    def __init__(self, detail: str, code: str | None = None):
+    def __init__(self, detail: str, code: str | None = None, **args: Any):
+        # With arguments, `detail` is a template (see Refusal): IllegalMove("%(card)s is not in
+        # your hand", card=card). Marked for translation by the call itself (the `makemessages`
+        # command of games lists these names as gettext keywords).
+        detail = Refusal(detail, **args) if args else detail
         super().__init__(detail)
         self.detail = detail
         if code:
@@ -125,10 +191,15 @@ def places(keys: Mapping[int, Any], sides: Sequence[Sequence[int]] | None = None
     return result
 
 
-def make_result(scores: Mapping[int, int], keys: Mapping[int, Any] | None = None,
-                breakdown: Mapping[int, Any] | None = None, tie_break: str | None = None,
-                sides: Sequence[Sequence[int]] | None = None, lost: bool = False,
-                **extra: Any) -> dict[str, Any]:
+def make_result(
+    scores: Mapping[int, int],
+    keys: Mapping[int, Any] | None = None,
+    breakdown: Mapping[int, Any] | None = None,
+    tie_break: str | None = None,
+    sides: Sequence[Sequence[int]] | None = None,
+    lost: bool = False,
+    **extra: Any,
+) -> dict[str, Any]:
     """The shape every engine's `result` returns.
 
     `keys` are the full sort keys (score first, then the rulebook's tie-breaks); by default the
@@ -164,26 +235,56 @@ def result_schema(breakdown: dict[str, Any] | None = None) -> dict[str, Any]:
     """The shape `make_result` returns (one list entry per seat), `breakdown` items as given."""
     ints = {"type": "array", "items": {"type": "integer"}}
     return {
-        "type": "object", "required": ["scores", "places", "winners", "breakdown", "tie_break"],
+        "type": "object",
+        "required": ["scores", "places", "winners", "breakdown", "tie_break"],
         "properties": {
             "scores": ints,
-            "places": {"type": "array", "items": {"type": "integer", "minimum": 1},
-                       "description": "a seat's place is 1 + the number of sides (seats, or "
-                                      "teams in a team game) strictly ahead of its side: "
-                                      "equal results share a place (1, 1, 3)"},
-            "winners": {**SEATS_SCHEMA, "description": "the seats placed first; none in a "
-                        "cooperative game its team lost"},
-            "breakdown": nullable({"type": "array", "items": breakdown or {
-                "type": "object", "additionalProperties": True,
-                "description": "the kind's own figures for the seat"}}),
+            "places": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 1},
+                "description": "a seat's place is 1 + the number of sides (seats, or "
+                "teams in a team game) strictly ahead of its side: "
+                "equal results share a place (1, 1, 3)",
+            },
+            "winners": {
+                **SEATS_SCHEMA,
+                "description": "the seats placed first; none in a cooperative game its team lost",
+            },
+            "breakdown": nullable(
+                {
+                    "type": "array",
+                    "items": breakdown
+                    or {
+                        "type": "object",
+                        "additionalProperties": True,
+                        "description": "the kind's own figures for the seat",
+                    },
+                }
+            ),
             "tie_break": nullable({"type": "string"}),
             "forfeited": {**SEATS_SCHEMA, "description": "seats out by forfeit, ranked last"},
-            "rating_changes": {"type": "array", "description": "a rated game: each rated seat's "
-                               "rating before and after it (docs/accounts.md)",
-                               "items": {"type": "object", "required": ["seat", "before", "after", "delta"],
-                                         "properties": {"seat": SEAT_SCHEMA, "before": {"type": "number"},
-                                                        "after": {"type": "number"},
-                                                        "delta": {"type": "number"}}}},
+            "settled": {
+                "type": "object",
+                "required": ["by", "reason"],
+                "properties": {"by": nullable({"type": "string"}), "reason": {"type": "string"}},
+                "description": "a tournament game ended with these places by staff (`by`: who, "
+                "`reason`: why) or by its round's deadline (`by` null); "
+                "`scores` is then empty: docs/tournaments.md",
+            },
+            "rating_changes": {
+                "type": "array",
+                "description": "a rated game: each rated seat's rating before and after it (docs/accounts.md)",
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "before", "after", "delta"],
+                    "properties": {
+                        "seat": SEAT_SCHEMA,
+                        "before": {"type": "number"},
+                        "after": {"type": "number"},
+                        "delta": {"type": "number"},
+                    },
+                },
+            },
         },
     }
 
@@ -192,7 +293,8 @@ def event_schema(fields: dict[str, Any], types: list[str] | None = None) -> dict
     """A `describe`d log entry: seq, type, actor, plus the kind's own `fields` (each optional:
     which appear depends on the event type and on who is looking)."""
     return {
-        "type": "object", "required": ["seq", "type", "actor"],
+        "type": "object",
+        "required": ["seq", "type", "actor"],
         "properties": {
             "seq": {"type": "integer", "minimum": 1},
             "type": {"type": "string", **({"enum": types} if types else {})},
@@ -202,9 +304,9 @@ def event_schema(fields: dict[str, Any], types: list[str] | None = None) -> dict
     }
 
 
-def require(condition: bool, detail: str, error: type[EngineError] = IllegalMove) -> None:
+def require(condition: bool, detail: str, error: type[EngineError] = IllegalMove, **args: Any) -> None:
     if not condition:
-        raise error(detail)
+        raise error(detail, **args)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,8 +341,11 @@ class Engine:
             return self
         if type(version) is not int or version not in self.rules_versions:
             raise UnknownRulesVersion(
-                f"{self.kind} rules version {version!r} is not played by this server "
-                f"(it plays {', '.join(map(str, self.rules_versions or (self.rules_version,)))})")
+                "%(kind)s rules version %(version)r is not played by this server (it plays %(value)s)",
+                kind=self.kind,
+                version=version,
+                value=", ".join(map(str, self.rules_versions or (self.rules_version,))),
+            )
         return self._with_version(version)
 
     def _with_version(self, version: int) -> "Engine":
@@ -261,8 +366,11 @@ class Engine:
         """JSON Schema of `view` (what a seat or spectator sees), for the OpenAPI document.
 
         The default promises only an object; every product game gives a precise one."""
-        return {"type": "object", "additionalProperties": True,
-                "description": f"the {self.kind} game as the caller may see it"}
+        return {
+            "type": "object",
+            "additionalProperties": True,
+            "description": f"the {self.kind} game as the caller may see it",
+        }
 
     def event_schema(self) -> dict[str, Any]:
         """JSON Schema of one `describe`d log entry, for the OpenAPI document."""
@@ -313,10 +421,17 @@ class Engine:
         """
         return {"seq": event["seq"], "type": event["type"], "actor": event["actor"]}
 
+    def standing(self, view: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        """Each side's score so far, as the rulebook counts it, from `view` alone (what one
+        viewer may see, so it can tell no secret): [{"seats": [...], "score": n}, ...], one entry
+        per side. None: the game keeps no running score."""
+        return None
+
     def replay_view(self, state: State, viewer: int | None) -> dict[str, Any]:
         """The view of a past state, as a replay shows it once the game has moved on: without
         what was shown only for a moment. Default: the view itself."""
         return self.view(state, viewer)
+
     def reveals(self, event: Mapping[str, Any]) -> bool:
         """Whether this log entry showed someone hidden information (cards dealt face up or seen,
         gifts, an evaluation): the server refuses to roll a game back to before such an event,
@@ -377,10 +492,15 @@ class Engine:
         sides = self.sides(state)
         if sides is not None:
             sides = [[s for s in side if s not in out] for side in sides] + [[s] for s in out]
-        return make_result(scores, keys, breakdown=dict(enumerate(base["breakdown"]))
-                           if base and base.get("breakdown") else None,
-                           tie_break="forfeit", sides=sides,
-                           lost=base is not None and not base["winners"], forfeited=out)
+        return make_result(
+            scores,
+            keys,
+            breakdown=dict(enumerate(base["breakdown"])) if base and base.get("breakdown") else None,
+            tie_break="forfeit",
+            sides=sides,
+            lost=base is not None and not base["winners"],
+            forfeited=out,
+        )
 
     # -- the pipeline (concrete) ----------------------------------------------------------------
     def is_over(self, state: State) -> bool:
@@ -393,11 +513,14 @@ class Engine:
             raise IllegalMove('a move is an object with a string "type"')
         if actor is not None:
             if actor not in self.active_players(state):
-                raise NotYourTurn(f"seat {actor} has nothing to do now")
+                raise NotYourTurn("seat %(actor)s has nothing to do now", actor=actor)
             available = self.move_types(state, actor)
             if move["type"] not in available:
                 raise UnavailableMove(
-                    f"'{move['type']}' is not available now; available: {sorted(available)}")
+                    "'%(type)s' is not available now; available: %(available)s",
+                    type=move["type"],
+                    available=sorted(available),
+                )
         return self.step(state, actor, move, at)
 
     def apply(self, state: State, actor: int | None, move: Any, at: datetime) -> State:
@@ -407,17 +530,25 @@ class Engine:
 _PLAIN = (str, int, float, bool, type(None))
 
 
-def clone(state: State) -> State:
-    """A deep copy to change freely: engines never mutate the state they were given.
+JSONish = TypeVar("JSONish")
+
+
+def clone(state: JSONish) -> JSONish:
+    """A deep copy to change freely (a state, or any part of one): engines never mutate the state
+    they were given.
 
     States are JSON (dicts, lists and scalars; they are cached and snapshotted as JSON), which
     this copies several times faster than copy.deepcopy, whose memo and dispatch dominated the
     sweeper's profile; anything else still goes through deepcopy."""
-    kind = type(state)
+    return _copied(state)
+
+
+def _copied(value: Any) -> Any:
+    kind = type(value)
     if kind is dict:
-        return {key: value if type(value) in _PLAIN else clone(value) for key, value in state.items()}
+        return {key: item if type(item) in _PLAIN else _copied(item) for key, item in value.items()}
     if kind is list:
-        return [value if type(value) in _PLAIN else clone(value) for value in state]
+        return [item if type(item) in _PLAIN else _copied(item) for item in value]
     if kind in _PLAIN:
-        return state
-    return copy.deepcopy(state)
+        return value
+    return copy.deepcopy(value)

@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,90 +15,174 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('kind', models.CharField(db_index=True, max_length=32)),
-                ('options', models.JSONField(default=dict)),
-                ('seats', models.PositiveSmallIntegerField(help_text='seats offered; the game starts with those taken')),
-                ('status', models.CharField(choices=[('open', 'Open'), ('active', 'Active'), ('finished', 'Finished'), ('cancelled', 'Cancelled')], db_index=True, default='open', max_length=16)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('active_seats', models.JSONField(default=list)),
-                ('clocks', models.JSONField(blank=True, default=dict, help_text='per-seat clock state (games.clocks)')),
-                ('next_deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('seed_hash', models.CharField(max_length=64)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('creator', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("kind", models.CharField(db_index=True, max_length=32)),
+                ("options", models.JSONField(default=dict)),
+                (
+                    "seats",
+                    models.PositiveSmallIntegerField(help_text="seats offered; the game starts with those taken"),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Open"),
+                            ("active", "Active"),
+                            ("finished", "Finished"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=16,
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("active_seats", models.JSONField(default=list)),
+                ("clocks", models.JSONField(blank=True, default=dict, help_text="per-seat clock state (games.clocks)")),
+                ("next_deadline", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("seed_hash", models.CharField(max_length=64)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "creator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Dispute',
+            name="Dispute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField(help_text='the event disputed')),
-                ('reason', models.TextField(max_length=2000)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('upheld', 'Upheld'), ('dismissed', 'Dismissed')], db_index=True, default='open', max_length=16)),
-                ('resolution', models.TextField(blank=True, default='')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('resolved_at', models.DateTimeField(blank=True, null=True)),
-                ('raised_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('resolved_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='disputes', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seq", models.PositiveIntegerField(help_text="the event disputed")),
+                ("reason", models.TextField(max_length=2000)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("upheld", "Upheld"), ("dismissed", "Dismissed")],
+                        db_index=True,
+                        default="open",
+                        max_length=16,
+                    ),
+                ),
+                ("resolution", models.TextField(blank=True, default="")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("resolved_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "raised_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "resolved_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="disputes", to="games.game"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('type', models.CharField(max_length=64)),
-                ('actor', models.SmallIntegerField(blank=True, help_text='seat; null = system or staff', null=True)),
-                ('data', models.JSONField(default=dict)),
-                ('created_at', models.DateTimeField()),
-                ('idempotency_key', models.CharField(blank=True, max_length=128, null=True)),
-                ('request_hash', models.CharField(blank=True, default='', max_length=64)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seq", models.PositiveIntegerField()),
+                ("type", models.CharField(max_length=64)),
+                ("actor", models.SmallIntegerField(blank=True, help_text="seat; null = system or staff", null=True)),
+                ("data", models.JSONField(default=dict)),
+                ("created_at", models.DateTimeField()),
+                ("idempotency_key", models.CharField(blank=True, max_length=128, null=True)),
+                ("request_hash", models.CharField(blank=True, default="", max_length=64)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="events", to="games.game"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'seq'), name='event_seq_unique'), models.UniqueConstraint(fields=('game', 'idempotency_key'), name='event_idempotency_unique'), models.CheckConstraint(condition=models.Q(('seq__gte', 1)), name='event_seq_positive')],
+                "ordering": ["game", "seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "seq"), name="event_seq_unique"),
+                    models.UniqueConstraint(fields=("game", "idempotency_key"), name="event_idempotency_unique"),
+                    models.CheckConstraint(condition=models.Q(("seq__gte", 1)), name="event_seq_positive"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seat_set', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="seat_set", to="games.game"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="seats", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['number'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'number'), name='seat_number_unique'), models.UniqueConstraint(fields=('game', 'user'), name='seat_user_unique')],
+                "ordering": ["number"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "number"), name="seat_number_unique"),
+                    models.UniqueConstraint(fields=("game", "user"), name="seat_user_unique"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Snapshot',
+            name="Snapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('state', models.JSONField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("version", models.PositiveIntegerField()),
+                ("state", models.JSONField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="snapshots", to="games.game"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('game', 'version'), name='snapshot_unique')],
+                "constraints": [models.UniqueConstraint(fields=("game", "version"), name="snapshot_unique")],
             },
         ),
     ]

@@ -3,9 +3,10 @@
 Row triggers cover UPDATE and DELETE; TRUNCATE fires no row trigger, so it has its own statement
 trigger. The only way around them is deliberate: in a database whose name starts with `test_`
 (the test suite's), a transaction that sets `darkroom.allow_truncate = 'on'` may TRUNCATE, which is
-how the test runner resets tables between tests (config.dbbackend). Production databases have
+how the test runner resets tables between tests (tests/settings.py sets it on every connection). Production databases have
 no such door.
 """
+
 from django.db import migrations
 
 FORWARD = r"""

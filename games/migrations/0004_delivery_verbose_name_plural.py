@@ -4,14 +4,13 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_game_next_reminder_delivery_deliveryattempt_and_more'),
+        ("games", "0003_game_next_reminder_delivery_deliveryattempt_and_more"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='delivery',
-            options={'verbose_name_plural': 'deliveries'},
+            name="delivery",
+            options={"verbose_name_plural": "deliveries"},
         ),
     ]

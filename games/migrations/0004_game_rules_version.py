@@ -6,15 +6,16 @@ from django.db import migrations, models
 # Games created before rules were versioned were all created under version 1 of their kind's
 # rules (GameCreated without "rules_version" means 1): the default is their true version.
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_game_next_reminder_delivery_deliveryattempt_and_more'),
+        ("games", "0003_game_next_reminder_delivery_deliveryattempt_and_more"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='rules_version',
-            field=models.PositiveSmallIntegerField(default=1, help_text='the rules the game was created under (GameCreated); it is replayed by them'),
+            model_name="game",
+            name="rules_version",
+            field=models.PositiveSmallIntegerField(
+                default=1, help_text="the rules the game was created under (GameCreated); it is replayed by them"
+            ),
         ),
     ]

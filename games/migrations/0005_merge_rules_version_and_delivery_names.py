@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_delivery_verbose_name_plural'),
-        ('games', '0004_game_rules_version'),
+        ("games", "0004_delivery_verbose_name_plural"),
+        ("games", "0004_game_rules_version"),
     ]
 
-    operations = [
-    ]
+    operations = []

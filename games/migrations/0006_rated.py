@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_merge_rules_version_and_delivery_names'),
+        ("games", "0005_merge_rules_version_and_delivery_names"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='rated',
+            model_name="game",
+            name="rated",
             field=models.BooleanField(default=True, help_text="the result changes the players' ratings"),
         ),
     ]

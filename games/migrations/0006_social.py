@@ -6,103 +6,196 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_merge_rules_version_and_delivery_names'),
+        ("games", "0005_merge_rules_version_and_delivery_names"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='join_code',
+            model_name="game",
+            name="join_code",
             field=models.CharField(blank=True, max_length=64, null=True, unique=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='private',
+            model_name="game",
+            name="private",
             field=models.BooleanField(db_index=True, default=False),
         ),
         migrations.AddField(
-            model_name='game',
-            name='rematch_of',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematches', to='games.game'),
+            model_name="game",
+            name="rematch_of",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="rematches",
+                to="games.game",
+            ),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='status',
-            field=models.CharField(choices=[('open', 'Open'), ('active', 'Active'), ('finished', 'Finished'), ('cancelled', 'Cancelled'), ('aborted', 'Aborted')], db_index=True, default='open', max_length=16),
+            model_name="game",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("open", "Open"),
+                    ("active", "Active"),
+                    ("finished", "Finished"),
+                    ("cancelled", "Cancelled"),
+                    ("aborted", "Aborted"),
+                ],
+                db_index=True,
+                default="open",
+                max_length=16,
+            ),
         ),
         migrations.CreateModel(
-            name='ChatMessage',
+            name="ChatMessage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel', models.CharField(choices=[('players', 'Players'), ('spectators', 'Spectators')], max_length=16)),
-                ('text', models.TextField(help_text='plain text as sent; never rendered as HTML')),
-                ('created_at', models.DateTimeField(db_index=True)),
-                ('hidden', models.BooleanField(default=False)),
-                ('hidden_reason', models.TextField(blank=True, default='')),
-                ('hidden_at', models.DateTimeField(blank=True, null=True)),
-                ('author', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat', to='games.game')),
-                ('hidden_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "channel",
+                    models.CharField(choices=[("players", "Players"), ("spectators", "Spectators")], max_length=16),
+                ),
+                ("text", models.TextField(help_text="plain text as sent; never rendered as HTML")),
+                ("created_at", models.DateTimeField(db_index=True)),
+                ("hidden", models.BooleanField(default=False)),
+                ("hidden_reason", models.TextField(blank=True, default="")),
+                ("hidden_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "author",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="chat", to="games.game"
+                    ),
+                ),
+                (
+                    "hidden_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='ChatReport',
+            name="ChatReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.TextField(blank=True, default='', max_length=500)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('message', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='games.chatmessage')),
-                ('reporter', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("reason", models.TextField(blank=True, default="", max_length=500)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "message",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="reports", to="games.chatmessage"
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Invitation',
+            name="Invitation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('accepted', 'Accepted'), ('declined', 'Declined'), ('cancelled', 'Cancelled')], default='pending', max_length=16)),
-                ('created_at', models.DateTimeField()),
-                ('expires_at', models.DateTimeField()),
-                ('responded_at', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='games.game')),
-                ('invited_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('invitee', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("accepted", "Accepted"),
+                            ("declined", "Declined"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        default="pending",
+                        max_length=16,
+                    ),
+                ),
+                ("created_at", models.DateTimeField()),
+                ("expires_at", models.DateTimeField()),
+                ("responded_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="invitations", to="games.game"
+                    ),
+                ),
+                (
+                    "invited_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "invitee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='AbortVote',
+            name="AbortVote",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='abort_votes', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="abort_votes", to="games.game"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('game', 'seat'), name='abort_vote_unique')],
+                "constraints": [models.UniqueConstraint(fields=("game", "seat"), name="abort_vote_unique")],
             },
         ),
         migrations.AddIndex(
-            model_name='chatmessage',
-            index=models.Index(fields=['game', 'channel', 'id'], name='games_chatm_game_id_e7fba1_idx'),
+            model_name="chatmessage",
+            index=models.Index(fields=["game", "channel", "id"], name="games_chatm_game_id_e7fba1_idx"),
         ),
         migrations.AddIndex(
-            model_name='chatmessage',
-            index=models.Index(fields=['author', 'created_at'], name='games_chatm_author__849e4c_idx'),
+            model_name="chatmessage",
+            index=models.Index(fields=["author", "created_at"], name="games_chatm_author__849e4c_idx"),
         ),
         migrations.AddConstraint(
-            model_name='chatreport',
-            constraint=models.UniqueConstraint(fields=('message', 'reporter'), name='chat_report_unique'),
+            model_name="chatreport",
+            constraint=models.UniqueConstraint(fields=("message", "reporter"), name="chat_report_unique"),
         ),
         migrations.AddConstraint(
-            model_name='invitation',
-            constraint=models.UniqueConstraint(fields=('game', 'invitee'), name='invitation_unique'),
+            model_name="invitation",
+            constraint=models.UniqueConstraint(fields=("game", "invitee"), name="invitation_unique"),
         ),
     ]

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_rated'),
-        ('games', '0006_social'),
+        ("games", "0006_rated"),
+        ("games", "0006_social"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -7,41 +7,55 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0004_ratings_and_tokens'),
-        ('games', '0007_merge_0006_rated_0006_social'),
+        ("accounts", "0004_ratings_and_tokens"),
+        ("games", "0007_merge_0006_rated_0006_social"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='delivery',
-            name='status',
-            field=models.CharField(choices=[('pending', 'Pending'), ('sent', 'Sent'), ('failed', 'Failed')], default='pending', max_length=16),
+            model_name="delivery",
+            name="status",
+            field=models.CharField(
+                choices=[("pending", "Pending"), ("sent", "Sent"), ("failed", "Failed")],
+                default="pending",
+                max_length=16,
+            ),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='game',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='games.game'),
+            model_name="event",
+            name="game",
+            field=models.ForeignKey(
+                db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name="events", to="games.game"
+            ),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='user',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to=settings.AUTH_USER_MODEL),
+            model_name="notification",
+            name="user",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="notifications",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AlterField(
-            model_name='seat',
-            name='game',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='seat_set', to='games.game'),
+            model_name="seat",
+            name="game",
+            field=models.ForeignKey(
+                db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name="seat_set", to="games.game"
+            ),
         ),
         migrations.AlterField(
-            model_name='snapshot',
-            name='game',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='games.game'),
+            model_name="snapshot",
+            name="game",
+            field=models.ForeignKey(
+                db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name="snapshots", to="games.game"
+            ),
         ),
         migrations.AddIndex(
-            model_name='delivery',
-            index=models.Index(fields=['status'], name='delivery_status'),
+            model_name="delivery",
+            index=models.Index(fields=["status"], name="delivery_status"),
         ),
     ]

@@ -7,43 +7,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_move_path_indexes'),
+        ("games", "0008_move_path_indexes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='game',
-            name='join_code',
+            model_name="game",
+            name="join_code",
             field=models.CharField(blank=True, max_length=64, null=True),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='kind',
+            model_name="game",
+            name="kind",
             field=models.CharField(max_length=32),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='private',
+            model_name="game",
+            name="private",
             field=models.BooleanField(default=False),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='status',
-            field=models.CharField(choices=[('open', 'Open'), ('active', 'Active'), ('finished', 'Finished'), ('cancelled', 'Cancelled'), ('aborted', 'Aborted')], default='open', max_length=16),
+            model_name="game",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("open", "Open"),
+                    ("active", "Active"),
+                    ("finished", "Finished"),
+                    ("cancelled", "Cancelled"),
+                    ("aborted", "Aborted"),
+                ],
+                default="open",
+                max_length=16,
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['kind'], name='game_kind'),
+            model_name="game",
+            index=models.Index(fields=["kind"], name="game_kind"),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status'], name='game_status'),
+            model_name="game",
+            index=models.Index(fields=["status"], name="game_status"),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(fields=('join_code',), name='game_join_code_unique'),
+            model_name="game",
+            constraint=models.UniqueConstraint(fields=("join_code",), name="game_join_code_unique"),
         ),
     ]

@@ -14,6 +14,7 @@ does: each network step runs under asyncio.wait_for with what is left of it, and
 httpx request closes its connection, so a service that trickles bytes or never answers costs the
 deadline and no more. Only the first 64 KiB of an answer are read (the reason a device is gone).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -68,6 +69,7 @@ class Deadline:
 
     def run(self, make):
         """Run the coroutine `make()` makes, cut at the deadline (its connection closed)."""
+
         async def bounded():
             return await asyncio.wait_for(make(), timeout=self.left())
 
@@ -84,8 +86,9 @@ def _tls() -> ssl.SSLContext:
 
 async def _post(url: str, body: bytes, headers: dict[str, str], http2: bool) -> tuple[int, bytes]:
     """One POST; the status and at most ANSWER_MAX bytes of the answer. Never follows a redirect."""
-    async with httpx.AsyncClient(http1=not http2, http2=http2, verify=_tls(), timeout=None,
-                                 trust_env=False, follow_redirects=False) as client:
+    async with httpx.AsyncClient(
+        http1=not http2, http2=http2, verify=_tls(), timeout=None, trust_env=False, follow_redirects=False
+    ) as client:
         async with client.stream("POST", url, content=body, headers=headers) as response:
             answer = b""
             async for chunk in response.aiter_bytes():
@@ -105,8 +108,11 @@ def _json(answer: bytes) -> dict:
 
 def _failure(exc: BaseException, deadline: Deadline, started: float) -> Answer:
     past = time.monotonic() >= deadline.at
-    error = (f"no answer within the {deadline.seconds:g} s deadline" if past or isinstance(exc, TimeoutError)
-             else str(exc) or type(exc).__name__)
+    error = (
+        f"no answer within the {deadline.seconds:g} s deadline"
+        if past or isinstance(exc, TimeoutError)
+        else str(exc) or type(exc).__name__
+    )
     return Answer(False, None, error[:500], int((time.monotonic() - started) * 1000))
 
 
@@ -147,14 +153,17 @@ def apns_provider_token() -> str:
     """The provider token (a JWT: ES256, kid = key id, iss = team id, iat), made once and reused
     for APNS_TOKEN_SECONDS as Apple asks."""
 
-    which = (*_file_key(settings.APNS_AUTH_KEY_PATH, "APNS_AUTH_KEY_PATH"), settings.APNS_KEY_ID,
-             settings.APNS_TEAM_ID)
+    which = (*_file_key(settings.APNS_AUTH_KEY_PATH, "APNS_AUTH_KEY_PATH"), settings.APNS_KEY_ID, settings.APNS_TEAM_ID)
     with _apns_lock:
         if _apns_token.get("which") == which and time.time() < _apns_token["until"]:
             return _apns_token["jwt"]
         now = int(time.time())
-        token = jwt.encode({"iss": settings.APNS_TEAM_ID, "iat": now}, apns_key(), algorithm="ES256",
-                           headers={"kid": settings.APNS_KEY_ID})
+        token = jwt.encode(
+            {"iss": settings.APNS_TEAM_ID, "iat": now},
+            apns_key(),
+            algorithm="ES256",
+            headers={"kid": settings.APNS_KEY_ID},
+        )
         _apns_token.update(which=which, jwt=token, until=now + APNS_TOKEN_SECONDS)
         return token
 
@@ -166,9 +175,16 @@ def _forget_apns_token() -> None:
 
 def apns_payload(message: dict) -> dict:
     """The inbox's notice as APNs shows it (`aps.alert`), with the game's address beside it."""
-    return {"aps": {"alert": {"title": message["title"], "body": message["body"]}, "sound": "default",
-                    "thread-id": message["tag"]},
-            "url": message["url"], "tag": message["tag"], "id": message["id"]}
+    return {
+        "aps": {
+            "alert": {"title": message["title"], "body": message["body"]},
+            "sound": "default",
+            "thread-id": message["tag"],
+        },
+        "url": message["url"],
+        "tag": message["tag"],
+        "id": message["id"],
+    }
 
 
 # APNs' reasons for a token that will never work again (besides 410 Unregistered).
@@ -183,10 +199,15 @@ def send_apns(token: str, message: dict, collapse_id: str) -> Answer:
         # another path on the service either.
         return Answer(False, 400, "BadDeviceToken (an APNs token is hexadecimal)", 0, gone=True)
     try:
-        headers = {"authorization": f"bearer {apns_provider_token()}", "apns-topic": settings.APNS_TOPIC,
-                   "apns-push-type": "alert", "apns-priority": "10",
-                   "apns-expiration": str(int(time.time()) + settings.PUSH_TTL_SECONDS),
-                   "apns-collapse-id": collapse_id, "content-type": "application/json"}
+        headers = {
+            "authorization": f"bearer {apns_provider_token()}",
+            "apns-topic": settings.APNS_TOPIC,
+            "apns-push-type": "alert",
+            "apns-priority": "10",
+            "apns-expiration": str(int(time.time()) + settings.PUSH_TTL_SECONDS),
+            "apns-collapse-id": collapse_id,
+            "content-type": "application/json",
+        }
         body = json.dumps(apns_payload(message), separators=(",", ":")).encode()
         url = f"{settings.APNS_ENDPOINT.rstrip('/')}/3/device/{quote(token, safe='')}"
         status, answer = deadline.run(lambda: _post(url, body, headers, http2=True))
@@ -290,13 +311,18 @@ def _forget_fcm_token() -> None:
 def fcm_body(token: str, message: dict, collapse_key: str) -> dict:
     """An FCM HTTP v1 message: the notice as the system shows it, the game's address as data,
     and the tag that makes a newer notice replace the older one on the device."""
-    return {"message": {
-        "token": token,
-        "notification": {"title": message["title"], "body": message["body"]},
-        "data": {"url": message["url"], "tag": message["tag"], "id": str(message["id"])},
-        "android": {"collapse_key": collapse_key, "ttl": f"{settings.PUSH_TTL_SECONDS}s",
-                    "notification": {"tag": message["tag"]}},
-    }}
+    return {
+        "message": {
+            "token": token,
+            "notification": {"title": message["title"], "body": message["body"]},
+            "data": {"url": message["url"], "tag": message["tag"], "id": str(message["id"])},
+            "android": {
+                "collapse_key": collapse_key,
+                "ttl": f"{settings.PUSH_TTL_SECONDS}s",
+                "notification": {"tag": message["tag"]},
+            },
+        }
+    }
 
 
 def _fcm_gone(status: int, error: dict) -> bool:
@@ -307,8 +333,13 @@ def _fcm_gone(status: int, error: dict) -> bool:
     if status == 404:
         return "UNREGISTERED" in codes or error.get("status") == "UNREGISTERED"
     if status == 400 and (error.get("status") == "INVALID_ARGUMENT" or "INVALID_ARGUMENT" in codes):
-        fields = {v.get("field") for d in details if isinstance(d, dict)
-                  for v in (d.get("fieldViolations") or []) if isinstance(v, dict)}
+        fields = {
+            v.get("field")
+            for d in details
+            if isinstance(d, dict)
+            for v in (d.get("fieldViolations") or [])
+            if isinstance(v, dict)
+        }
         return "message.token" in fields or "registration token" in str(error.get("message", ""))
     return False
 
@@ -319,8 +350,7 @@ def send_fcm(token: str, message: dict, collapse_key: str) -> Answer:
     try:
         credentials = fcm_credentials()
         bearer = fcm_access_token(deadline)
-        url = (f"{settings.FCM_ENDPOINT.rstrip('/')}/v1/projects/{quote(credentials.project_id, safe='')}"
-               "/messages:send")
+        url = f"{settings.FCM_ENDPOINT.rstrip('/')}/v1/projects/{quote(credentials.project_id, safe='')}/messages:send"
         body = json.dumps(fcm_body(token, message, collapse_key), separators=(",", ":")).encode()
         headers = {"authorization": f"Bearer {bearer}", "content-type": "application/json; charset=utf-8"}
         status, answer = deadline.run(lambda: _post(url, body, headers, http2=False))

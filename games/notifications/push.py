@@ -6,14 +6,15 @@ queue, to every browser and device the player registered. What is sent is what t
 (the notice's title, already free of hidden information) plus the other players' names and the
 game's address: never the notice's data, never a card.
 
-Web Push: the payload is encrypted for the browser (RFC 8291, aes128gcm, by http_ece through
-pywebpush) and the request signed with the deployment's VAPID key (RFC 8292, by py_vapid); the
+Web Push: the payload is encrypted for the browser (RFC 8291, aes128gcm, by http_ece: `encrypt`)
+and the request signed with the deployment's VAPID key (RFC 8292, by py_vapid); the
 POST itself goes through accounts.webhooks.post_bytes, so a push service's URL gets the webhook's
 address checks and a deadline over the whole request. APNs and FCM: games.notifications.mobile
 sends to the phones with the credentials in settings (APNS_*, FCM_CREDENTIALS_PATH) to the
 endpoints in settings (APNS_ENDPOINT, FCM_ENDPOINT), each send within the same deadline. A
 platform without usable credentials is skipped, and `check` says so (config/checks).
 """
+
 from __future__ import annotations
 
 import base64
@@ -25,6 +26,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_noop
 
 from accounts import webhooks
 
@@ -76,8 +78,13 @@ def missing_platforms() -> list[tuple[str, str]]:
     missing = []
     wanted = set(settings.PUSH_PLATFORMS)
     if "web" in wanted and not web_push_ready():
-        missing.append(("web", "Web Push has no VAPID key pair (VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY; "
-                               "`manage.py vapid_keys` makes one): browsers get no push"))
+        missing.append(
+            (
+                "web",
+                "Web Push has no VAPID key pair (VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY; "
+                "`manage.py vapid_keys` makes one): browsers get no push",
+            )
+        )
     if "apns" in wanted and (problem := apns_problem()):
         missing.append(("apns", f"APNs credentials: {problem}: iOS devices are registered but get no push"))
     if "fcm" in wanted and (problem := fcm_problem()):
@@ -90,9 +97,15 @@ def check(app_configs=None, **kwargs):
     from django.core import checks
 
     ids = {"web": "darkroom.W101", "apns": "darkroom.W102", "fcm": "darkroom.W103"}
-    return [checks.Warning(why, hint="docs/time-and-notifications.md, 'For operators'; leave the platform "
-                                     "out of PUSH_PLATFORMS if you do not mean to push there", id=ids[platform])
-            for platform, why in missing_platforms()]
+    return [
+        checks.Warning(
+            why,
+            hint="docs/time-and-notifications.md, 'For operators'; leave the platform "
+            "out of PUSH_PLATFORMS if you do not mean to push there",
+            id=ids[platform],
+        )
+        for platform, why in missing_platforms()
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,9 +129,18 @@ def quiet_until(start, end, tz_name: str, now: datetime) -> datetime | None:
     inside = start <= clock < end if start < end else (clock >= start or clock < end)
     if not inside:
         return None
-    day = local.date() if clock < end else local.date() + timedelta(days=1)
-    # The wall-clock end on that day, in the zone (a DST gap moves it forward, as the clock does).
-    return datetime.combine(day, end, tzinfo=tz).astimezone(now.tzinfo)
+    # The next instant the wall clock reads `end`: of that wall time today and tomorrow, in both
+    # of its readings (an hour the clocks go back through is read twice, `fold` 0 and 1), the
+    # first still ahead. An `end` the clocks jump over (a gap) counts from the offset before the
+    # jump (fold 0), so it lands as far past the jump as `end` was past its start. Always later
+    # than `now`: a push rescheduled to it never comes back at once.
+    ahead = [
+        moment
+        for day in (local.date(), local.date() + timedelta(days=1))
+        for fold in (0, 1)
+        if (moment := datetime.combine(day, end, tzinfo=tz).replace(fold=fold).astimezone(now.tzinfo)) > now
+    ]
+    return min(ahead, default=None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,24 +151,33 @@ def message(note, others: list[str]) -> dict:
     a line of body, the game's page in the web client, and a tag that folds repeats together.
 
     Only the notice's title (the inbox's, written without hidden information) and public facts
-    (who sits at the table) go in: never the notice's data."""
+    (who sits at the table) go in: never the notice's data. In the active language: the caller
+    renders it in the recipient's (notify.in_language), as the title was written."""
     title = note.title
     if note.game_id and others and note.type in ("your_turn", "reminder"):
-        title = f"{title} with {', '.join(others)}"
+        title = gettext("%(title)s with %(players)s") % {"title": title, "players": ", ".join(others)}
     url = f"/#/games/{note.game_id}" if note.game_id else "/#/inbox"
-    return {"title": title, "body": BODIES.get(note.type, ""), "url": url,
-            "tag": f"{note.type}:{note.game_id or note.pk}", "id": note.pk}
+    return {
+        "title": title,
+        "body": gettext(BODIES[note.type]) if note.type in BODIES else "",
+        "url": url,
+        "tag": f"{note.type}:{note.game_id or note.pk}",
+        "id": note.pk,
+    }
 
 
 BODIES = {
-    "your_turn": "It is your move.",
-    "reminder": "Your clock is running out.",
-    "timed_out": "A clock ran out.",
-    "dispute": "Open the game to see it.",
-    "finished": "See the result.",
-    "chat": "Open the game to read it.",
-    "invitation": "Open Darkroom to answer.",
-    "abort_vote": "Open the game to vote.",
+    "your_turn": gettext_noop("It is your move."),
+    "reminder": gettext_noop("Your clock is running out."),
+    "timed_out": gettext_noop("A clock ran out."),
+    "dispute": gettext_noop("Open the game to see it."),
+    "finished": gettext_noop("See the result."),
+    "chat": gettext_noop("Open the game to read it."),
+    "invitation": gettext_noop("Open Darkroom to answer."),
+    "abort_vote": gettext_noop("Open the game to vote."),
+    "joined": gettext_noop("Open the game to greet them."),
+    "tournament": gettext_noop("Open Darkroom to see the tournament."),
+    "ladder": gettext_noop("Open Darkroom to see the ladder."),
 }
 
 
@@ -172,21 +203,49 @@ def _vapid():
 
 def send_web(target: WebTarget, payload: dict, ttl: int | None = None) -> webhooks.Outcome:
     """One encrypted, signed POST to one browser's push service, over within the deadline."""
-    from pywebpush import WebPusher
-
     body = json.dumps(payload, separators=(",", ":")).encode()
-    encrypted = WebPusher({"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}}
-                          ).encode(body, "aes128gcm")["body"]
+    encrypted = encrypt(body, target.p256dh, target.auth)
     parts = urlsplit(target.endpoint)
     # The JWT's audience is the push service's origin; it expires well within the 24 h RFC 8292
     # allows, and py_vapid adds the key (k=) the service checks it with.
-    claims = {"aud": f"{parts.scheme}://{parts.netloc}", "sub": settings.VAPID_SUBJECT,
-              "exp": int(datetime.now().timestamp()) + 12 * 3600}
-    headers = {**_vapid().sign(claims), "Content-Encoding": "aes128gcm",
-               "Content-Type": "application/octet-stream",
-               "TTL": str(settings.PUSH_TTL_SECONDS if ttl is None else ttl),
-               "Urgency": "normal", "Topic": topic(payload["tag"]), "User-Agent": "Darkroom-Push/1"}
-    return webhooks.post_bytes(target.endpoint, encrypted, headers, settings.PUSH_DEADLINE_SECONDS)
+    claims = {
+        "aud": f"{parts.scheme}://{parts.netloc}",
+        "sub": settings.VAPID_SUBJECT,
+        "exp": int(datetime.now().timestamp()) + 12 * 3600,
+    }
+    headers = {
+        **_vapid().sign(claims),
+        "Content-Encoding": "aes128gcm",
+        "Content-Type": "application/octet-stream",
+        "TTL": str(settings.PUSH_TTL_SECONDS if ttl is None else ttl),
+        "Urgency": "normal",
+        "Topic": topic(payload["tag"]),
+        "User-Agent": "Darkroom-Push/1",
+    }
+    return webhooks.post_bytes(
+        target.endpoint, encrypted, headers, settings.PUSH_DEADLINE_SECONDS, webhooks.PUSH_ENDPOINT
+    )
+
+
+def encrypt(body: bytes, p256dh: str, auth: str) -> bytes:
+    """The body as RFC 8291 asks (aes128gcm, RFC 8188), for the browser whose subscription keys
+    these are: an ephemeral ECDH key of our own on P-256 (its public half goes in the record's
+    header, as http_ece writes it), the browser's public key and its auth secret."""
+    import http_ece
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    return http_ece.encrypt(
+        body,
+        private_key=ec.generate_private_key(ec.SECP256R1()),
+        dh=_unpadded_b64(p256dh),
+        auth_secret=_unpadded_b64(auth),
+        version="aes128gcm",
+    )
+
+
+def _unpadded_b64(text: str) -> bytes:
+    """Base64url as browsers give a subscription's keys: without padding."""
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 def topic(tag: str) -> str:

@@ -1,38 +1,17 @@
 """Who may do what to a game: the few access checks, each in one place (tested once)."""
+
 from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from games.errors import Forbidden, GamesInProgress, NotAPlayer, NotFound
-from games.models import Game, Seat
-
-
-# The game's row, with what a request needs beside it in the same statement (Game.objects.raw):
-# the caller's seat; for a move, the table (seat -> (user id, username), and seat -> its user's
-# vacations) and whether the caller has an unread turn notice there (a move marks it read).
-_GAME = 'SELECT g.*'
-_SEAT = ', (SELECT s.number FROM "games_seat" s WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1) AS seat_found'
-_TABLE = (
-    ', (SELECT json_agg(json_build_array(s.number, s.user_id, u.username)) FROM "games_seat" s'
-    ' JOIN "accounts_user" u ON u.id = s.user_id WHERE s.game_id = g.id) AS seats_found'
-    ', (SELECT json_agg(json_build_array(s.number, v.start, v."end") ORDER BY v.start) FROM "accounts_vacation" v'
-    ' JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = g.id) AS vacations_found')
-_UNREAD = (', EXISTS(SELECT 1 FROM "games_notification" n WHERE n.user_id = %s AND n.game_id = g.id'
-           " AND n.type = 'your_turn' AND n.read_at IS NULL) AS unread_found")
-_FROM = ' FROM "games_game" g WHERE g.id = %s'
-_LOCK = " FOR UPDATE OF g"
-
-
-@dataclass(frozen=True)
-class Table:
-    seats: dict[int, tuple[int, str]]
-    vacations: dict[int, list[tuple[datetime, datetime]]]
-    unread_turn_notice: bool | None = None  # None: not asked (no user)
+from games.models import Game, Seat, Table
 
 
 def get_game(game_id, *, lock: bool = False, user=None, table: bool = False) -> Game:
@@ -43,25 +22,61 @@ def get_game(game_id, *, lock: bool = False, user=None, table: bool = False) -> 
     try:
         key = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except (ValueError, TypeError, AttributeError):
-        raise NotFound("no such game") from None
+        raise NotFound(gettext("no such game")) from None
     known = user is not None and user.is_authenticated
-    unread = table and known
-    sql = (_GAME + (_SEAT if known else "") + (_TABLE if table else "") + (_UNREAD if unread else "")
-           + _FROM + (_LOCK if lock else ""))
-    params = [user.pk, *([user.pk] if unread else []), key] if known else [key]
-    found = list(Game.objects.raw(sql, params))
+    sql = (_TABLE_SQL if table else _GAME_SQL) + (" FOR UPDATE OF g" if lock else "")
+    found = list(Game.objects.raw(sql, {"game": key, "user": user.pk if known else None}))
     if not found:
-        raise NotFound("no such game")
+        raise NotFound(gettext("no such game"))
     game = found[0]
     if table:
-        game.table = Table({number: (user_id, name) for number, user_id, name in _json(game.seats_found)}, {},
-                           game.unread_found if unread else None)
-        for number, start, end in _json(game.vacations_found):
+        game.table = Table(
+            {number: (user_id, name) for number, user_id, name in _json(_column(game, "seats_found"))},
+            {},
+            _column(game, "unread_found") if known else None,
+        )
+        for number, start, end in _json(_column(game, "vacations_found")):
             game.table.vacations.setdefault(number, []).append(
-                (datetime.fromisoformat(start), datetime.fromisoformat(end)))
+                (datetime.fromisoformat(start), datetime.fromisoformat(end))
+            )
     if known:
-        game._seat_known = (user.pk, game.seat_found)
+        game._seat_known = (user.pk, _column(game, "seat_found"))
     return game
+
+
+def _column(game: Game, name: str) -> Any:
+    """A column of get_game's statement beyond the model's own: Django sets it on the instance
+    by its name."""
+    return getattr(game, name)
+
+
+# What a request reads of a game, in one statement each (`get_game`). Written as SQL rather than
+# as a queryset: the ORM compiled the move's statement anew on every move, at four times the
+# cost of running it (2.4 ms against 0.4 ms), a sixth of a move's web CPU.
+_CALLERS_SEAT = """(SELECT s.number FROM games_seat s WHERE s.game_id = g.id AND s.user_id = %(user)s) AS seat_found"""
+
+# The game's row and the caller's seat (NULL: a spectator, or no caller).
+_GAME_SQL = f"""
+SELECT g.*, {_CALLERS_SEAT}
+  FROM games_game g
+ WHERE g.id = %(game)s"""
+
+# A move's read: the same and the table: [[seat, user id, username], ...], the seated users'
+# vacations by start [[seat, start, end], ...], and whether the caller has an unread turn notice
+# of this game (the move marks it read).
+_TABLE_SQL = f"""
+SELECT g.*, {_CALLERS_SEAT},
+       (SELECT json_agg(json_build_array(s.number, s.user_id, u.username))
+          FROM games_seat s JOIN accounts_user u ON u.id = s.user_id
+         WHERE s.game_id = g.id) AS seats_found,
+       (SELECT json_agg(json_build_array(s.number, v.start, v."end") ORDER BY v.start)
+          FROM accounts_vacation v JOIN games_seat s ON s.user_id = v.user_id
+         WHERE s.game_id = g.id) AS vacations_found,
+       EXISTS (SELECT 1 FROM games_notification n
+                WHERE n.user_id = %(user)s AND n.game_id = g.id AND n.type = 'your_turn'
+                  AND n.read_at IS NULL) AS unread_found
+  FROM games_game g
+ WHERE g.id = %(game)s"""
 
 
 def _json(value) -> list:
@@ -88,7 +103,9 @@ def invited(game: Game, user) -> bool:
         return False
     return Invitation.objects.filter(
         Q(status=Invitation.Status.ACCEPTED) | Q(status=Invitation.Status.PENDING, expires_at__gt=timezone.now()),
-        game=game, invitee=user).exists()
+        game=game,
+        invitee=user,
+    ).exists()
 
 
 def may_see(game: Game, user) -> bool:
@@ -100,28 +117,34 @@ def require_visible(game: Game, user) -> None:
     """A private game does not exist for anyone but its seats and invitees: 404, as for a game
     that is not there (a 403 would confirm it)."""
     if not may_see(game, user):
-        raise NotFound("no such game")
+        raise NotFound(gettext("no such game"))
 
 
 def require_player(game: Game, user) -> int:
     seat = seat_of(game, user)
     if seat is None:
         if game.private and not invited(game, user):
-            raise NotFound("no such game")
-        raise NotAPlayer("you have no seat in this game")
+            raise NotFound(gettext("no such game"))
+        raise NotAPlayer(gettext("you have no seat in this game"))
     return seat
 
 
 def require_creator(game: Game, user) -> None:
     if game.creator_id != user.pk:
-        raise Forbidden("only the game's creator may do this")
+        raise Forbidden(gettext("only the game's creator may do this"))
 
 
 def require_no_games_in_progress(user) -> None:
     """An account leaves only once it holds no seat in an open or active game (registered with
     accounts.personal_data.keep_while by GamesConfig.ready)."""
-    playing = [str(pk) for pk in Game.objects.filter(
-        seat_set__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).values_list("pk", flat=True)[:20]]
+    playing = [
+        str(pk)
+        for pk in Game.objects.filter(
+            seat_set__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+        ).values_list("pk", flat=True)[:20]
+    ]
     if playing:
-        raise GamesInProgress("leave or resign your open and active games first: " + ", ".join(playing),
-                              games=playing)
+        raise GamesInProgress(
+            gettext("leave or resign your open and active games first: %(games)s") % {"games": ", ".join(playing)},
+            games=playing,
+        )

@@ -6,9 +6,11 @@ knows, without a query, whether a bot may have something to do. The bot's move g
 `services.submit_move` like anyone's: expected version, idempotency key, the same validation,
 clocks and notices.
 """
+
 from __future__ import annotations
 
 import logging
+import time
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -26,8 +28,6 @@ from games.play.store import NewEvent
 log = logging.getLogger(__name__)
 
 
-
-
 @transaction.atomic
 def fill_seats(game_id: str, level: int) -> str:
     """An open seek's wait is over: bots of `level` take its empty seats and the game starts.
@@ -39,15 +39,56 @@ def fill_seats(game_id: str, level: int) -> str:
     free = sorted(set(range(game.seats)) - taken)
     if not free:
         return "full"
+    if services.bot_games_in_progress(game.creator_id, excluding=game.pk) >= settings.BOT_GAMES_PER_USER:
+        return "too many games with bots"  # the seek stays open for people (docs/bots.md)
     placed = seat_bots(game, [level] * len(free), free)
-    game.options = {**game.options, "bots": {**game.options.get("bots", {}),
-                                             **{str(b.pk): b.bot_level for b in placed}}}
+    game.options = {
+        **game.options,
+        "bots": {**game.options.get("bots", {}), **{str(b.pk): b.bot_level for b in placed}},
+    }
     Game.objects.filter(pk=game.pk).update(options=game.options)
-    store.append(game, game.version, [
-        NewEvent(store.PLAYER_JOINED, {"seat": n, "user": b.pk, "username": b.username}, actor=n,
-                 user_id=b.pk) for n, b in zip(free, placed)], timezone.now())
+    store.append(
+        game,
+        game.version,
+        [
+            NewEvent(store.PLAYER_JOINED, {"seat": n, "user": b.pk, "username": b.username}, actor=n, user_id=b.pk)
+            for n, b in zip(free, placed)
+        ],
+        timezone.now(),
+    )
     services.start_game(game.pk, game.creator)
     return "started"
+
+
+# How long one wake keeps playing due turns before it hands over to a new wake: well within the
+# bots' queue's soft limit, with a level-3 move to spare.
+WAKE_SECONDS = 10
+
+
+def play_due_turns() -> int:
+    """Play the due bot turns, fairest first (games.play.bot_queue), each charged to its owner;
+    returns how many were played. Past WAKE_SECONDS it sends another wake for what is left."""
+    from config import scheduling
+    from games.play import bot_queue
+    from games.play.bots import PLAY_TURNS
+
+    started, played = time.monotonic(), 0
+    while time.monotonic() - started < WAKE_SECONDS:
+        claim = bot_queue.take()
+        if claim is None:
+            return played
+        turn, began = claim.turn, time.monotonic()
+        try:
+            outcome = play_turn(turn.game_id, turn.seat, turn.version)
+        except Exception:  # one game's trouble is not the other turns': logged, and on to the next
+            log.exception("bot turn %s failed", turn.member())
+            outcome = "failed"
+        finally:
+            bot_queue.release(claim)
+        bot_queue.charge(turn.owner, time.monotonic() - began)
+        played += outcome != "stale"
+    scheduling.send(PLAY_TURNS, [])
+    return played
 
 
 def play_turn(game_id: str, seat: int, version: int) -> str:
@@ -67,15 +108,22 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
         return "nothing to do"
     detail = selectors.detail(game, user)
     seen = selectors.log(game, user, after=max(0, version - 200), limit=200)["events"]
-    move = bots.decide(game.kind, levels[user_id], seat=seat, view=detail["state"],
-                       legal=legal["moves"], log=seen, options=game.options,
-                       rules_version=game.rules_version, seed=f"{game_id}:{seat}:{version}",
-                       budget=bots.Budget(iterations=10_000, seconds=settings.BOT_THINK_SECONDS))
+    move = bots.decide(
+        game.kind,
+        levels[user_id],
+        seat=seat,
+        view=detail["state"],
+        legal=legal["moves"],
+        log=seen,
+        options=game.options,
+        rules_version=game.rules_version,
+        seed=f"{game_id}:{seat}:{version}",
+        budget=bots.Budget(iterations=10_000, seconds=settings.BOT_THINK_SECONDS),
+    )
     if move is None:
         return "passed"
     try:
-        services.submit_move(game_id, user, move, version,
-                             idempotency_key=f"bot:{game_id}:{seat}:{version}")
+        services.submit_move(game_id, user, move, version, idempotency_key=f"bot:{game_id}:{seat}:{version}")
     except DomainError as error:  # the game moved on meanwhile: the newer write sent a task
         log.info("bot move in %s at %s not played: %s", game_id, version, error)
         return getattr(error, "code", "refused")

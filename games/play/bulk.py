@@ -6,6 +6,7 @@ costs more than the database's own work at a few thousand values.
 JSON values go as they are (json_to_recordset makes them jsonb); plain values go as they are (see
 PASSED_AS_IS); anything else is prepared as Django would store it (`get_db_prep_save`).
 """
+
 from __future__ import annotations
 
 import datetime
@@ -22,31 +23,60 @@ from config import jsoncodec
 
 # Field types whose Python values (aware datetimes, UUIDs, ints, str, bool, None) psycopg takes
 # as they are: preparing each through Django is most of the cost of a big batch.
-PASSED_AS_IS = {"AutoField", "BigAutoField", "BigIntegerField", "BooleanField", "CharField",
-                "DateTimeField", "ForeignKey", "IntegerField", "PositiveIntegerField",
-                "PositiveSmallIntegerField", "SmallIntegerField", "TextField", "UUIDField"}
+PASSED_AS_IS = {
+    "AutoField",
+    "BigAutoField",
+    "BigIntegerField",
+    "BooleanField",
+    "CharField",
+    "DateTimeField",
+    "ForeignKey",
+    "IntegerField",
+    "PositiveIntegerField",
+    "PositiveSmallIntegerField",
+    "SmallIntegerField",
+    "TextField",
+    "UUIDField",
+}
 
 
 @functools.cache
 def _column(model: type[models.Model], name: str) -> tuple[str, str, Any]:
     """(column, element type for the array cast, a function preparing one value). Worked out once
     per model and field: every move writes through here (5% of a move's CPU when it was not)."""
-    field = model._meta.get_field(name)
+    field = _concrete(model, name)
     if isinstance(field, models.JSONField):
         encoder = field.encoder
 
         def prep_json(value):
             return None if value is None else json.dumps(value, cls=encoder)
+
         return field.column, "jsonb", prep_json
-    db_type = field.target_field.db_type(connection) if field.is_relation else field.db_type(connection)
+    db_type = (field.target_field if isinstance(field, models.ForeignKey) else field).db_type(connection)
+    if db_type is None:
+        raise TypeError(f"{model.__name__}.{name} has no column type")
     base = db_type.split("(")[0].replace(" check", "")
-    if field.get_internal_type() in ("AutoField", "BigAutoField", "PositiveIntegerField",
-                                     "PositiveSmallIntegerField", "SmallIntegerField", "IntegerField"):
+    if field.get_internal_type() in (
+        "AutoField",
+        "BigAutoField",
+        "PositiveIntegerField",
+        "PositiveSmallIntegerField",
+        "SmallIntegerField",
+        "IntegerField",
+    ):
         base = "bigint"  # widened for the array; the column's own type takes it back
 
     if field.get_internal_type() in PASSED_AS_IS:
         return field.column, base, None  # psycopg adapts these itself
     return field.column, base, lambda value: field.get_db_prep_save(value, connection)
+
+
+def _concrete(model: type[models.Model], name: str) -> models.Field:
+    """The field `name` of `model`, which must have a column of its own (a relation's: its id)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field) or not field.concrete:
+        raise TypeError(f"{model.__name__}.{name} has no column of its own")
+    return field
 
 
 def plain(value: Any) -> Any:
@@ -82,8 +112,7 @@ def _keys(width: int) -> tuple[str, ...]:
 
 def update(model: type[models.Model], names: Sequence[str], objects: Sequence[models.Model]) -> None:
     """UPDATE each object's row with its current values of `names`, in one statement."""
-    if objects:
-        _execute(*update_sql(model, names, objects))
+    write(update_sql(model, names, objects))
 
 
 Part = tuple[str, list]  # a data-modifying statement without a WITH of its own, and its parameters
@@ -115,21 +144,23 @@ def insert_sql(model: type[models.Model], names: Sequence[str], rows: Sequence[S
     columns, document = records(model, names, rows)
     names_sql = ", ".join(f'"{column}"' for column, _ in columns)
     shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
-    return (f'INSERT INTO "{model._meta.db_table}" ({names_sql}) '
-            f"SELECT * FROM json_to_recordset(%s::json) AS v({shape})"), [document]
+    return (
+        f'INSERT INTO "{model._meta.db_table}" ({names_sql}) SELECT * FROM json_to_recordset(%s::json) AS v({shape})'
+    ), [document]
 
 
-def update_sql(model: type[models.Model], names: Sequence[str],
-               objects: Sequence[models.Model]) -> Part | None:
+def update_sql(model: type[models.Model], names: Sequence[str], objects: Sequence[models.Model]) -> Part | None:
     """The UPDATE of `update` and its one parameter (None for no objects)."""
     if not objects:
         return None
     pk = model._meta.pk.name
     keys = [pk, *names]
-    attnames = [model._meta.get_field(name).attname for name in keys]
+    attnames = [_concrete(model, name).attname for name in keys]
     columns, document = records(model, keys, ([getattr(obj, name) for name in attnames] for obj in objects))
     table = model._meta.db_table
     shape = ", ".join(f"c{i} {cast}" for i, (_, cast) in enumerate(columns))
     sets = ", ".join(f'"{column}" = v.c{i}' for i, (column, _) in enumerate(columns) if i)
-    return (f'UPDATE "{table}" AS t SET {sets} FROM json_to_recordset(%s::json) AS v({shape}) '
-            f'WHERE t."{columns[0][0]}" = v.c0'), [document]
+    return (
+        f'UPDATE "{table}" AS t SET {sets} FROM json_to_recordset(%s::json) AS v({shape}) '
+        f'WHERE t."{columns[0][0]}" = v.c0'
+    ), [document]

@@ -13,12 +13,15 @@ move, never above `bank_max_seconds` (correspondence chess and Go servers work t
 Vacations stop a seat's clock: a deadline is the moment the seat's *running* time, not counting
 its user's vacation intervals, reaches what it had left. No clock is read here: `at` is given.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 Interval = tuple[datetime, datetime]
+# seat -> its user's vacations
+Vacations = Mapping[int, Sequence[Interval]]
 
 
 def parse(value: str | None) -> datetime | None:
@@ -30,15 +33,25 @@ def start(options: dict[str, Any], players: int, active: Iterable[int], at: date
     if control == "none":
         return {}
     allowance = float(options["move_seconds"] if control == "per_move" else options["bank_initial_seconds"])
-    clocks = {"control": control, "seats": {
-        str(seat): {"left": allowance, "since": None, "allowance": allowance, "reminded": False}
-        for seat in range(players)}}
+    clocks = {
+        "control": control,
+        "seats": {
+            str(seat): {"left": allowance, "since": None, "allowance": allowance, "reminded": False}
+            for seat in range(players)
+        },
+    }
     return advance(clocks, options, set(), set(active), set(), at)
 
 
-def advance(clocks: dict[str, Any], options: dict[str, Any], active_before: set[int],
-            active_after: set[int], movers: set[int], at: datetime,
-            vacations: dict[int, Sequence[Interval]] | None = None) -> dict[str, Any]:
+def advance(
+    clocks: dict[str, Any],
+    options: dict[str, Any],
+    active_before: set[int],
+    active_after: set[int],
+    movers: set[int],
+    at: datetime,
+    vacations: Vacations | None = None,
+) -> dict[str, Any]:
     """The clocks after a change at `at`: `movers` made a move; actives went from before to after."""
     if not clocks:
         return clocks
@@ -46,14 +59,14 @@ def advance(clocks: dict[str, Any], options: dict[str, Any], active_before: set[
     new = {"control": clocks["control"], "seats": {k: dict(v) for k, v in clocks["seats"].items()}}
     for key, seat in new["seats"].items():
         number = int(key)
-        running = seat["since"] is not None
-        if running:
-            used = running_seconds(parse(seat["since"]), at, vacations.get(number, ()))
+        since = parse(seat["since"])
+        running = since is not None
+        if since is not None:
+            used = running_seconds(since, at, vacations.get(number, ()))
             seat["left"] = max(0.0, seat["left"] - used)
         if number in movers:
             if clocks["control"] == "bank":
-                seat["left"] = min(float(options["bank_max_seconds"]),
-                                   seat["left"] + options["bank_increment_seconds"])
+                seat["left"] = min(float(options["bank_max_seconds"]), seat["left"] + options["bank_increment_seconds"])
         restart = number in active_after and (number in movers or not running or number not in active_before)
         if clocks["control"] == "per_move" and restart:
             seat["left"] = float(options["move_seconds"])
@@ -93,8 +106,9 @@ def deadline(seat: dict[str, Any], vacations: Sequence[Interval] = ()) -> dateti
     return moment + timedelta(seconds=left)
 
 
-def seat_deadlines(clocks: dict[str, Any], vacations: dict[int, Sequence[Interval]] | None = None,
-                   skip: Iterable[int] = ()) -> dict[int, datetime]:
+def seat_deadlines(
+    clocks: dict[str, Any], vacations: Vacations | None = None, skip: Iterable[int] = ()
+) -> dict[int, datetime]:
     if not clocks:
         return {}
     vacations, skip = vacations or {}, set(skip)
@@ -108,8 +122,7 @@ def seat_deadlines(clocks: dict[str, Any], vacations: dict[int, Sequence[Interva
     return found
 
 
-def reminder_times(clocks: dict[str, Any], fraction: float,
-                   vacations: dict[int, Sequence[Interval]] | None = None) -> dict[int, datetime]:
+def reminder_times(clocks: dict[str, Any], fraction: float, vacations: Vacations | None = None) -> dict[int, datetime]:
     """When each running seat should be reminded: when `fraction` of its allowance is left."""
     if not clocks or fraction <= 0:
         return {}

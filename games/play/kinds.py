@@ -1,14 +1,16 @@
 """Which games this server offers: the built-in engines plus any named in settings.EXTRA_ENGINES
 (the test suite adds its tiny card game that way), each under the rules version a game asks for."""
+
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from games import engines
 from games.engines.base import Engine, UnknownRulesVersion
-from games.errors import DomainError, Invalid
+from games.errors import DomainError, Invalid, in_words
 
 
 class RulesVersionUnavailable(DomainError):
@@ -45,9 +47,12 @@ def get_engine(kind: str, version: int | None = None) -> Engine:
         try:
             return engines.get(kind, version)
         except KeyError:
-            raise Invalid(f"unknown game kind '{kind}'; known: {', '.join(all_kinds())}") from None
+            raise Invalid(
+                gettext("unknown game kind '%(kind)s'; known: %(value)s")
+                % {"kind": kind, "value": ", ".join(all_kinds())}
+            ) from None
     except UnknownRulesVersion as error:
-        raise RulesVersionUnavailable(error.detail) from None
+        raise RulesVersionUnavailable(in_words(error.detail)) from None
 
 
 def engine_of(game: Any) -> Engine:

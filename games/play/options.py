@@ -3,9 +3,12 @@
 Options are validated once, at create, and stored with every default filled in, so the game's
 behaviour never depends on a default that changes later.
 """
+
 from __future__ import annotations
 
 from typing import Any
+
+from django.utils.translation import gettext
 
 from jsonschema import Draft202012Validator
 
@@ -16,23 +19,35 @@ DAY = 86400
 
 CLOCK_SCHEMA: dict[str, dict[str, Any]] = {
     "time_control": {
-        "type": "string", "enum": ["none", "per_move", "bank"], "default": "per_move",
+        "type": "string",
+        "enum": ["none", "per_move", "bank"],
+        "default": "per_move",
         "description": "per_move (the default for new games: move_seconds, 3 days, for every "
-                       "move); bank: a bank of time that grows by an increment per move, up to a "
-                       "cap (correspondence style); none: no clock (a silent seat may then be "
-                       "claimed forfeited after VANISHED_AFTER_DAYS, docs/social.md)",
+        "move); bank: a bank of time that grows by an increment per move, up to a "
+        "cap (correspondence style); none: no clock (a silent seat may then be "
+        "claimed forfeited after VANISHED_AFTER_DAYS, docs/social.md)",
     },
-    "move_seconds": {"type": "integer", "minimum": 1, "maximum": 60 * DAY, "default": 3 * DAY,
-                     "description": "per_move: time for each move"},
+    "move_seconds": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 60 * DAY,
+        "default": 3 * DAY,
+        "description": "per_move: time for each move",
+    },
     "bank_initial_seconds": {"type": "integer", "minimum": 1, "maximum": 120 * DAY, "default": 7 * DAY},
     "bank_increment_seconds": {"type": "integer", "minimum": 0, "maximum": 60 * DAY, "default": DAY},
     "bank_max_seconds": {"type": "integer", "minimum": 1, "maximum": 365 * DAY, "default": 14 * DAY},
     "timeout_policy": {
-        "type": "string", "enum": ["auto_move", "forfeit"], "default": "auto_move",
+        "type": "string",
+        "enum": ["auto_move", "forfeit"],
+        "default": "auto_move",
         "description": "auto_move: the server plays a legal move for the seat; forfeit: the seat is out",
     },
     "reminder_fraction": {
-        "type": "number", "minimum": 0, "maximum": 0.9, "default": 0.2,
+        "type": "number",
+        "minimum": 0,
+        "maximum": 0.9,
+        "default": 0.2,
         "description": "remind a seat when this fraction of its time is left (0: never)",
     },
 }
@@ -41,9 +56,21 @@ CLOCK_SCHEMA: dict[str, dict[str, Any]] = {
 # Set by the server, never by a client (validate refuses it): the computer players seated at
 # create, so every write's commit knows without a query whether a bot may have to move.
 BOTS_SCHEMA: dict[str, dict[str, Any]] = {
-    "bots": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 3},
-             "description": "set by the server: user id -> level of each computer player seated "
-                            "(name bots with `bots` at create; docs/bots.md)"},
+    "bots": {
+        "type": "object",
+        "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 3},
+        "description": "set by the server: user id -> level of each computer player seated "
+        "(name bots with `bots` at create; docs/bots.md)",
+    },
+    "tournament": {
+        "type": "string",
+        "format": "uuid",
+        "description": "set by the server: the tournament this game is a table of (docs/tournaments.md)",
+    },
+    "ladder": {
+        "type": "string",
+        "description": "set by the server: the kind whose ladder this game is a challenge of (docs/tournaments.md)",
+    },
 }
 
 
@@ -81,7 +108,7 @@ def _check_playable(engine: Engine, options: dict[str, Any]) -> None:
         except (ValueError, TypeError, KeyError, IndexError, AssertionError) as error:
             # The options are the only input here: whatever the engine refused them with is the
             # client's 400, never a 500 at create nor at every start later.
-            raise Invalid(f"options: {error}") from None
+            raise Invalid(gettext("options: %(error)s") % {"error": error}) from None
 
 
 def validate(engine: Engine, options: Any) -> dict[str, Any]:
@@ -89,19 +116,20 @@ def validate(engine: Engine, options: Any) -> dict[str, Any]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise Invalid("options must be an object")
+        raise Invalid(gettext("options must be an object"))
     if "bots" in options:
-        raise Invalid("options.bots is set by the server: name computer players with `bots`")
+        raise Invalid(gettext("options.bots is set by the server: name computer players with `bots`"))
+    if "tournament" in options or "ladder" in options:
+        raise Invalid(gettext("options.tournament and options.ladder are set by the server"))
     schema = schema_for(engine)
     options = _normalised(schema, options)
     errors = sorted(Draft202012Validator(schema).iter_errors(options), key=lambda e: list(e.path))
     if errors:
-        raise Invalid("; ".join(
-            f"options{''.join(f'.{p}' for p in e.path)}: {e.message}" for e in errors[:5]))
+        raise Invalid("; ".join(f"options{''.join(f'.{p}' for p in e.path)}: {e.message}" for e in errors[:5]))
     filled = {name: prop["default"] for name, prop in schema["properties"].items() if "default" in prop}
     filled.update(options)
     if filled["time_control"] == "bank" and filled["bank_max_seconds"] < filled["bank_initial_seconds"]:
-        raise Invalid("options.bank_max_seconds must be at least bank_initial_seconds")
+        raise Invalid(gettext("options.bank_max_seconds must be at least bank_initial_seconds"))
     _check_playable(engine, filled)
     return filled
 

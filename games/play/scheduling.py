@@ -9,45 +9,37 @@ batches (services.settle_due_games), scheduled once per WAKE_BUCKET_SECONDS slic
 thousand deadlines within one second are a handful of tasks, not a thousand; a lost wake is made
 good by the sweeper, a duplicated one finds nothing left to do.
 """
+
 from __future__ import annotations
 
 import math
-import zlib
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
 from typing import Iterable
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
+from config import database
 from config.scheduling import once, send
 
 SETTLE_DUE = "games.tasks.settle_due"
 DELIVER_EMAIL = "games.tasks.deliver_email"
 DELIVER_WEBHOOK = "games.tasks.deliver_webhook"
 DELIVER_PUSH = "games.tasks.deliver_push"
+TOURNAMENT_GAMES_FINISHED = "games.tasks.tournament_games_finished"
 # Deadlines this close share one wake task (it fires at the slice's end, so a timer is at most
 # this much later than it would be with a task of its own).
 WAKE_BUCKET_SECONDS = 0.1
 
 
-@contextmanager
 def exclusive(name: str):
     """Yields whether this process holds the deployment's lock called `name` (a PostgreSQL
     advisory lock, so it is this database's: it needs no Redis, and dies with a killed holder's
-    connection). Never waits: a holder elsewhere means False."""
-    key = zlib.crc32(f"darkroom:{name}".encode())
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
-        held = cursor.fetchone()[0]
-    try:
-        yield held
-    finally:
-        if held:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+    connection). Never waits: a holder elsewhere means False. Transaction-scoped, on a connection
+    of its own (config.database): it holds behind PgBouncer in transaction mode too."""
+    return database.exclusive(name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -84,6 +76,16 @@ def schedule_wakes(games: Iterable) -> None:
         transaction.on_commit(lambda: wake(times))
 
 
+def tournament_games_finished(games: Iterable) -> None:
+    """After commit, tell the worker which tournament or ladder games just ended, so their
+    tournament records the places and starts its next round when the round is over
+    (games.community.tournaments), or their ladder settles the challenge (games.community.ladders).
+    Other games cost nothing: their server options name neither."""
+    ids = [str(game.pk) for game in games if (game.options or {}).keys() & {"tournament", "ladder"}]
+    if ids:
+        transaction.on_commit(lambda: send(TOURNAMENT_GAMES_FINISHED, [ids]))
+
+
 # ---------------------------------------------------------------------------------------------
 # Deliveries (the outbox's other channels)
 # ---------------------------------------------------------------------------------------------
@@ -115,5 +117,9 @@ def enqueue_delivery(item: Outgoing, dedupe_seconds: float = 0) -> None:
 
 
 def deliver_after_commit(items: list[Outgoing]) -> None:
+    def enqueue_all() -> None:
+        for item in items:
+            enqueue_delivery(item)
+
     if items:
-        transaction.on_commit(lambda: [enqueue_delivery(item) for item in items])
+        transaction.on_commit(enqueue_all)

@@ -15,9 +15,10 @@ read is a miss (the state is loaded from the database) and a write goes to memor
 Memory is cachetools' LRUCache of STATE_MEMORY_ENTRIES; Redis is the cache's own (django-redis's
 connection to the "default" cache, with its quick timeouts), as raw keys holding the JSON text: the
 Django cache API would pickle every state again, the cost this module exists to avoid. The news
-goes out on that connection too, which is right as long as the cache and the live updates share a
-Redis, as `REDIS_URL` configures them.
+goes out on that connection too, which is right because the cache and the live updates share a
+Redis server (`manage.py check` refuses settings that split them: config.redis).
 """
+
 from __future__ import annotations
 
 import threading
@@ -27,8 +28,8 @@ import redis
 from cachetools import LRUCache
 from django.conf import settings
 from django.db import transaction
-from django_redis import get_redis_connection
 
+from config import redis as redis_roles
 from config.outages import came_back, went_down
 from games.realtime import live
 
@@ -46,9 +47,9 @@ def key(game_id, version: int) -> str:
 
 
 def client() -> redis.Redis:
-    """The Django cache's Redis connection: quick to give up (SOCKET_TIMEOUT in CACHES), so a
-    read does not hang on a Redis that is away."""
-    return get_redis_connection(CACHE_ALIAS)
+    """The Django cache's Redis connection (config.redis's `cache`): quick to give up
+    (SOCKET_TIMEOUT in CACHES), so a read does not hang on a Redis that is away."""
+    return redis_roles.cache()
 
 
 def shared_key(name: str) -> str:
@@ -123,7 +124,8 @@ def _from_redis(names: list[str]) -> dict[str, bytes]:
         went_down(WHAT, error)
         return {}
     came_back(WHAT)
-    shared = {name: value for name, value in zip(names, values) if value is not None}
+    # bytes: the cache's connection never decodes replies (redis-py's types allow str too).
+    shared = {name: value for name, value in zip(names, values) if isinstance(value, bytes)}
     _remember(shared)
     return shared
 
@@ -155,6 +157,7 @@ def put_after_commit(entries: dict[str, bytes], messages: list[tuple[str, str]] 
             came_back(WHAT)
             if messages:
                 came_back("live updates")
+
     transaction.on_commit(put)
 
 
@@ -171,4 +174,5 @@ def forget(game_id, version: int) -> None:
 
 def shared(name: str) -> bytes | None:
     """What Redis holds for this state (tests: what the other processes would find)."""
-    return client().get(shared_key(name))
+    value = client().get(shared_key(name))
+    return value if isinstance(value, bytes) else None

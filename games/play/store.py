@@ -5,6 +5,7 @@ from event 1 on every request: it starts from the latest snapshot (written every
 settings.SNAPSHOT_EVERY events, in the append's transaction) or a cache entry keyed by game and
 version, and replays only the tail. `replay_from_scratch` ignores both; tests hold them equal.
 """
+
 from __future__ import annotations
 
 import functools
@@ -23,7 +24,7 @@ from config.metrics import EXPIRIES, EXPIRY_LATENESS, MOVES
 from games.play import bulk, statecache
 from games.realtime import live
 from games.engines.base import Engine, State
-from games.errors import VersionConflict
+from games.errors import GameNotActive, VersionConflict
 from games.play.kinds import engine_of
 from games.models import Event, Game, Snapshot
 
@@ -40,8 +41,20 @@ SEAT_FORFEITED = "SeatForfeited"
 GAME_ROLLED_BACK = "GameRolledBack"
 DISPUTE_OPENED = "DisputeOpened"
 DISPUTE_RESOLVED = "DisputeResolved"
-SERVER_TYPES = {GAME_CREATED, PLAYER_JOINED, PLAYER_LEFT, GAME_STARTED, GAME_FINISHED, GAME_CANCELLED,
-                GAME_ABORTED, TIMER_EXPIRED, SEAT_FORFEITED, GAME_ROLLED_BACK, DISPUTE_OPENED, DISPUTE_RESOLVED}
+SERVER_TYPES = {
+    GAME_CREATED,
+    PLAYER_JOINED,
+    PLAYER_LEFT,
+    GAME_STARTED,
+    GAME_FINISHED,
+    GAME_CANCELLED,
+    GAME_ABORTED,
+    TIMER_EXPIRED,
+    SEAT_FORFEITED,
+    GAME_ROLLED_BACK,
+    DISPUTE_OPENED,
+    DISPUTE_RESOLVED,
+}
 
 
 @dataclass
@@ -58,8 +71,7 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-EVENT_COLUMNS = ["game", "seq", "type", "actor", "data", "created_at", "idempotency_key",
-                 "request_hash", "user"]
+EVENT_COLUMNS = ["game", "seq", "type", "actor", "data", "created_at", "idempotency_key", "request_hash", "user"]
 EVENT_ATTNAMES = [name + "_id" if name in ("game", "user") else name for name in EVENT_COLUMNS]
 
 
@@ -77,8 +89,14 @@ class Append:
     also: list[bulk.Part] = field(default_factory=list)  # other writes to make in the same statement
 
 
-def append(game: Game, expected_version: int, events: Iterable[NewEvent], at: datetime,
-           state: State | None = None, **projection: Any) -> list[Event]:
+def append(
+    game: Game,
+    expected_version: int,
+    events: Iterable[NewEvent],
+    at: datetime,
+    state: State | None = None,
+    **projection: Any,
+) -> list[Event]:
     """Append `events` after `expected_version`, or raise VersionConflict and write nothing.
 
     The caller holds the game row locked (select_for_update) in the same transaction; the unique
@@ -96,13 +114,27 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
     for item in batch:
         if item.game.version != item.expected_version:
             raise VersionConflict(item.game.version)
-    rows = [[Event(game_id=item.game.pk, seq=item.expected_version + i, type=e.type, actor=e.actor, data=e.data,
-                   created_at=item.at, idempotency_key=e.idempotency_key, request_hash=e.request_hash,
-                   user_id=e.user_id)
-             for i, e in enumerate(item.events, start=1)] for item in batch]
+    rows = [
+        [
+            Event(
+                game_id=item.game.pk,
+                seq=item.expected_version + i,
+                type=e.type,
+                actor=e.actor,
+                data=e.data,
+                created_at=item.at,
+                idempotency_key=e.idempotency_key,
+                request_hash=e.request_hash,
+                user_id=e.user_id,
+            )
+            for i, e in enumerate(item.events, start=1)
+        ]
+        for item in batch
+    ]
     version = batch[0].game.version  # what a clash reports
-    events = bulk.insert_sql(Event, EVENT_COLUMNS, [[getattr(row, name) for name in EVENT_ATTNAMES]
-                                                   for group in rows for row in group])
+    events = bulk.insert_sql(
+        Event, EVENT_COLUMNS, [[getattr(row, name) for name in EVENT_ATTNAMES] for group in rows for row in group]
+    )
     # A write that brings no state but is due a snapshot replays its game from the events, which
     # must be in the table first; otherwise the events, the games and the snapshots go in one
     # statement (bulk.write).
@@ -119,7 +151,7 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
             setattr(game, name, value)
             if name not in fields:
                 fields.append(name)
-        news.append((game.pk, game.version, [r.user_id for r in group]))
+        news.append((game.pk, game.version, [r.user_id for r in group], live.ride(game, group)))
         if due:
             state = item.state if item.state is not None else _state_after(game)
             if state is not None:
@@ -128,9 +160,13 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
         elif item.state is not None:
             cached[_cache_key(game.pk, game.version)] = jsoncodec.dumps(item.state)
     # One game or many, one statement (bulk.write).
-    _write_events(version, events, *[part for item in batch for part in item.also],
-                  bulk.update_sql(Game, fields, [item.game for item in batch]),
-                  bulk.insert_sql(Snapshot, ["game", "version", "state", "created_at"], snapshots))
+    _write_events(
+        version,
+        events,
+        *[part for item in batch for part in item.also],
+        bulk.update_sql(Game, fields, [item.game for item in batch]),
+        bulk.insert_sql(Snapshot, ["game", "version", "state", "created_at"], snapshots),
+    )
     for item, group in zip(batch, rows):
         _count(item.game.kind, group)
     # Tell the games' readers after commit, with the states: one Redis pipeline for a move or a
@@ -167,17 +203,25 @@ def _cache_key(game_id, version: int) -> str:
     return statecache.key(game_id, version)
 
 
+def started(state: State | None) -> State:
+    """The state of a game that has started (a game has none before its start): what a move, a
+    forfeit or a view needs."""
+    if state is None:
+        raise GameNotActive("the game has not started")
+    return state
+
+
 def evolve(engine: Engine, state: State | None, event: Event, game: Game) -> State | None:
     """One event's effect on the engine state."""
     if event.type == GAME_STARTED:
         seed = Event.objects.get(game=game, seq=1).data["seed"]
         return engine.setup(len(event.data["players"]), event.data["options"], seed)
     if event.type == SEAT_FORFEITED:
-        return engine.forfeit(state, event.data["seat"])
+        return engine.forfeit(started(state), event.data["seat"])
     if event.type == GAME_ROLLED_BACK:
         return state_at(game, event.data["to"])
     if event.type not in SERVER_TYPES:  # an engine's event: a move, by a seat or the system
-        return engine.apply(state, event.actor, event.data["move"], event.created_at)
+        return engine.apply(started(state), event.actor, event.data["move"], event.created_at)
     return state
 
 
@@ -190,8 +234,12 @@ def state_at(game: Game, version: int | None = None, *, use_snapshots: bool = Tr
         cached = statecache.get(_cache_key(game.pk, version))
         if cached is not None:
             return jsoncodec.loads(cached)
-        snap = (Snapshot.objects.filter(game=game, version__lte=version)
-                .order_by("-version").only("version", "state").first())
+        snap = (
+            Snapshot.objects.filter(game=game, version__lte=version)
+            .order_by("-version")
+            .only("version", "state")
+            .first()
+        )
         if snap is not None:
             state, start = snap.state, snap.version
     for event in Event.objects.filter(game=game, seq__gt=start, seq__lte=version).order_by("seq"):
@@ -212,9 +260,13 @@ def states_of(games: list[Game]) -> dict[Any, State | None]:
 
 
 def _load_many(games: list[Game]) -> dict[Any, State | None]:
-    snaps = {game_id: (version, state) for game_id, version, state in
-             Snapshot.objects.filter(game__in=games).order_by("game_id", "-version")
-             .distinct("game_id").values_list("game_id", "version", "state")}
+    snaps = {
+        game_id: (version, state)
+        for game_id, version, state in Snapshot.objects.filter(game__in=games)
+        .order_by("game_id", "-version")
+        .distinct("game_id")
+        .values_list("game_id", "version", "state")
+    }
     since = {game.pk: snaps.get(game.pk, (0, None))[0] for game in games}
     tails: dict[Any, list[Event]] = {}
     query = Q()

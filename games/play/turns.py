@@ -5,6 +5,7 @@ Order of work (DESIGN, "Time"): a write that arrives after a deadline first sett
 (`settle`: expiries, then the forfeited seats' turns), then judges the new move, then settles
 again, then commits everything with one append.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -33,9 +34,11 @@ def vacations_for_games(games: list[Game]) -> dict[Any, dict[int, list[tuple[dat
     """game id -> seat -> its user's vacation intervals, for many games in one query."""
     found: dict[Any, dict[int, list]] = {}
     with connection.cursor() as cursor:
-        cursor.execute('SELECT s.game_id, s.number, v.start, v."end" FROM "accounts_vacation" v '
-                       'JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = ANY(%s)',
-                       [[g.pk for g in games]])
+        cursor.execute(
+            'SELECT s.game_id, s.number, v.start, v."end" FROM "accounts_vacation" v '
+            'JOIN "games_seat" s ON s.user_id = v.user_id WHERE s.game_id = ANY(%s)',
+            [[g.pk for g in games]],
+        )
         rows = cursor.fetchall()
     for game_id, seat, start, end in rows:
         found.setdefault(game_id, {}).setdefault(seat, []).append((start, end))
@@ -55,21 +58,34 @@ def current(game: Game, engine: base.Engine, at: datetime, **kwargs: Any) -> Tur
 
 def state_at(game: Game, version: int | None = None) -> base.State | None:
     """The game's state after `version` (its latest by default): a use case's read of the log,
-    through turns like its writes (issue 31: the event store entered from one place)."""
+    through turns like its writes (the event store is entered from one place)."""
     return store.state_at(game, version)
 
 
+def started_at(game: Game, version: int | None = None) -> base.State:
+    """`state_at` of a version the game had started by (a move's, a rollback's target)."""
+    return store.started(store.state_at(game, version))
+
+
 class Turn:
-    def __init__(self, game: Game, engine: base.Engine, state: base.State | None, at: datetime, *,
-                 vacations: dict[int, list] | None = None, seed: str | None = None,
-                 seats: dict[int, tuple[int, str]] | None = None):
+    def __init__(
+        self,
+        game: Game,
+        engine: base.Engine,
+        state: base.State | None,
+        at: datetime,
+        *,
+        vacations: clocks.Vacations | None = None,
+        seed: str | None = None,
+        seats: dict[int, tuple[int, str]] | None = None,
+    ):
         self.game, self.engine, self.state, self.at = game, engine, state, at
         self.events: list[NewEvent] = []
         self.clocks = game.clocks or {}
         self.active = set(game.active_seats or [])
         if vacations is None:
             vacations = vacations_for(game) if self.clocks else {}
-        self.vacations = vacations
+        self.vacations: clocks.Vacations = vacations
         self._seed = seed
         self.seats = seats  # seat -> (user id, username), for the notices; read when needed
 
@@ -88,12 +104,18 @@ class Turn:
     def over(self) -> bool:
         return self.state is not None and self.engine.is_over(self.state)
 
+    @property
+    def started(self) -> base.State:
+        """The state a move, an auto-move or a forfeit changes: the game must have started."""
+        return store.started(self.state)
+
     # -- changes ----------------------------------------------------------------------------
     def _moved(self, state: base.State, movers: set[int]) -> None:
         self.state = state
         after = set() if self.over else set(self.engine.active_players(state))
-        self.clocks = clocks.advance(self.clocks, self.game.options, self.active, after, movers,
-                                     self.at, self.vacations)
+        self.clocks = clocks.advance(
+            self.clocks, self.game.options, self.active, after, movers, self.at, self.vacations
+        )
         self.active = after
 
     def roll_back(self, state: base.State, events: list[NewEvent]) -> None:
@@ -108,28 +130,27 @@ class Turn:
         self.active = set(self.engine.active_players(state))
         self.clocks = clocks.start(self.game.options, state["players"], self.active, self.at)
 
-    def play(self, seat: int | None, move: Any, *, user_id=None, key=None, request_hash="",
-             auto=False) -> base.Step:
+    def play(self, seat: int | None, move: Any, *, user_id=None, key=None, request_hash="", auto=False) -> base.Step:
         """Judge and apply one move (engine errors propagate; nothing is kept of a refused move)."""
-        step = self.engine.play(self.state, seat, move, self.at)
+        step = self.engine.play(self.started, seat, move, self.at)
         data = {"move": move, "record": step.record, **({"auto": True} if auto else {})}
-        self.events.append(NewEvent(step.event_type, data, actor=seat, user_id=user_id,
-                                    idempotency_key=key, request_hash=request_hash))
+        self.events.append(
+            NewEvent(step.event_type, data, actor=seat, user_id=user_id, idempotency_key=key, request_hash=request_hash)
+        )
         self._moved(step.state, {seat} if seat is not None else set())
         return step
 
     def auto_move(self, seat: int) -> None:
         """A legal move for the seat, chosen from the seed and the event number: reproducible
         (and replay needs no choosing: the event records the move made)."""
-        move = self.engine.auto_move(self.state, seat, base.rng(self.seed, "auto", self.next_seq))
+        move = self.engine.auto_move(self.started, seat, base.rng(self.seed, "auto", self.next_seq))
         self.play(seat, move, auto=True)
 
-    def forfeit(self, seat: int, reason: str | None = None, *, actor: int | None = None,
-                user_id=None) -> None:
+    def forfeit(self, seat: int, reason: str | None = None, *, actor: int | None = None, user_id=None) -> None:
         """The seat is out: by its clock (no reason), or `resigned` / `vanished` (games.community.social)."""
         data = {"seat": seat, **({"reason": reason} if reason else {})}
         self.events.append(NewEvent(store.SEAT_FORFEITED, data, actor=actor, user_id=user_id))
-        self._moved(self.engine.forfeit(self.state, seat), set())
+        self._moved(self.engine.forfeit(self.started, seat), set())
 
     # -- time -------------------------------------------------------------------------------
     def due_seats(self) -> dict[int, datetime]:
@@ -144,16 +165,23 @@ class Turn:
                 return
             timer = next((d for d in self.engine.deadlines(self.state) if d.at <= self.at), None)
             if timer is not None:
-                self.events.append(NewEvent(store.TIMER_EXPIRED, {
-                    "timer": timer.kind, "seat": timer.seat, "deadline": timer.at.isoformat()}))
+                self.events.append(
+                    NewEvent(
+                        store.TIMER_EXPIRED, {"timer": timer.kind, "seat": timer.seat, "deadline": timer.at.isoformat()}
+                    )
+                )
                 self.play(None, timer.move, auto=True)
                 continue
             due = self.due_seats()
             if due:
                 seat, when = min(due.items(), key=lambda item: (item[1], item[0]))
                 policy = self.game.options.get("timeout_policy", "auto_move")
-                self.events.append(NewEvent(store.TIMER_EXPIRED, {
-                    "timer": "clock", "seat": seat, "deadline": when.isoformat(), "policy": policy}))
+                self.events.append(
+                    NewEvent(
+                        store.TIMER_EXPIRED,
+                        {"timer": "clock", "seat": seat, "deadline": when.isoformat(), "policy": policy},
+                    )
+                )
                 if policy == "forfeit":
                     self.forfeit(seat)
                 else:
@@ -180,11 +208,13 @@ class Turn:
                 outcome = {**outcome, "rating_changes": changes}
             self.events.append(NewEvent(store.GAME_FINISHED, {"result": outcome, "seed": self.seed}))
             fields.update(status=Game.Status.FINISHED, result=outcome, finished_at=self.at)
-            self.clocks = clocks.advance(self.clocks, game.options, self.active, set(), set(),
-                                         self.at, self.vacations)
+            self.clocks = clocks.advance(self.clocks, game.options, self.active, set(), set(), self.at, self.vacations)
             self.active = set()
-        fields.update(active_seats=sorted(self.active), clocks=self.clocks,
-                      **wake_times(game, engine, self.state, self.clocks, self.vacations, outcome))
+        fields.update(
+            active_seats=sorted(self.active),
+            clocks=self.clocks,
+            **wake_times(game, engine, self.state, self.clocks, self.vacations, outcome),
+        )
         return store.Append(game, expected, self.events, self.at, self.state, fields)
 
     def rate(self, outcome: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -193,9 +223,12 @@ class Turn:
 
         if not self.game.rated or outcome.get("aborted"):
             return None
-        users = ({seat: uid for seat, (uid, _) in self.seats.items()} if self.seats
-                 else dict(Seat.objects.filter(game=self.game).values_list("number", "user_id")))
-        return ratings.rate_finished(self.game, outcome, self.engine.teams(self.state), users, self.at)
+        users = (
+            {seat: uid for seat, (uid, _) in self.seats.items()}
+            if self.seats
+            else dict(Seat.objects.filter(game=self.game).values_list("number", "user_id"))
+        )
+        return ratings.rate_finished(self.game, outcome, self.engine.teams(self.started), users, self.at)
 
     def commit(self, expected_version: int | None = None, also: list | None = None, **fields: Any) -> list[Event]:
         """One append for everything this turn decided, with the projection and notifications;
@@ -220,6 +253,9 @@ def commit_many(turns: list[Turn], appends: list[store.Append] | None = None) ->
         notify.after_turn(turn.game, rows, turn.active_before, set(turn.active), turn.seats, outbox)
     outbox.flush()
     scheduling.schedule_wakes([turn.game for turn in turns])
+    scheduling.tournament_games_finished(
+        [turn.game for turn, append in zip(turns, appends) if append.projection.get("status") == Game.Status.FINISHED]
+    )
     for turn in turns:  # a bot whose seat is active plays after commit (games/play/bots.py)
         bot_trigger.after_commit(turn.game, set(turn.active), turn.seats)
     return written
@@ -241,14 +277,14 @@ def refresh_deadlines_for_user(user) -> None:
     """A user's vacation changed: recompute the wake times of every active game they sit in."""
     from games.play.kinds import engine_of
 
-    games = Game.objects.select_for_update().filter(
-        Q(seat_set__user=user), status=Game.Status.ACTIVE).exclude(clocks={})
+    games = (
+        Game.objects.select_for_update().filter(Q(seat_set__user=user), status=Game.Status.ACTIVE).exclude(clocks={})
+    )
     for game in games:
         engine = engine_of(game)
         state = store.state_at(game)
-        times = wake_times(game, engine, state, game.clocks, vacations_for(game), engine.outcome(state))
+        outcome = engine.outcome(state) if state is not None else None
+        times = wake_times(game, engine, state, game.clocks, vacations_for(game), outcome)
         Game.objects.filter(pk=game.pk).update(**times)
         game.__dict__.update(times)
         scheduling.schedule_wake(game)
-
-

@@ -2,7 +2,9 @@
 
 Writers (sync, in a request or a task) publish on a game's channel when its version changes and on
 a user's channel when they get a notification, once the transaction commits, so nobody hears of a
-rolled-back write. The message only says "look again": the database stays the truth.
+rolled-back write. A game's message carries the write's events as stored (`ride`): a reader that
+heard every write since its last read renders from the messages; one that missed any (a gap)
+reads the database, which stays the truth.
 
 Waiters (async: streams and long-polls) register with the process's `Hub`, one Redis connection
 per process subscribed to the channels its waiters follow, which sets the waiters' flags. A waiter
@@ -24,43 +26,42 @@ Streams and long-polls authenticate every cycle; `cached_token` keeps token -> u
 LIVE_AUTH_CACHE_SECONDS per process, forgotten at once everywhere when a token is deleted or a
 user saved (a message on the `revoked` channel), and on every reconnect of the hub.
 """
+
 from __future__ import annotations
 
 import asyncio
 import functools
 import logging
 import os
+import re
 import threading
 import time
 import weakref
 from contextvars import ContextVar
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Callable, Iterable, TypeVar
 
 import redis
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from cachetools import LRUCache
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import connections, reset_queries, transaction
 from django.utils import timezone
 
+from config import redis as redis_roles
+from config import jsoncodec
 from config.keys import deployment_key
 from config.outages import came_back, went_down
 
 log = logging.getLogger(__name__)
 MAX_WAIT_SECONDS = 30
 T = TypeVar("T")
-_client: redis.Redis | None = None
 
 
 def client() -> redis.Redis:
-    """The process's sync Redis client (publishing; Celery helpers), quick to give up when down."""
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5,
-                                       socket_timeout=MAX_WAIT_SECONDS + 5)
-    return _client
+    """The process's Redis client for publishing and tickets (config.redis's `publisher`)."""
+    return redis_roles.publisher()
 
 
 def _prefix() -> str:
@@ -101,11 +102,41 @@ def _publish(messages: list[tuple[str, str]]) -> None:
         came_back("live updates")
 
 
-def news_messages(news: Iterable[tuple[Any, int, Iterable[int]]]) -> list[tuple[str, str]]:
+RIDE_MAX_BYTES = 32_000  # a write's events above this go by their version alone (the readers read them)
+
+
+def ride(game, rows) -> dict:
+    """What a woken reader needs of a write, so that it reads nothing from the database: the
+    game's new head and the events as stored (every viewer's view is made from them, per viewer,
+    by the reader; Redis carries them between the server's own processes only)."""
+    return {
+        "status": game.status,
+        "active_seats": game.active_seats or [],
+        "events": [
+            {"seq": r.seq, "type": r.type, "actor": r.actor, "data": r.data, "created_at": r.created_at.isoformat()}
+            for r in rows
+        ],
+    }
+
+
+def _game_payload(version: int, riding: dict | None) -> str:
+    if riding is None:
+        return str(version)
+    body = jsoncodec.dumps(riding).decode()
+    return f"{version} {body}" if len(body) <= RIDE_MAX_BYTES else str(version)
+
+
+def news_messages(news: Iterable[tuple]) -> list[tuple[str, str]]:
     """The (channel, payload) messages announcing these games' new versions, to publish after
-    commit (games.play.statecache sends them with the write's states, in the same pipeline)."""
-    return [message for game_id, version, users in news for message in
-            [(channel(game_id), str(version))] + [(user_channel(u), str(game_id)) for u in set(users) if u]]
+    commit (games.play.statecache sends them with the write's states, in the same pipeline). Each
+    item is (game id, version, the users to tell, and optionally the write's `ride`): a game's
+    message is its new version, then a space and the ride as JSON when there is one."""
+    return [
+        message
+        for game_id, version, users, *riding in news
+        for message in [(channel(game_id), _game_payload(version, riding[0] if riding else None))]
+        + [(user_channel(u), str(game_id)) for u in set(users) if u]
+    ]
 
 
 def announce_chat(game_id, message_id: int) -> None:
@@ -128,6 +159,41 @@ def user_messages(user_ids: Iterable[int]) -> list[tuple[str, str]]:
 
 def revoked_channel() -> str:
     return key("revoked")
+
+
+def stream_channel(stream_id: str) -> str:
+    """An open user stream's own channel: a change of the games it follows (its payload a serial,
+    the `games` count of the stream's key) reaches whichever process holds the stream."""
+    return f"{_prefix()}:stream:{stream_id}"
+
+
+def stream_key(stream_id: str) -> str:
+    """The Redis hash of an open user stream: `user` (its owner), `games` (a serial bumped by each
+    change) and one `g:<game id>` field per game followed on request (its resume point, or "")."""
+    return key("stream", stream_id)
+
+
+def change_stream(stream_id: str, user_id: int, game_id: str, after: int | None, follow: bool, most: int) -> str | None:
+    """Follow (or stop following) a game on an open stream of `user_id`, and tell the process that
+    holds it. None if done; else why not: "stream" (no such open stream of theirs) or "full" (it
+    already follows `most` games)."""
+    name = stream_key(stream_id)
+    conn = client()
+    owner, fields = conn.hget(name, "user"), conn.hlen(name)
+    if owner is None or owner.decode() != str(user_id):
+        return "stream"
+    field_name = f"g:{game_id}"
+    with conn.pipeline(transaction=True) as pipe:
+        if follow:
+            if fields - 2 >= most and not conn.hexists(name, field_name):
+                return "full"
+            pipe.hset(name, field_name, "" if after is None else str(after))
+        else:
+            pipe.hdel(name, field_name)
+        pipe.hincrby(name, "games", 1)
+        serial = pipe.execute()[-1]
+    _publish([(stream_channel(stream_id), str(serial))])
+    return None
 
 
 class Memory:
@@ -214,58 +280,21 @@ _listening_in: int | None = None  # the process whose thread hears revocations: 
 
 
 def listen_for_revocations() -> None:
-    """Hear revocations on a thread of this process (started once per process): a WSGI process
-    has no event loop, so no hub, yet its REST requests may then trust remembered tokens as the
-    hub's process does (games.api.auth.TokenAuthentication). gunicorn starts it in each of `web`'s
-    workers (gunicorn.conf.py's post_worker_init)."""
+    """Hear revocations in a process without an event loop (started once per process): a WSGI
+    process has no hub of its own, yet its REST requests may then trust remembered tokens as an
+    ASGI process's do (games.api.auth.TokenAuthentication). The very `Hub`, on an event loop of
+    its own in one thread: while it is subscribed the process hears every revocation; across a
+    lost connection it trusts nothing, and forgets every token when it subscribes again. gunicorn
+    starts it in each of `web`'s workers (gunicorn.conf.py's post_worker_init)."""
     global _listening_in
     if _listening_in == os.getpid():
-        return  # the thread never ends: it catches everything and subscribes again
+        return  # the hub never ends: it catches everything and subscribes again
     _listening_in = os.getpid()
-    threading.Thread(target=_hear_revocations, name="live-revocations", daemon=True).start()
+    threading.Thread(target=asyncio.run, args=(_hub_for_ever(),), name="live-revocations", daemon=True).start()
 
 
-def _hear_revocations() -> None:
-    """The revocation channel, subscribed on a connection of its own: while the subscription
-    stands, this process hears every revocation, so it trusts what it remembers; across a lost
-    connection (or one redis-py made again by itself) it forgets every token and trusts nothing
-    until it is subscribed again. Mirrors the hub's handling of the same channel."""
-    me, revoked, backoff = object(), revoked_channel(), 0.2
-    while True:
-        conn = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, health_check_interval=10)
-        pubsub = conn.pubsub()
-        try:
-            pubsub.subscribe(revoked)
-            confirmed = pubsub.get_message(timeout=2)
-            if confirmed is None or confirmed["type"] != "subscribe":
-                raise redis.ConnectionError("no confirmation of the subscription")
-            forget_tokens()  # a revocation may have been missed while deaf
-            _hearing.add(id(me))
-            came_back("token revocations")
-            backoff = 0.2
-            while True:
-                # Short waits: each one lets redis-py check the connection (health_check_interval).
-                message = pubsub.get_message(timeout=5)
-                if message is None:
-                    continue
-                if message["type"] == "message":
-                    forget_tokens()
-                elif message["type"] == "subscribe":
-                    raise redis.ConnectionError("resubscribed after a silent reconnection")
-        except (redis.RedisError, OSError) as error:
-            went_down("token revocations", error)  # requests look tokens up meanwhile
-        except Exception:  # never let it die: the process would ask the database, but quietly
-            log.exception("token revocations: the subscription failed")
-        finally:
-            _hearing.discard(id(me))
-            forget_tokens()
-            try:
-                pubsub.close()
-                conn.close()
-            except (redis.RedisError, OSError):
-                pass
-        time.sleep(backoff)
-        backoff = min(backoff * 2, 5.0)
+async def _hub_for_ever() -> None:
+    await (await hub()).task
 
 
 def _revoked(sender=None, **kwargs) -> None:
@@ -304,6 +333,17 @@ def _closing(fn: Callable[..., T], *args) -> T:
         connections.close_all()  # back to the pool: a sleeping stream holds no connection
 
 
+def _released(fn: Callable[..., T], *args) -> T:
+    """`fn` on a sync caller's thread (a WSGI server's, or Django's test client's), its database
+    connection handed back after unless the caller is inside a transaction (a test's): a long-poll
+    that reached `web` directly waits without holding a pooled connection."""
+    try:
+        return fn(*args)
+    finally:
+        if not any(c.in_atomic_block for c in connections.all(initialized_only=True)):
+            connections.close_all()
+
+
 # Set by the async views (games.api.streams.asynchronous) for a request that a sync handler made:
 # Django's test client, or a WSGI server. Django then runs the async view through async_to_sync
 # while the caller's thread waits, and asgiref's documented thread-sensitive mode runs sync code on
@@ -320,11 +360,43 @@ async def run_sync(fn: Callable[..., T], *args) -> T:
     so its connection and transaction are the ones used.
     """
     if sync_caller.get():
-        return await sync_to_async(fn, thread_sensitive=True)(*args)
+        return await sync_to_async(_released, thread_sensitive=True)(fn, *args)
     global _executor
     if _executor is None:
         _executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
     return await asyncio.get_running_loop().run_in_executor(_executor, functools.partial(_closing, fn, *args))
+
+
+# ---------------------------------------------------------------------------------------------
+# No thread for a waiting request
+# ---------------------------------------------------------------------------------------------
+# The routes whose requests wait (games.api.urls.WAITING): a stream, a long-poll.
+WAITING_PATHS = re.compile(r"^/api/v1/(stream|games/[^/]+/(stream|events))/$")
+
+
+def _request_started(**kwargs) -> None:
+    """What Django's own receivers of request_started do, without a thread: under ASGI each request
+    has a thread-sensitive context of its own, whose thread, once started, stays with the request
+    while it is open (a stream: for hours). Django sends request_started with `asend`, which runs a
+    sync receiver on that thread; this one is a coroutine and touches no connection. Its thread is
+    new, so it has no old connection to close; the queries' log is memory only (debug)."""
+    reset_queries()
+
+
+async def _request_started_async(**kwargs) -> None:
+    _request_started(**kwargs)
+
+
+def no_thread_at_request_start() -> None:
+    """In an ASGI process: request_started's receivers made coroutines (Signal.disconnect and
+    connect, Django's documented API), so a waiting request starts no thread before its end; its
+    response's close() still sends request_finished on a thread, which closes what it opened."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(reset_queries)
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_started.connect(_request_started_async, dispatch_uid="darkroom-live-request-started")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -338,13 +410,33 @@ class Listener:
         self.hub, self.channels, self.flag = hub, set(), asyncio.Event()
         self.follow(channels)
 
-    def follow(self, channels: Iterable[str]) -> None:
-        new = set(channels) - self.channels
+    def follow(self, channels: Iterable[str], read_at: int | None = None) -> None:
+        """Follow exactly these channels from now on (a user stream's games come and go).
+
+        `read_at`: the hub's `mark()` taken before the waiter read what the new channels carry. A
+        channel the hub already hears (another waiter's) is not subscribed again, so no
+        confirmation wakes this waiter: news heard on it since the mark (a move committed after
+        the read looked) sets the flag, or it would wait for the game's next news."""
+        wanted = set(channels)
+        new, gone = wanted - self.channels, self.channels - wanted
         for name in new:
             self.hub.listeners.setdefault(name, set()).add(self)
             self.channels.add(name)
+            if read_at is not None and self.hub.heard_at.get(name, 0) > read_at:
+                self.flag.set()
+        self._drop(gone)
         if new:
             self.hub.changed()
+
+    def _drop(self, names: Iterable[str]) -> None:
+        for name in list(names):
+            waiting = self.hub.listeners.get(name)
+            if waiting is not None:
+                waiting.discard(self)
+                if not waiting:
+                    del self.hub.listeners[name]
+                    self.hub.left(name)
+            self.channels.discard(name)
 
     async def ready(self, timeout: float = 2) -> bool:
         """Wait until the hub hears every channel of this waiter, so that a read made from now on
@@ -364,14 +456,7 @@ class Listener:
             return False
 
     def close(self) -> None:
-        for name in self.channels:
-            waiting = self.hub.listeners.get(name)
-            if waiting is not None:
-                waiting.discard(self)
-                if not waiting:
-                    del self.hub.listeners[name]
-                    self.hub.left(name)
-        self.channels = set()
+        self._drop(self.channels)
 
 
 class Hub:
@@ -392,8 +477,14 @@ class Hub:
         # The latest version announced per heard game channel since its subscription: a waiter
         # woken by news need not ask the database whether there is news.
         self.versions: dict[str, int] = {}
+        # The latest writes' events per heard game channel (version -> the message's JSON).
+        self.rides: dict[str, dict[int, bytes]] = {}
         # channel -> the number of its subscription, once Redis confirmed it (on this connection).
         self.heard: dict[str, int] = {}
+        # What the hub heard (news, a confirmed subscription), counted; and per channel, that count
+        # when it last heard something on it (Listener.follow's `read_at`).
+        self.count = 0
+        self.heard_at: dict[str, int] = {}
         self.connected = asyncio.Event()
         # +1 at each (re)connection and each loss: equal epochs around a wait mean the hub
         # stayed connected in between.
@@ -404,10 +495,17 @@ class Hub:
         self._idle: dict[str, float] = {}  # channel -> when its last waiter left
         self._changed = asyncio.Event()
         self._confirmed = asyncio.Condition()
+        self._commands: aioredis.Redis | None = None
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def listen(self, channels: Iterable[str]) -> Listener:
         return Listener(self, channels)
+
+    def commands(self) -> aioredis.Redis:
+        """This loop's client for Redis commands (a user stream's followed games)."""
+        if self._commands is None:
+            self._commands = redis_roles.async_commands()
+        return self._commands
 
     @property
     def live(self) -> bool:
@@ -423,8 +521,17 @@ class Hub:
         """How long a waiter may sleep on its flag: till its heartbeat, or one poll while Redis is down."""
         return heartbeat if self.live else min(heartbeat, settings.LIVE_POLL_SECONDS)
 
+    def mark(self) -> int:
+        """Where the hub is in what it heard: taken before a read, given to Listener.follow after."""
+        return self.count
+
+    def _stamp(self, name: str) -> None:
+        self.count += 1
+        self.heard_at[name] = self.count
+
     def hints(self, channels: Iterable[str]) -> dict[str, int]:
-        """The versions announced on these channels (a copy, for a reader on another thread)."""
+        """The versions announced on these channels (a copy, for a reader on another thread); for
+        a channel whose messages carry no number, how many were heard since its subscription."""
         return {name: self.versions[name] for name in channels if name in self.versions}
 
     def changed(self) -> None:
@@ -438,8 +545,9 @@ class Hub:
         names = set(channels)
         async with self._confirmed:
             try:
-                await asyncio.wait_for(self._confirmed.wait_for(
-                    lambda: not self.live or names <= self.heard.keys()), timeout)
+                await asyncio.wait_for(
+                    self._confirmed.wait_for(lambda: not self.live or names <= self.heard.keys()), timeout
+                )
             except asyncio.TimeoutError:
                 pass
         return self.live and names <= self.heard.keys()
@@ -457,7 +565,22 @@ class Hub:
     def _forget(self, names: Iterable[str]) -> None:
         for name in names:
             self.heard.pop(name, None)
+            self.heard_at.pop(name, None)
             self.versions.pop(name, None)
+            self.rides.pop(name, None)
+
+    RIDES_KEPT = 16
+
+    def remember_ride(self, name: str, version: int, riding: bytes) -> None:
+        kept = self.rides.setdefault(name, {})
+        kept[version] = riding
+        if len(kept) > self.RIDES_KEPT:
+            del kept[min(kept)]
+
+    def rides_of(self, name: str) -> dict[int, bytes]:
+        """The writes heard on a game's channel since its subscription, by version (the latest
+        few): what games.api.streams.Tails reads instead of the database."""
+        return self.rides.get(name, {})
 
     async def _manage(self, pubsub) -> None:
         """Subscribe the channels that gained a waiter; unsubscribe those idle past the linger."""
@@ -480,8 +603,9 @@ class Hub:
                     await pubsub.unsubscribe(*sorted(gone))
                 due = min(self._idle.values(), default=None)
                 try:
-                    await asyncio.wait_for(self._changed.wait(),
-                                           None if due is None else max(0.0, due + linger - time.monotonic()))
+                    await asyncio.wait_for(
+                        self._changed.wait(), None if due is None else max(0.0, due + linger - time.monotonic())
+                    )
                 except asyncio.TimeoutError:
                     pass
         except asyncio.CancelledError:
@@ -498,6 +622,7 @@ class Hub:
         if name in self._asked:
             self._serial += 1
             self.heard[name] = self._serial
+            self._stamp(name)
             self._wake(name)  # what its waiters read before now may have missed news
         return not again
 
@@ -505,8 +630,7 @@ class Hub:
         backoff = 0.2
         revoked = revoked_channel()
         while True:
-            conn = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
-                                           health_check_interval=10)
+            conn = redis_roles.async_subscriber()
             pubsub = conn.pubsub()
             manager = None
             try:
@@ -532,8 +656,14 @@ class Hub:
                     if message["type"] == "message":
                         if name == revoked:
                             forget_tokens()
-                        elif name in self.heard and message["data"].isdigit():
-                            self.versions[name] = max(int(message["data"]), self.versions.get(name, 0))
+                        elif name in self.heard and message["data"].partition(b" ")[0].isdigit():
+                            head, _, riding = message["data"].partition(b" ")
+                            self.versions[name] = max(int(head), self.versions.get(name, 0))
+                            if riding:
+                                self.remember_ride(name, int(head), riding)
+                        elif name in self.heard:  # no number (a user's news): how many were heard
+                            self.versions[name] = self.versions.get(name, 0) + 1
+                        self._stamp(name)
                         self._wake(name)
                     elif message["type"] == "subscribe":
                         if name == revoked or not self._heard_subscription(name):
@@ -559,7 +689,9 @@ class Hub:
                 # announced meanwhile is unknown.
                 self._asked, self._idle = set(), {}
                 self.heard.clear()
+                self.heard_at.clear()
                 self.versions.clear()
+                self.rides.clear()
                 self.tried.set()
                 if was_live:
                     self._wake()  # switch every waiter to polling now

@@ -1,6 +1,7 @@
-"""When a game may still be aborted alone (issue 33 #3; docs/social.md#abort): in the opening
+"""When a game may still be aborted alone (docs/social.md#abort): in the opening
 only, while some seat has not moved and fewer moves of their own have been made than there are
 seats. A seat the server only ever auto-moves does not keep the window open."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,8 +16,11 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_seat_only_ever_auto_moved_does_not_let_the_other_abort_alone_late(alice, bob, monkeypatch):
-    game_id = start_game(alice, [bob], options={"hand_size": 6, "time_control": "per_move", "move_seconds": 3600,
-                                                 "timeout_policy": "auto_move"})
+    game_id = start_game(
+        alice,
+        [bob],
+        options={"hand_size": 6, "time_control": "per_move", "move_seconds": 3600, "timeout_policy": "auto_move"},
+    )
     assert alice.game(game_id)["rated"] is True
     own, auto = 0, 0
     while own < 3 or auto < 2:  # alice plays; bob never does: the server plays his turns at his deadline

@@ -1,5 +1,6 @@
-"""Accounts under abuse (issue 33; docs/accounts.md): what a deleted account leaves, look-alike
+"""Accounts under abuse (docs/accounts.md): what a deleted account leaves, look-alike
 usernames, what a device is, and the login limits."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,8 +17,9 @@ PASSWORD = "correct horse battery"
 
 
 def register(name: str):
-    return Client().post("/api/v1/accounts/register/", {"username": name, "password": PASSWORD},
-                         content_type="application/json")
+    return Client().post(
+        "/api/v1/accounts/register/", {"username": name, "password": PASSWORD}, content_type="application/json"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -28,8 +30,9 @@ def test_a_deleted_account_reads_deleted_n_in_old_events_and_its_name_rests(alic
     said = bob.post(f"/api/v1/games/{game_id}/chat/", {"channel": "players", "text": "good luck"})
     assert said.status_code == 201
     play_out(game_id, [alice, bob])
-    assert [n["title"] for n in alice.get("/api/v1/notifications/").json()["results"]
-            if n["type"] == "chat"] == ["bob wrote in Duel (test game)"]
+    assert [n["title"] for n in alice.get("/api/v1/notifications/").json()["results"] if n["type"] == "chat"] == [
+        "bob wrote in Duel (test game)"
+    ]
     assert bob.post("/api/v1/accounts/me/delete/", {"password": PASSWORD}).status_code == 204
 
     events = alice.get(f"/api/v1/games/{game_id}/events/").json()["events"]
@@ -55,6 +58,7 @@ def test_a_retired_name_is_free_again_after_username_retired_days(alice, bob, se
     from accounts.models import RetiredUsername
 
     from django.utils import timezone
+
     RetiredUsername.objects.update(until=timezone.now())
     assert register("bob").status_code == 201
 
@@ -62,8 +66,11 @@ def test_a_retired_name_is_free_again_after_username_retired_days(alice, bob, se
 # ---------------------------------------------------------------------------------------------
 # Look-alike usernames (#13)
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["\u0430lice", "\uff41lice", "ALICE", "Alice", "\u0430l\u0456ce"],
-                         ids=["cyrillic a", "fullwidth a (NFKC)", "upper case", "capital", "two cyrillic"])
+@pytest.mark.parametrize(
+    "name",
+    ["\u0430lice", "\uff41lice", "ALICE", "Alice", "\u0430l\u0456ce"],
+    ids=["cyrillic a", "fullwidth a (NFKC)", "upper case", "capital", "two cyrillic"],
+)
 def test_a_look_alike_of_a_taken_name_is_refused(alice, name):
     error_of(register(name), 409, "username_taken")
     assert User.objects.count() == 1
@@ -72,6 +79,17 @@ def test_a_look_alike_of_a_taken_name_is_refused(alice, name):
 def test_rn_looks_like_m(make_player):
     make_player("marty")
     error_of(register("rnarty"), 409, "username_taken")
+
+
+@pytest.mark.parametrize(
+    "taken, look_alike",
+    [("bob", "b0b"), ("alicer1", "aIicer1"), ("paul", "paui"), ("will", "wiii"), ("b0b", "BOB"), ("wiii", "WILL")],
+)
+def test_case_and_look_alikes_are_one_relation(make_player, taken, look_alike):
+    """A name is refused if it looks like a taken one in either case: `paui` is `PAUI`, whose
+    capital I looks like l, and so is `paul`."""
+    make_player(taken)
+    error_of(register(look_alike), 409, "username_taken")
 
 
 def test_names_that_do_not_look_alike_are_free(alice):
@@ -129,8 +147,9 @@ def clean_counts():
 
 
 def guess(name, address, password="not the password"):
-    return APIClient().post("/api/v1/accounts/token/", {"username": name, "password": password},
-                            format="json", REMOTE_ADDR=address)
+    return APIClient().post(
+        "/api/v1/accounts/token/", {"username": name, "password": password}, format="json", REMOTE_ADDR=address
+    )
 
 
 @pytest.mark.django_db(transaction=True)

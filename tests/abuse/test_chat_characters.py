@@ -1,5 +1,6 @@
-"""Which characters a chat message may hold (issue 33 #12; docs/social.md#chat): no control (Cc)
+"""Which characters a chat message may hold (docs/social.md#chat): no control (Cc)
 or format (Cf) character but tab and newline, and something visible."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,11 +15,29 @@ def say(player, game_id, text):
     return player.post(f"/api/v1/games/{game_id}/chat/", {"channel": "players", "text": text})
 
 
-@pytest.mark.parametrize("text", ["a\u0085b", "\u200b", "\u200b\u200c\u2060", "hi\u202eevil", "x\u00ady",
-                                  "\u0301\u0301", "\u3000\u00a0 ", "ok\x1b[31m"],
-                         ids=["NEL (Cc)", "zero-width space alone", "only format characters",
-                              "right-to-left override", "soft hyphen (Cf)", "combining marks alone",
-                              "only blanks", "escape"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\u0085b",
+        "\u200b",
+        "\u200b\u200c\u2060",
+        "hi\u202eevil",
+        "x\u00ady",
+        "\u0301\u0301",
+        "\u3000\u00a0 ",
+        "ok\x1b[31m",
+    ],
+    ids=[
+        "NEL (Cc)",
+        "zero-width space alone",
+        "only format characters",
+        "right-to-left override",
+        "soft hyphen (Cf)",
+        "combining marks alone",
+        "only blanks",
+        "escape",
+    ],
+)
 def test_invisible_and_control_characters_are_refused_and_nothing_is_said(alice, duel, text):
     error_of(say(alice, duel, text), 400, "invalid")
     assert not ChatMessage.objects.exists()

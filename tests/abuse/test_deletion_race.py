@@ -1,5 +1,6 @@
-"""Deleting an account races with taking a seat (issue 33 #2; docs/accounts.md, "What a deleted
+"""Deleting an account races with taking a seat (docs/accounts.md, "What a deleted
 account leaves"): whichever commits first, a deleted account never ends up seated in an open game."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,9 +1,10 @@
-"""Nothing of someone else's shows through an id (issue 33 #7; docs/social.md): every route of
+"""Nothing of someone else's shows through an id (docs/social.md): every route of
 the OpenAPI document with a path parameter, called by a stranger with an id of another user's
 object (a private game, a message they may not read, an invitation, a join link that seats no one
 any more, a notification, a push subscription or device, a token, a webhook), answers exactly as
 it does for an id that names nothing, whatever the body (none, of the wrong shape, not JSON), and
 writes nothing."""
+
 from __future__ import annotations
 
 import json
@@ -18,21 +19,34 @@ from django.test import Client
 
 from accounts import tokens
 from accounts.models import AuthToken
+from games.community import ladders, tournaments
 from games.models import ChatMessage, Game, Invitation, Notification
+from games.realtime import live
 from tests.api.openapi import fetch_document
 from tests.games.test_push import subscribe
 from tests.games.test_push_mobile import IPHONE, register
 
 pytestmark = [pytest.mark.django_db, pytest.mark.long]
-BODIES = [None, {"bogus": 1}, {"move": {"type": "x"}, "expected_version": 0, "seq": 1, "seat": 1,
-                                   "reason": "r", "channel": "players", "text": "hi", "invite": ["alice"]},
-          "notjson"]
+BODIES = [
+    None,
+    {"bogus": 1},
+    {
+        "move": {"type": "x"},
+        "expected_version": 0,
+        "seq": 1,
+        "seat": 1,
+        "reason": "r",
+        "channel": "players",
+        "text": "hi",
+        "invite": ["alice"],
+    },
+    "notjson",
+]
 # Path parameters that name nothing of anyone's: what they name is shown to everyone alike, so
 # there is no one's object for a stranger to tell from a missing one.
 PUBLIC = {
     "kind": "a game kind: the catalogue is the same for everyone",
-    "username": "a public profile; the private games its history hides are "
-                "tests/abuse/test_private_tables.py's",
+    "username": "a public profile; the private games its history hides are tests/abuse/test_private_tables.py's",
 }
 
 
@@ -40,6 +54,7 @@ PUBLIC = {
 class Secret:
     """One object a stranger may not see or touch: `param` names it, `context` fills the route's
     other parameters."""
+
     param: str
     value: str
     what: str
@@ -48,7 +63,7 @@ class Secret:
 
 def missing(param: str) -> str:
     """An id of the parameter's kind that names nothing."""
-    if param == "game_id":
+    if param in ("game_id", "tournament_id"):
         return str(uuid.uuid4())
     if param == "code":
         return secrets.token_urlsafe(24)
@@ -106,7 +121,18 @@ def secrets_of_others(private_tables, alice, bob, duel):
     assert hook.status_code == 201, hook.content
     notice = Notification.objects.filter(user=bob.user).first()
     assert notice is not None
+    # bob's open user stream, as the process holding it registers it (live.stream_key).
+    stream_id = uuid.uuid4().hex
+    live.client().hset(live.stream_key(stream_id), mapping={"user": str(bob.user.pk), "games": "0"})
+    live.client().expire(live.stream_key(stream_id), 300)
+    # A private tournament of alice's, and a ladder challenge between alice and bob.
+    cup = tournaments.create(alice.user, "Private cup", "duel", "swiss", 2, rounds=3, private=True)
+    ladders.join("duel", alice.user)
+    ladders.join("duel", bob.user)
+    challenged = ladders.challenge("duel", bob.user, alice.user.username)
     return [
+        Secret("tournament_id", str(cup.pk), "alice's private tournament"),
+        Secret("challenge_id", str(challenged.pk), "bob's challenge to alice"),
         Secret("game_id", lobby, "a private game's lobby", {"message_id": in_private}),
         Secret("game_id", playing, "a private game under way", {"message_id": in_private}),
         Secret("message_id", str(table_talk.json()["id"]), "the players' talk, to a spectator", {"game_id": duel}),
@@ -120,6 +146,7 @@ def secrets_of_others(private_tables, alice, bob, duel):
         Secret("device_id", str(device["id"]), "bob's phone"),
         Secret("token_id", str(AuthToken.objects.filter(user=bob.user).first().pk), "bob's token"),
         Secret("webhook_id", str(hook.json()["id"]), "bob's webhook"),
+        Secret("stream_id", stream_id, "bob's open stream", {"game_id": duel}),
     ]
 
 
@@ -153,12 +180,14 @@ def test_every_route_answers_a_stranger_as_for_an_id_that_names_nothing(secrets_
                     unseen = answer(Client(), method, unseen_path, body, stranger.token)
                     if seen != unseen:
                         differing.append((method.upper(), template, case.what, body, seen, unseen))
-    assert uncovered == [], ("routes naming something no Secret stands for (add one, or say in PUBLIC "
-                             f"why not): {uncovered}")
+    assert uncovered == [], (
+        f"routes naming something no Secret stands for (add one, or say in PUBLIC why not): {uncovered}"
+    )
     assert named == {s.what for s in secrets_of_others}, "a case no route of the document takes"
     assert walked > 150
-    assert differing == [], "\n".join(f"{m} {t} ({w}) {b!r}: {s[0]} {s[1][:90]!r} vs {u[0]} {u[1][:90]!r}"
-                                      for m, t, w, b, s, u in differing)
+    assert differing == [], "\n".join(
+        f"{m} {t} ({w}) {b!r}: {s[0]} {s[1][:90]!r} vs {u[0]} {u[1][:90]!r}" for m, t, w, b, s, u in differing
+    )
     assert everything(tokens.digest(stranger.token)) == before, "a stranger's call wrote something"
 
 

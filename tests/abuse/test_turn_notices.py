@@ -1,6 +1,7 @@
-"""Turn notices collapse in real-time games (issue 33 #15; docs/time-and-notifications.md): a
+"""Turn notices collapse in real-time games (docs/time-and-notifications.md): a
 Photoshoot round played at table speed leaves each player one "Your turn" row for the game, not
 one per turn; a turn notice read long ago is not reopened."""
+
 from __future__ import annotations
 
 import random
@@ -38,8 +39,10 @@ def test_a_two_minute_photoshoot_round_leaves_one_turn_notice_per_player(make_pl
     game_id = start_game(seats[0], seats[1:], kind="photoshoot", options={"hourglass_seconds": 120})
     made = play_a_round(seats, game_id, random.Random("notices"))
     assert made >= 20
-    rows = {seat.user.username: Notification.objects.filter(user=seat.user, game_id=game_id, type="your_turn")
-            for seat in seats}
+    rows = {
+        seat.user.username: Notification.objects.filter(user=seat.user, game_id=game_id, type="your_turn")
+        for seat in seats
+    }
     assert {name: notes.count() for name, notes in rows.items()} == {name: 1 for name in rows}
     assert sum(n.collapsed for notes in rows.values() for n in notes) >= 10  # the turns it stood for
 
@@ -64,7 +67,8 @@ def test_a_turn_notice_read_long_ago_is_not_reopened(alice, bob, settings):
     while Notification.objects.get(pk=first.pk).read_at is None:
         step()  # until bob moves, which reads it
     Notification.objects.filter(pk=first.pk).update(
-        read_at=timezone.now() - timedelta(seconds=settings.TURN_NOTICE_REOPEN_SECONDS + 1))
+        read_at=timezone.now() - timedelta(seconds=settings.TURN_NOTICE_REOPEN_SECONDS + 1)
+    )
     while len(turn_notices()) == 1 and Notification.objects.get(pk=first.pk).read_at is not None:
         step()  # until the turn comes back to bob (a new notice, or the old one reopened)
     assert [n.read_at is None for n in turn_notices()] == [False, True]  # a new one, the old stays read

@@ -1,4 +1,5 @@
 """The accounts endpoints answer as the OpenAPI document says, good answers and errors alike."""
+
 from __future__ import annotations
 
 import pytest
@@ -40,20 +41,44 @@ def test_ratings_profiles_and_leaderboards_answer_as_documented(contract, alice,
 
 
 def test_tokens_passwords_and_leaving_answer_as_documented(contract, alice, bob, anonymous, queue):
-    login = check(contract, anonymous, "post", "/api/v1/accounts/token/",
-                  {"username": "alice", "password": PASSWORD, "device": "phone"}, status=200).json()
+    login = check(
+        contract,
+        anonymous,
+        "post",
+        "/api/v1/accounts/token/",
+        {"username": "alice", "password": PASSWORD, "device": "phone"},
+        status=200,
+    ).json()
     check(contract, anonymous, "post", "/api/v1/accounts/token/", {"username": "alice", "password": "no"}, status=400)
     check(contract, alice.client, "get", "/api/v1/accounts/tokens/", status=200)
     check(contract, alice.client, "delete", f"/api/v1/accounts/tokens/{login['id']}/", status=204)
     check(contract, alice.client, "delete", f"/api/v1/accounts/tokens/{login['id']}/", status=404)
-    check(contract, alice.client, "post", "/api/v1/accounts/password/",
-          {"old_password": "no", "new_password": "a brand new passphrase"}, status=400)
-    check(contract, alice.client, "post", "/api/v1/accounts/password/",
-          {"old_password": PASSWORD, "new_password": "a brand new passphrase"}, status=204)
+    check(
+        contract,
+        alice.client,
+        "post",
+        "/api/v1/accounts/password/",
+        {"old_password": "no", "new_password": "a brand new passphrase"},
+        status=400,
+    )
+    check(
+        contract,
+        alice.client,
+        "post",
+        "/api/v1/accounts/password/",
+        {"old_password": PASSWORD, "new_password": "a brand new passphrase"},
+        status=204,
+    )
     check(contract, anonymous, "post", "/api/v1/accounts/password-reset/", {"email": "bob@example.com"}, status=202)
     assert queue() == [(services.RESET_MAIL_TASK, ["bob@example.com"], None)]  # the worker mails it
-    check(contract, anonymous, "post", "/api/v1/accounts/password-reset/confirm/",
-          {"uid": "x", "token": "y", "new_password": "whatever passphrase"}, status=400)
+    check(
+        contract,
+        anonymous,
+        "post",
+        "/api/v1/accounts/password-reset/confirm/",
+        {"uid": "x", "token": "y", "new_password": "whatever passphrase"},
+        status=400,
+    )
     check(contract, bob.client, "get", "/api/v1/accounts/me/export/", status=200)
     game_id = start_game(bob, [alice])
     check(contract, bob.client, "post", "/api/v1/accounts/me/delete/", {"password": PASSWORD}, status=409)

@@ -1,5 +1,6 @@
 """Export my data; delete my account: personal data erased through every registered holder, seats
 kept under an anonymous name, events untouched."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,13 @@ PASSWORD = "correct horse battery"
 def other_app(monkeypatch):
     """An app registering its own data (as chat does), seen by export and erase."""
     erased = []
-    monkeypatch.setitem(personal_data._holders, "zz_other_app", personal_data.Holder(
-        "zz_other_app", export=lambda user: [{"said": f"hello from {user.pk}"}], erase=erased.append))
+    monkeypatch.setitem(
+        personal_data._holders,
+        "zz_other_app",
+        personal_data.Holder(
+            "zz_other_app", export=lambda user: [{"said": f"hello from {user.pk}"}], erase=erased.append
+        ),
+    )
     return erased
 
 
@@ -64,24 +70,26 @@ def test_deleting_erases_the_person_and_keeps_the_games(alice, bob, finished, ot
         assert not model.objects.filter(user=user).exists(), model.__name__
     assert other_app == [user]
     assert Seat.objects.filter(user=user, game_id=finished).exists()
-    assert list(Event.objects.filter(game_id=finished).order_by("seq")
-                .values_list("seq", "type", "data")) == events
+    assert list(Event.objects.filter(game_id=finished).order_by("seq").values_list("seq", "type", "data")) == events
     shown = bob.game(finished)
     assert {p["username"] for p in shown["players"]} == {"bob", f"deleted-{user.pk}"}
     assert shown["result"]["rating_changes"]  # the game's record stays whole
     assert alice.get("/api/v1/accounts/me/").status_code == 401
     relogin = APIClient().post("/api/v1/accounts/token/", {"username": "alice", "password": PASSWORD}, format="json")
     assert relogin.status_code == 400
-    # The name rests for USERNAME_RETIRED_DAYS (issue 33: someone else under it in old logs).
+    # The name rests for USERNAME_RETIRED_DAYS (someone else under it in old logs).
     again = APIClient().post("/api/v1/accounts/register/", {"username": "alice", "password": PASSWORD}, format="json")
     assert (again.status_code, again.json()["code"]) == (409, "username_taken")
 
 
-@pytest.mark.parametrize("body, status, code", [
-    ({"password": "not it"}, 400, "bad_credentials"),
-    ({}, 400, "invalid"),
-    ({"password": ["x"]}, 400, "invalid"),
-])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({"password": "not it"}, 400, "bad_credentials"),
+        ({}, 400, "invalid"),
+        ({"password": ["x"]}, 400, "invalid"),
+    ],
+)
 def test_a_bad_deletion_request_deletes_nothing(alice, body, status, code):
     answer = alice.post("/api/v1/accounts/me/delete/", body)
     assert (answer.status_code, answer.json()["code"]) == (status, code)
@@ -102,8 +110,9 @@ def test_deleting_needs_a_login(anonymous, alice):
 
 
 def test_nobody_can_take_a_deleted_accounts_name_in_advance(anonymous):
-    answer = anonymous.post("/api/v1/accounts/register/", {"username": "Deleted-42", "password": PASSWORD},
-                            format="json")
+    answer = anonymous.post(
+        "/api/v1/accounts/register/", {"username": "Deleted-42", "password": PASSWORD}, format="json"
+    )
     assert (answer.status_code, answer.json()["code"]) == (409, "username_taken")
     assert not User.objects.filter(username__iexact="deleted-42").exists()
 

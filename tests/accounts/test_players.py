@@ -1,4 +1,5 @@
 """Profiles and leaderboards over HTTP."""
+
 from __future__ import annotations
 
 import pytest
@@ -44,8 +45,9 @@ def test_profiles_and_leaderboards_need_a_login(anonymous, alice):
 def test_the_leaderboard_ranks_by_rating_and_pages(make_player):
     people = [make_player() for _ in range(3)]
     game = services.create_game(people[0].user, "pickpic", {}, 3)
-    ratings.rate_finished(game, {"places": [2, 1, 3]}, None, {i: p.user.pk for i, p in enumerate(people)},
-                          game.created_at)
+    ratings.rate_finished(
+        game, {"places": [2, 1, 3]}, None, {i: p.user.pk for i, p in enumerate(people)}, game.created_at
+    )
     board = people[0].get("/api/v1/kinds/pickpic/leaderboard/").json()
     assert board["count"] == 3
     assert [row["username"] for row in board["results"]] == [people[i].user.username for i in (1, 0, 2)]
@@ -60,11 +62,15 @@ def test_the_leaderboard_marks_bots_and_people_so_they_can_be_ranked_apart(make_
     people = [make_player() for _ in range(2)]
     bot = bot_account(3)
     game = services.create_game(people[0].user, "pickpic", {}, 3)
-    ratings.rate_finished(game, {"places": [2, 1, 3]}, None,
-                          {0: people[0].user.pk, 1: bot.pk, 2: people[1].user.pk}, game.created_at)
+    ratings.rate_finished(
+        game, {"places": [2, 1, 3]}, None, {0: people[0].user.pk, 1: bot.pk, 2: people[1].user.pk}, game.created_at
+    )
     board = people[0].get("/api/v1/kinds/pickpic/leaderboard/").json()
     assert [(row["rank"], row["username"], row["is_bot"]) for row in board["results"]] == [
-        (1, bot.username, True), (2, people[0].user.username, False), (3, people[1].user.username, False)]
+        (1, bot.username, True),
+        (2, people[0].user.username, False),
+        (3, people[1].user.username, False),
+    ]
 
 
 @pytest.mark.parametrize("query", [{"limit": 0}, {"limit": "x"}, {"offset": -1}])

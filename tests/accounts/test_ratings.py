@@ -1,5 +1,6 @@
 """Ratings: written in the transaction that finishes a rated game, shown in its result, on the
 players' profiles and the kind's leaderboard; unrated, aborted and cooperative games change none."""
+
 from __future__ import annotations
 
 import pytest
@@ -81,8 +82,16 @@ def test_a_forfeit_ranks_the_forfeited_seat_last(alice, bob):
 
 def test_an_aborted_result_is_not_rated(alice, bob):
     game = services.create_game(alice.user, "duel", {}, 2)
-    assert ratings.rate_finished(game, {"places": [1, 2], "winners": [0], "aborted": True},
-                                 None, {0: alice.user.pk, 1: bob.user.pk}, game.created_at) is None
+    assert (
+        ratings.rate_finished(
+            game,
+            {"places": [1, 2], "winners": [0], "aborted": True},
+            None,
+            {0: alice.user.pk, 1: bob.user.pk},
+            game.created_at,
+        )
+        is None
+    )
     assert not Rating.objects.exists()
 
 
@@ -128,8 +137,7 @@ def test_a_second_game_starts_from_the_first_ones_rating():
     ratings.rate_finished(first, {"places": [1, 2, 3]}, None, {0: a.pk, 1: b.pk, 2: c.pk}, first.created_at)
     after_first = Rating.objects.get(user=a, kind="pickpic").rating
     second = services.create_game(a, "pickpic", {}, 3)
-    changes = ratings.rate_finished(second, {"places": [3, 1, 2]}, None, {0: a.pk, 1: b.pk, 2: c.pk},
-                                    second.created_at)
+    changes = ratings.rate_finished(second, {"places": [3, 1, 2]}, None, {0: a.pk, 1: b.pk, 2: c.pk}, second.created_at)
     assert changes[0]["before"] == after_first and changes[0]["after"] < after_first
     assert Rating.objects.get(user=a, kind="pickpic").games == 2
 

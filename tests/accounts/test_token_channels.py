@@ -1,5 +1,6 @@
 """A revoked or expired token opens nothing, on every channel: the REST views, the long-poll, both
 streams, stream tickets (bought with it before or after), against a real server process."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -33,9 +34,12 @@ def refused_everywhere(server, key, game_id):
         # The server process remembers tokens while it hears revocations, which reach it through
         # Redis a moment after this process committed them: that moment, and no more.
         assert wait_for(lambda: http.get("/accounts/me/").status_code == 401, timeout=2)
-        answers = [http.get("/accounts/me/"), http.get(f"/games/{game_id}/"),
-                   http.get(f"/games/{game_id}/events/", params={"after": 0, "wait": 1}),
-                   http.post("/stream-tickets/")]
+        answers = [
+            http.get("/accounts/me/"),
+            http.get(f"/games/{game_id}/"),
+            http.get(f"/games/{game_id}/events/", params={"after": 0, "wait": 1}),
+            http.post("/stream-tickets/"),
+        ]
     for answer in answers:
         assert (answer.status_code, answer.json()["code"]) == (401, "authentication_failed"), answer.text
     for stream in (game_stream(server, key, game_id), user_stream(server, key)):
@@ -71,9 +75,12 @@ def test_an_open_stream_ends_when_its_token_is_revoked(server, alice, duel, open
     else:
         with server.client(alice.token) as http:
             tickets = [http.post("/stream-tickets/").json()["ticket"] for _ in range(2)]
-        streams = [Stream(f"{server.url}/api/v1/games/{duel}/stream/?ticket={tickets[0]}",
-                          {"Accept": "text/event-stream"}).open(),
-                   Stream(f"{server.url}/api/v1/stream/?ticket={tickets[1]}", {"Accept": "text/event-stream"}).open()]
+        streams = [
+            Stream(
+                f"{server.url}/api/v1/games/{duel}/stream/?ticket={tickets[0]}", {"Accept": "text/event-stream"}
+            ).open(),
+            Stream(f"{server.url}/api/v1/stream/?ticket={tickets[1]}", {"Accept": "text/event-stream"}).open(),
+        ]
     for stream in streams:
         assert stream.status == 200 and stream.next().event == "ready"
     revoke(alice.token)
@@ -90,7 +97,8 @@ def test_rest_requests_remember_the_token_while_the_process_hears_revocations(se
     with server.client(alice.token) as http:
         assert http.get(f"/games/{duel}/").status_code == 200
         AuthToken.objects.filter(digest=tokens.digest(alice.token)).update(
-            expires_at=timezone.now() - timedelta(seconds=1))
+            expires_at=timezone.now() - timedelta(seconds=1)
+        )
         assert http.get(f"/games/{duel}/").status_code == 200  # remembered
         revoke(alice.token)
         assert wait_for(lambda: http.get(f"/games/{duel}/").status_code == 401, timeout=2)

@@ -1,5 +1,6 @@
 """Tokens: one per device, stored hashed, expiring, listed and revoked by their owner; logout; the
 DRF tokens of before keep working once migrated; logins throttled per account."""
+
 from __future__ import annotations
 
 import importlib
@@ -105,8 +106,9 @@ def test_tokens_of_before_are_hashed_by_the_migration_and_keep_working(alice):
     assert me.status_code == 200 and me.json()["username"] == "alice"
 
 
-@pytest.mark.parametrize("body", [{}, {"username": "alice"}, {"username": "alice", "password": PASSWORD,
-                                                                "device": "x" * 101}])
+@pytest.mark.parametrize(
+    "body", [{}, {"username": "alice"}, {"username": "alice", "password": PASSWORD, "device": "x" * 101}]
+)
 def test_bad_login_bodies_are_400_and_issue_nothing(alice, body):
     before = AuthToken.objects.count()
     response = APIClient().post("/api/v1/accounts/token/", body, format="json")
@@ -118,8 +120,17 @@ def test_wrong_logins_are_throttled_per_account_whatever_the_address(alice, bob)
     cache.clear()
     try:
         with override_settings(THROTTLE_LOGIN_ACCOUNT="3/min"):
-            codes = [APIClient().post("/api/v1/accounts/token/", {"username": "alice", "password": "guess"},
-                                      format="json", REMOTE_ADDR=f"10.0.0.{n}").status_code for n in range(3)]
+            codes = [
+                APIClient()
+                .post(
+                    "/api/v1/accounts/token/",
+                    {"username": "alice", "password": "guess"},
+                    format="json",
+                    REMOTE_ADDR=f"10.0.0.{n}",
+                )
+                .status_code
+                for n in range(3)
+            ]
             assert codes == [400, 400, 400]
             throttled = login("ALICE", REMOTE_ADDR="10.0.0.9")
             assert (throttled.status_code, throttled.json()["code"]) == (429, "throttled")

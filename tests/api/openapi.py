@@ -1,5 +1,6 @@
 """The served OpenAPI document as a test sees it: fetched from /api/v1/schema/ and used to
 validate real responses with jsonschema (its schemas are JSON Schema 2020-12: OpenAPI 3.1)."""
+
 from __future__ import annotations
 
 import json
@@ -37,8 +38,10 @@ class Contract:
     def validator(self, pointer: str) -> Draft202012Validator:
         if pointer not in self._validators:
             self._validators[pointer] = Draft202012Validator(
-                {"$ref": f"{DOC_URI}#{pointer}"}, registry=self.registry,
-                format_checker=Draft202012Validator.FORMAT_CHECKER)
+                {"$ref": f"{DOC_URI}#{pointer}"},
+                registry=self.registry,
+                format_checker=Draft202012Validator.FORMAT_CHECKER,
+            )
         return self._validators[pointer]
 
     def component(self, name: str) -> Draft202012Validator:
@@ -65,4 +68,5 @@ class Contract:
         pointer = f"/paths/{escaped}/{method.lower()}/responses/{status}/content/application~1json/schema"
         errors = sorted(self.validator(pointer).iter_errors(response.json()), key=lambda e: e.path)
         assert not errors, f"{method} {template} {status}: " + "; ".join(
-            f"{list(e.absolute_path)}: {e.message[:200]}" for e in errors[:5])
+            f"{list(e.absolute_path)}: {e.message[:200]}" for e in errors[:5]
+        )

@@ -1,5 +1,6 @@
 """The OpenAPI document (/api/v1/schema/): valid, every body typed, every kind's schemas as named
 components, list envelopes as returned, error responses and headers documented."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,10 +34,19 @@ def test_the_document_validates_with_openapi_spec_validator(doc):
 
 def test_the_validator_catches_the_old_email_default(doc):
     """The check above can fail: the document as it was (an email default of '') is refused."""
-    broken = {**doc, "components": {**doc["components"], "schemas": {
-        **doc["components"]["schemas"],
-        "RegisterInRequest": {"type": "object", "properties": {
-            "email": {"type": "string", "format": "email", "default": ""}}}}}}
+    broken = {
+        **doc,
+        "components": {
+            **doc["components"],
+            "schemas": {
+                **doc["components"]["schemas"],
+                "RegisterInRequest": {
+                    "type": "object",
+                    "properties": {"email": {"type": "string", "format": "email", "default": ""}},
+                },
+            },
+        },
+    }
     with pytest.raises(OpenAPIValidationError, match="is not a 'email'"):
         validate(broken)
 
@@ -91,8 +101,7 @@ def resolve(doc, schema):
     return doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
 
 
-@pytest.mark.parametrize("path, item", [("/api/v1/games/", "GameOut"),
-                                        ("/api/v1/notifications/", "NotificationOut")])
+@pytest.mark.parametrize("path, item", [("/api/v1/games/", "GameOut"), ("/api/v1/notifications/", "NotificationOut")])
 def test_lists_are_documented_as_the_envelopes_they_return(doc, path, item):
     envelope = resolve(doc, response_schema(doc, path, "get"))
     assert {"count", "next", "previous", "results"} <= set(envelope["required"])
@@ -100,14 +109,17 @@ def test_lists_are_documented_as_the_envelopes_they_return(doc, path, item):
     assert doc["paths"][path]["get"]["operationId"] in ("games_list", "notifications_list")
 
 
-@pytest.mark.parametrize("path, method, status, fields", [
-    ("/api/v1/accounts/vacation/", "get", "200", {"on_vacation", "until", "days_per_year", "days_left"}),
-    ("/api/v1/accounts/vacation/", "post", "201", {"start", "end"}),
-    ("/api/v1/games/{game_id}/mute/", "post", "200", {"muted"}),
-    ("/api/v1/games/{game_id}/mute/", "delete", "200", {"muted"}),
-    ("/api/v1/notifications/read-all/", "post", "200", {"marked", "unread"}),
-    ("/api/v1/notifications/unread-count/", "get", "200", {"unread"}),
-])
+@pytest.mark.parametrize(
+    "path, method, status, fields",
+    [
+        ("/api/v1/accounts/vacation/", "get", "200", {"on_vacation", "until", "days_per_year", "days_left"}),
+        ("/api/v1/accounts/vacation/", "post", "201", {"start", "end"}),
+        ("/api/v1/games/{game_id}/mute/", "post", "200", {"muted"}),
+        ("/api/v1/games/{game_id}/mute/", "delete", "200", {"muted"}),
+        ("/api/v1/notifications/read-all/", "post", "200", {"marked", "unread"}),
+        ("/api/v1/notifications/unread-count/", "get", "200", {"unread"}),
+    ],
+)
 def test_the_six_operations_once_without_a_body_are_typed(doc, path, method, status, fields):
     schema = resolve(doc, response_schema(doc, path, method, status))
     assert set(schema["required"]) == fields

@@ -1,5 +1,6 @@
 """Every error is {"code", "detail"} JSON with the right status, DJANGO_DEBUG on or off: unknown
 routes, methods a route does not have, uncaught exceptions, and bodies nested too deep to parse."""
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,23 @@ def test_an_unknown_route_asked_for_html_is_still_json(db, debug):
 
 
 @DEBUG
-@pytest.mark.parametrize("method, path", [("delete", "/api/v1/kinds/"), ("put", "/api/v1/games/"),
-                                          ("patch", "/api/v1/accounts/register/")])
+@pytest.mark.parametrize("path", ["/login", "/nowhere/", "/games/1/"])
+def test_a_browser_asking_for_an_unknown_page_gets_an_html_page(db, debug, path):
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    with override_settings(DEBUG=debug):
+        page = Client().get(path, HTTP_ACCEPT=browser)
+        assert page.status_code == 404 and page["Content-Type"].startswith("text/html"), page["Content-Type"]
+        text = page.content.decode()
+        assert "<h1>No such page</h1>" in text and 'href="/"' in text and "not_found" not in text
+        # A program asking for the same path (or any path, by POST) still gets the JSON error.
+        error_of(Client().get(path), 404, "not_found")
+        error_of(Client().post(path, "{}", content_type="application/json", HTTP_ACCEPT=browser), 404, "not_found")
+
+
+@DEBUG
+@pytest.mark.parametrize(
+    "method, path", [("delete", "/api/v1/kinds/"), ("put", "/api/v1/games/"), ("patch", "/api/v1/accounts/register/")]
+)
 def test_a_method_the_route_lacks_is_a_json_405_with_allow(alice, debug, method, path):
     with override_settings(DEBUG=debug):
         for accept in ("application/json", "text/html"):
@@ -63,8 +79,7 @@ def test_an_uncaught_exception_is_a_json_500_and_is_logged(db, debug, monkeypatc
 @DEBUG
 def test_an_api_error_asked_for_html_is_json(alice, debug):
     with override_settings(DEBUG=debug):
-        response = alice.client.get("/api/v1/games/00000000-0000-0000-0000-000000000000/",
-                                    HTTP_ACCEPT="text/html")
+        response = alice.client.get("/api/v1/games/00000000-0000-0000-0000-000000000000/", HTTP_ACCEPT="text/html")
     error_of(response, 404, "not_found")
 
 
@@ -90,10 +105,16 @@ def test_deeply_nested_json_is_a_400_malformed_and_writes_nothing(alice, depth):
     assert not Game.objects.exists()
 
 
-@pytest.mark.parametrize("path, method", [
-    ("/api/v1/accounts/register/", "post"), ("/api/v1/accounts/token/", "post"),
-    ("/api/v1/accounts/preferences/", "put"), ("/api/v1/accounts/webhooks/", "post"),
-    ("/api/v1/accounts/vacation/", "post")])
+@pytest.mark.parametrize(
+    "path, method",
+    [
+        ("/api/v1/accounts/register/", "post"),
+        ("/api/v1/accounts/token/", "post"),
+        ("/api/v1/accounts/preferences/", "put"),
+        ("/api/v1/accounts/webhooks/", "post"),
+        ("/api/v1/accounts/vacation/", "post"),
+    ],
+)
 def test_deep_nesting_is_refused_on_every_json_endpoint(alice, path, method):
     body = '{"a": %s}' % nested(950, "{}")
     response = getattr(alice.client, method)(path, body, content_type="application/json")
@@ -119,11 +140,16 @@ def test_brackets_inside_strings_do_not_count(alice):
     error_of(response, 400, "bad_credentials")
 
 
-@pytest.mark.parametrize("body", [{"username": 12345678, "password": "correct horse battery"},
-                                  {"username": "numbers", "password": -123456789.5},
-                                  {"username": "numbers", "password": "correct horse battery", "email": 7},
-                                  {"username": ["numbers"], "password": "correct horse battery"}],
-                         ids=["a number for a name", "a number for a password", "for an email", "a list"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": 12345678, "password": "correct horse battery"},
+        {"username": "numbers", "password": -123456789.5},
+        {"username": "numbers", "password": "correct horse battery", "email": 7},
+        {"username": ["numbers"], "password": "correct horse battery"},
+    ],
+    ids=["a number for a name", "a number for a password", "for an email", "a list"],
+)
 def test_anything_but_a_string_where_the_document_says_string_is_a_400_and_writes_nothing(db, body):
     # games.api.serializers.StrictInput: DRF would have taken the number 12345678 as the name "12345678",
     # and -123456789.5 as a (valid) password.

@@ -1,6 +1,7 @@
 """Real responses validate against the document: every kind played whole over HTTP, each answer
 checked against its operation's documented status and schema, each state against its kind's own
 `<Kind>View` component (and not against another kind's: a client can pick by `kind`)."""
+
 from __future__ import annotations
 
 import random
@@ -30,8 +31,7 @@ def contract(django_db_blocker):
 
 def checked(contract, player, method, path, body=None, validate=True, **extra):
     call = getattr(player.client, method)
-    response = call(path, body, format="json", **extra) if body is not None or method != "get" \
-        else call(path, **extra)
+    response = call(path, body, format="json", **extra) if body is not None or method != "get" else call(path, **extra)
     if validate:
         contract.check_response(method, path, response)
     return response
@@ -43,8 +43,9 @@ def state_fits_only_its_kind(contract, kind, state):
     assert not errors, f"{kind}: {[(list(e.absolute_path), e.message[:200]) for e in errors[:3]]}"
     for other in PRECISE:
         if other != kind and kind in PRECISE:  # the default schema takes any object
-            assert not contract.component(f"{kind_name(other)}View").is_valid(state), \
+            assert not contract.component(f"{kind_name(other)}View").is_valid(state), (
                 f"a {kind} view also passes as {other}'s: a client could not tell them apart"
+            )
 
 
 # Photoshoot: two teams (4 seats) and a short hourglass. Its rounds end when the hourglass runs
@@ -91,8 +92,13 @@ def test_a_whole_game_of_every_kind_answers_as_documented(kind, make_player, con
         seat = chooser.choice(detail["active_seats"])
         # Provence lists hundreds of placements: every item is checked on every 5th step only.
         listed = checked(contract, seats[seat], "get", f"{base}legal-moves/", validate=step % 5 == 0).json()
-        answer = checked(contract, seats[seat], "post", f"{base}moves/",
-                         {"move": choose(kind, chooser, listed["moves"]), "expected_version": listed["version"]})
+        answer = checked(
+            contract,
+            seats[seat],
+            "post",
+            f"{base}moves/",
+            {"move": choose(kind, chooser, listed["moves"]), "expected_version": listed["version"]},
+        )
         if kind == "photoshoot" and answer.status_code != 201 and ran_out(detail["state"]):
             continue  # the hourglass ran out under the move: refused (and checked) as documented
         assert answer.status_code == 201, (answer.content, listed)
@@ -134,7 +140,11 @@ def test_the_once_bodiless_operations_answer_as_documented(make_player, contract
     checked(contract, bob, "get", "/api/v1/notifications/?unread=true")
 
 
-def test_errors_answer_as_documented(make_player, anonymous, contract, duel, alice, bob):
+# In French too: the codes, statuses and keys are the contract, the same in every language.
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_errors_answer_as_documented(make_player, anonymous, contract, duel, alice, bob, language):
+    for client in (alice.client, bob.client, anonymous):
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
     base = f"/api/v1/games/{duel}/"
     checked(contract, alice, "get", "/api/v1/games/00000000-0000-0000-0000-000000000000/")  # 404
     checked(contract, alice, "post", f"{base}moves/", {"move": {"type": "nope"}, "expected_version": 999})
@@ -150,8 +160,7 @@ def test_errors_answer_as_documented(make_player, anonymous, contract, duel, ali
     response = alice.client.post("/api/v1/games/", "<x/>", content_type="application/xml")
     contract.check_response("post", "/api/v1/games/", response)
     assert response.status_code == 415
-    response = alice.client.post("/api/v1/games/", '{"kind": "%s"}' % ("x" * 70_000),
-                                 content_type="application/json")
+    response = alice.client.post("/api/v1/games/", '{"kind": "%s"}' % ("x" * 70_000), content_type="application/json")
     contract.check_response("post", "/api/v1/games/", response)
     assert response.status_code == 413
 

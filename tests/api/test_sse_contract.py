@@ -3,6 +3,7 @@
 (docs/api-contract.md says why). Against a real server: every message two streams send (ready,
 the log's events, chat, the user's games and notifications, end) has a documented name and the
 data its schema says."""
+
 import pytest
 
 from tests.api.openapi import Contract, fetch_document
@@ -48,8 +49,12 @@ def test_what_the_streams_send_is_what_the_document_says(server, alice, bob, due
     received = {"game": game.take(5), "user": [mine.next()]}  # ready and the four events so far
     with server.client(alice.token) as http:
         listed = http.get(f"/games/{duel}/legal-moves/").json()
-        assert http.post(f"/games/{duel}/moves/", json={"move": listed["moves"][0],
-                                                        "expected_version": listed["version"]}).status_code == 201
+        assert (
+            http.post(
+                f"/games/{duel}/moves/", json={"move": listed["moves"][0], "expected_version": listed["version"]}
+            ).status_code
+            == 201
+        )
         assert http.post(f"/games/{duel}/chat/", json={"channel": "players", "text": "gg"}).status_code == 201
         received["game"] += game.until(lambda m: m.event == "chat")
         received["user"] += mine.until(lambda m: m.event == "notification")

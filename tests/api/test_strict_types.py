@@ -1,6 +1,7 @@
 """Strict types on every input (docs/api.md): a JSON string is not a number, a number is not a
 string, 1.0 is not a whole number. One place decides it for the whole API: every request body's
 serializer derives from games.api.serializers.StrictInput."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,10 +20,12 @@ def test_a_string_for_expected_version_plays_no_move(alice, bob, duel):
     before = Event.objects.filter(game_id=duel).count()
     version = alice.game(duel)["version"]
     move = alice.get(f"/api/v1/games/{duel}/legal-moves/").json()["moves"][0]
-    error_of(alice.post(f"/api/v1/games/{duel}/moves/", {"move": move, "expected_version": str(version)}),
-             400, "invalid")
-    error_of(alice.post(f"/api/v1/games/{duel}/moves/", {"move": move, "expected_version": float(version)}),
-             400, "invalid")
+    error_of(
+        alice.post(f"/api/v1/games/{duel}/moves/", {"move": move, "expected_version": str(version)}), 400, "invalid"
+    )
+    error_of(
+        alice.post(f"/api/v1/games/{duel}/moves/", {"move": move, "expected_version": float(version)}), 400, "invalid"
+    )
     assert Event.objects.filter(game_id=duel).count() == before
 
 
@@ -53,8 +56,15 @@ def test_strings_in_lists_are_strings(alice, make_player):
 def test_numbers_where_strings_belong_are_refused(db):
     from django.test import Client
 
-    error_of(Client().post("/api/v1/accounts/register/", {"username": 1234, "password": "correct horse battery"},
-                           content_type="application/json"), 400, "invalid")
+    error_of(
+        Client().post(
+            "/api/v1/accounts/register/",
+            {"username": 1234, "password": "correct horse battery"},
+            content_type="application/json",
+        ),
+        400,
+        "invalid",
+    )
     assert not User.objects.exists()
 
 

@@ -2,6 +2,7 @@
 of every kind against a live server (pytest-django's live_server: a real HTTP server on a free
 127.0.0.1 port), choosing each move from legal-moves. The client parses every answer into its
 generated classes, so a response that strays from the document fails here."""
+
 from __future__ import annotations
 
 import importlib
@@ -62,13 +63,13 @@ def register(package, base_url: str, name: str):
     with package.Client(base_url=base_url) as anonymous:
         created = api(package, "accounts.accounts_register_create").sync(client=anonymous, body=body)
     assert isinstance(created, model(package, "RegisterOut")), created
-    return package.AuthenticatedClient(base_url=base_url, token=created.token, prefix="Token",
-                                       raise_on_unexpected_status=True, timeout=60)
+    return package.AuthenticatedClient(
+        base_url=base_url, token=created.token, prefix="Token", raise_on_unexpected_status=True, timeout=60
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_generated_client_plays_a_whole_game_of_every_kind(kind, darkroom_client, live_server,
-                                                             transactional_db):
+def test_a_generated_client_plays_a_whole_game_of_every_kind(kind, darkroom_client, live_server, transactional_db):
     package, url = darkroom_client, live_server.url
     seats = SEATS.get(kind, get_engine(kind).min_players)
     clients = [register(package, url, f"typed-{kind}-{n}") for n in range(seats)]
@@ -105,10 +106,16 @@ def play_a_whole_game(package, kind, clients):
         # "Photo!" favoured, so a Photoshoot team reaches 25 in a few short rounds
         choice = photos[0] if photos and chooser.random() < 0.6 else chooser.choice(listed.moves)
         assert type(choice).__name__.startswith(kind_name(kind) + "Move"), type(choice).__name__
-        answer = submit.sync(game_id, client=clients[seat], body=model(package, "MoveInRequest")(
-            move=choice, expected_version=listed.version))
-        if kind == "photoshoot" and isinstance(answer, model(package, "ErrorOut")) \
-                and getattr(answer.code, "value", answer.code) in RACING:
+        answer = submit.sync(
+            game_id,
+            client=clients[seat],
+            body=model(package, "MoveInRequest")(move=choice, expected_version=listed.version),
+        )
+        if (
+            kind == "photoshoot"
+            and isinstance(answer, model(package, "ErrorOut"))
+            and getattr(answer.code, "value", answer.code) in RACING
+        ):
             refused += 1  # the hourglass ran out under the move
             assert refused < 200
             continue
@@ -126,5 +133,14 @@ def play_a_whole_game(package, kind, clients):
     assert inbox.results and inbox.unread >= 0
     export = api(package, "accounts.accounts_me_export_retrieve").sync(client=clients[1])
     assert isinstance(export, model(package, "ExportOut")) and export.data.additional_properties["seats"]
-    print(json.dumps({"kind": kind, "moves": moves, "events": game.version,
-                      "scores": game.result.scores, "winners": game.result.winners}))
+    print(
+        json.dumps(
+            {
+                "kind": kind,
+                "moves": moves,
+                "events": game.version,
+                "scores": game.result.scores,
+                "winners": game.result.winners,
+            }
+        )
+    )

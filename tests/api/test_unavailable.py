@@ -1,6 +1,7 @@
 """While the database is unreachable the API answers 503 {"code": "unavailable", ...} with
-Retry-After, never a 500 with a traceback (issue 30). The real outage, a private PostgreSQL
+Retry-After, never a 500 with a traceback. The real outage, a private PostgreSQL
 stopped under a live server, is tests/faults; here the mapping, on a read and a write."""
+
 import pytest
 from django.db import InterfaceError, OperationalError
 
@@ -17,8 +18,11 @@ def test_a_database_that_cannot_be_reached_is_a_503_with_retry_after(alice, duel
     monkeypatch.setattr(access, "get_game", unreachable)
     for answer in (alice.get(f"/api/v1/games/{duel}/"), alice.post(f"/api/v1/games/{duel}/resign/")):
         assert answer.status_code == 503
-        assert answer.json() == {"code": "unavailable", "detail": "the database is unavailable; try again shortly",
-                                 "retry_after": 5}
+        assert answer.json() == {
+            "code": "unavailable",
+            "detail": "the database is unavailable; try again shortly",
+            "retry_after": 5,
+        }
         assert answer["Retry-After"] == "5"
 
 

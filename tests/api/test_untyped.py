@@ -1,4 +1,5 @@
 """A schema with nothing to say about its value's type (`{}`) is what a generator cannot use."""
+
 from __future__ import annotations
 
 TYPING = {"type", "$ref", "anyOf", "oneOf", "allOf", "const", "enum"}
@@ -46,8 +47,23 @@ def untyped(doc: dict) -> list[str]:
 
 
 def test_untyped_finds_an_untyped_property():
-    doc = {"components": {"schemas": {"A": {"type": "object", "properties": {"x": {}, "y": {"type": "string"}}}}},
-           "paths": {"/a/": {"get": {"responses": {"200": {"content": {"application/json": {
-               "schema": {"type": "array", "items": {"description": "anything"}}}}}}}}}}
-    assert untyped(doc) == ["#/components/schemas/A/properties/x",
-                            "#/paths//a//get/responses/200/content/application/json/schema/items"]
+    doc = {
+        "components": {"schemas": {"A": {"type": "object", "properties": {"x": {}, "y": {"type": "string"}}}}},
+        "paths": {
+            "/a/": {
+                "get": {
+                    "responses": {
+                        "200": {
+                            "content": {
+                                "application/json": {"schema": {"type": "array", "items": {"description": "anything"}}}
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    }
+    assert untyped(doc) == [
+        "#/components/schemas/A/properties/x",
+        "#/paths//a//get/responses/200/content/application/json/schema/items",
+    ]

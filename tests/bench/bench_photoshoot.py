@@ -3,6 +3,7 @@ Celery worker for the hourglass): a full 6-player team round, 6 clients acting a
 can. Reports actions/s, POST p99, the delay from an action to the other clients learning of it
 by long-poll (`/events/?after=N&wait=S`), and how late the hourglass expiry lands; beside the
 GET /kinds/ rate of the same run (the cheapest endpoint: the ceiling)."""
+
 from __future__ import annotations
 
 import http.client
@@ -66,9 +67,25 @@ def server():
     worker = Worker(sweep_seconds=1.0).start()
     port = free_port()
     web = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--worker-class", "gthread", "--workers", "2", "--threads", "16", "--timeout", "60"],
-        cwd=ROOT, env=worker.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            str(ROOT / ".venv/bin/gunicorn"),
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--worker-class",
+            "gthread",
+            "--workers",
+            "2",
+            "--threads",
+            "16",
+            "--timeout",
+            "60",
+        ],
+        cwd=ROOT,
+        env=worker.env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         assert wait_for(lambda: _up(port), timeout=30), "the server did not start"
         yield port
@@ -94,6 +111,7 @@ def kinds_rate(port, seconds=3.0, threads=6):
         while time.monotonic() < end:
             assert client.call("GET", "/api/v1/kinds/")[0] == 200
             counts[i] += 1
+
     workers = [threading.Thread(target=hammer, args=(i,)) for i in range(threads)]
     [w.start() for w in workers]
     [w.join() for w in workers]
@@ -104,12 +122,21 @@ def test_bench_a_six_player_team_round(server, capsys):
     port = server
     tokens = []
     for i in range(6):
-        status, body = Client(port).call("POST", "/api/v1/accounts/register/", {
-            "username": f"shooter{i}-{port}", "password": "correct horse battery", "email": f"s{i}-{port}@example.com"})
+        status, body = Client(port).call(
+            "POST",
+            "/api/v1/accounts/register/",
+            {
+                "username": f"shooter{i}-{port}",
+                "password": "correct horse battery",
+                "email": f"s{i}-{port}@example.com",
+            },
+        )
         assert status == 201, body
         tokens.append(body["token"])
     clients = [Client(port, t) for t in tokens]
-    status, game = clients[0].call("POST", "/api/v1/games/", {"kind": "photoshoot", "options": {"hourglass_seconds": HOURGLASS}})
+    status, game = clients[0].call(
+        "POST", "/api/v1/games/", {"kind": "photoshoot", "options": {"hourglass_seconds": HOURGLASS}}
+    )
     assert status == 201, game
     gid = game["id"]
     for c in clients[1:]:
@@ -120,8 +147,9 @@ def test_bench_a_six_player_team_round(server, capsys):
     # The ready step: the photographers (0, 2, 4) and one control member (1).
     version = by_seat[0].call("GET", f"/api/v1/games/{gid}/")[1]["version"]
     for seat in (1, 0, 2, 4):
-        status, body = by_seat[seat].call("POST", f"/api/v1/games/{gid}/moves/",
-                                          {"move": {"type": "ready"}, "expected_version": version})
+        status, body = by_seat[seat].call(
+            "POST", f"/api/v1/games/{gid}/moves/", {"move": {"type": "ready"}, "expected_version": version}
+        )
         assert status == 201, body
         version = body["version"]
     view = by_seat[0].call("GET", f"/api/v1/games/{gid}/")[1]
@@ -129,8 +157,8 @@ def test_bench_a_six_player_team_round(server, capsys):
     deadline = datetime.fromisoformat(view["state"]["deadline"].replace("Z", "+00:00"))
     start_version = view["version"]
 
-    posted: dict[int, float] = {}      # version -> when its POST answered
-    learned: list[float] = []          # delays: another client saw that version by long-poll
+    posted: dict[int, float] = {}  # version -> when its POST answered
+    learned: list[float] = []  # delays: another client saw that version by long-poll
     post_times: list[float] = []
     conflicts = [0]
     over = threading.Event()
@@ -145,8 +173,11 @@ def test_bench_a_six_player_team_round(server, capsys):
             if turn == seat:
                 n += 1
                 began = time.monotonic()
-                status, body = client.call("POST", f"/api/v1/games/{gid}/moves/", {
-                    "move": {"type": "swap", "cells": cells[n % len(cells)]}, "expected_version": version})
+                status, body = client.call(
+                    "POST",
+                    f"/api/v1/games/{gid}/moves/",
+                    {"move": {"type": "swap", "cells": cells[n % len(cells)]}, "expected_version": version},
+                )
                 took = time.monotonic() - began
                 with lock:
                     post_times.append(took)
@@ -204,11 +235,13 @@ def test_bench_a_six_player_team_round(server, capsys):
     ceiling = kinds_rate(port)
     rate = actions / HOURGLASS
     with capsys.disabled():
-        print(f"\nphotoshoot 6-player round ({HOURGLASS} s hourglass, {elapsed:.1f} s wall): "
-              f"{actions} actions = {rate:.1f} actions/s; POST p50 {statistics.median(post_times) * 1000:.0f} ms, "
-              f"p99 {p99(post_times) * 1000:.0f} ms over {len(post_times)} POSTs ({conflicts[0]} version conflicts); "
-              f"action -> other clients by long-poll: median {statistics.median(learned) * 1000:.0f} ms, "
-              f"p99 {p99(learned) * 1000:.0f} ms over {len(learned)} deliveries; "
-              f"hourglass expiry {lateness * 1000:.0f} ms after its deadline\n"
-              f"ceiling GET /kinds/ {ceiling:.0f} req/s same run; actions/s : kinds/s = {rate / ceiling:.3f}")
+        print(
+            f"\nphotoshoot 6-player round ({HOURGLASS} s hourglass, {elapsed:.1f} s wall): "
+            f"{actions} actions = {rate:.1f} actions/s; POST p50 {statistics.median(post_times) * 1000:.0f} ms, "
+            f"p99 {p99(post_times) * 1000:.0f} ms over {len(post_times)} POSTs ({conflicts[0]} version conflicts); "
+            f"action -> other clients by long-poll: median {statistics.median(learned) * 1000:.0f} ms, "
+            f"p99 {p99(learned) * 1000:.0f} ms over {len(learned)} deliveries; "
+            f"hourglass expiry {lateness * 1000:.0f} ms after its deadline\n"
+            f"ceiling GET /kinds/ {ceiling:.0f} req/s same run; actions/s : kinds/s = {rate / ceiling:.3f}"
+        )
     assert lateness >= 0 and late_refused == 0 and actions > 0

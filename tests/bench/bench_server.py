@@ -1,5 +1,6 @@
 """Benchmarks of the server (run by `make bench`, never by `make test`): loading state, moves,
 and how late an expiry fires after its deadline while a real worker runs."""
+
 import statistics
 
 import pytest
@@ -64,6 +65,8 @@ def test_bench_expiry_delay_with_a_worker(make_player, capsys):
         worker.stop()
         purge_queue()
     with capsys.disabled():
-        print(f"\nexpiry delay over {len(delays)} timeouts: min {min(delays):.3f} s, "
-              f"median {statistics.median(delays):.3f} s, max {max(delays):.3f} s")
+        print(
+            f"\nexpiry delay over {len(delays)} timeouts: min {min(delays):.3f} s, "
+            f"median {statistics.median(delays):.3f} s, max {max(delays):.3f} s"
+        )
     assert all(d >= 0 for d in delays)  # never early

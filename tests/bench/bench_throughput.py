@@ -1,6 +1,7 @@
-"""`make bench`: the write path and the timers at load (issue 10). Writes .benchmarks/report.md with
+"""`make bench`: the write path and the timers at load. Writes docs/benchmarks-report.md with
 this run's figures beside the ones measured on the code before the work (baseline-before.json,
 taken with this same harness); docs/benchmarks.md quotes the figures readers need. Set BENCH_JSON to also keep this run's raw figures."""
+
 import json
 import os
 
@@ -10,9 +11,18 @@ from tests.bench import report, throughput
 
 pytestmark = pytest.mark.bench
 
-FULL = {"clients": 16, "seconds": 10.0, "pairs": 3, "pgbench_seconds": 10, "timer_games": [200, 1000],
-        "timer_lead": 12.0, "timer_timeout": 240.0, "history": [200, 10000], "load_repeats": 30,
-        "counted": (200, 100)}
+FULL = {
+    "clients": 16,
+    "seconds": 10.0,
+    "pairs": 3,
+    "pgbench_seconds": 10,
+    "timer_games": [200, 1000],
+    "timer_lead": 12.0,
+    "timer_timeout": 240.0,
+    "history": [200, 10000],
+    "load_repeats": 30,
+    "counted": (200, 100),
+}
 
 
 def keep(out):

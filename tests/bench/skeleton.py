@@ -11,11 +11,12 @@ move's event and the game's new version, then commits. What it leaves out is the
 state loaded or cached, no engine, no clocks, no outbox, no live news.
 
 So a skeleton loop is the cheapest a move loop can be on Django, DRF and PostgreSQL with a
-durable commit, and its rate beside GET /kinds/ bounds the ratio issue 10 asks of the real loop.
+durable commit, and its rate beside GET /kinds/ bounds the ratio the throughput target asks of the real loop.
 Served under /bench-skeleton/ by `tests.bench.stack_settings`, on the same server as the real
 loop, so the phases interleave. Its games are bench games: their skeleton events are no game's
 moves, and nothing but this benchmark reads them.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -38,9 +39,11 @@ from games.play.kinds import get_engine
 
 PREFIX = "bench-skeleton/"
 MOVED = "BenchSkeletonMoved"
-WRITE = ('WITH e AS (INSERT INTO "games_event" ("game_id", "seq", "type", "actor", "data", "created_at", '
-         '"idempotency_key", "request_hash", "user_id") VALUES (%s, %s, %s, %s, %s::jsonb, %s, NULL, %s, %s)) '
-         'UPDATE "games_game" SET "version" = %s WHERE "id" = %s')
+WRITE = (
+    'WITH e AS (INSERT INTO "games_event" ("game_id", "seq", "type", "actor", "data", "created_at", '
+    '"idempotency_key", "request_hash", "user_id") VALUES (%s, %s, %s, %s, %s::jsonb, %s, NULL, %s, %s)) '
+    'UPDATE "games_game" SET "version" = %s WHERE "id" = %s'
+)
 
 
 @cache
@@ -67,11 +70,25 @@ def phase(version: int) -> tuple[dict[str, Any], list[Any]]:
     return phases()[version % 2]
 
 
+@cache
+def _standing(parity: int) -> Any:
+    return get_engine("pickpic").standing(phases()[parity][0])
+
+
+def standing(version: int) -> Any:
+    """The players bar's standing of the phase's view, counted once like the view itself."""
+    return _standing(version % 2)
+
+
 class GameView(APIView):
     def get(self, request, game_id):
         game = access.get_game(game_id, user=request.user, table=True)
         access.require_visible(game, request.user)
-        body = {**selectors.summary(game, access.seat_of(game, request.user)), "state": phase(game.version)[0]}
+        body = {
+            **selectors.summary(game, access.seat_of(game, request.user)),
+            "state": phase(game.version)[0],
+            "standing": standing(game.version),
+        }
         return ETaggedResponse(body, request.headers.get("If-None-Match", ""))
 
 
@@ -93,19 +110,37 @@ class MovesView(APIView):
             version = game.version + 1
             record = jsoncodec.dumps({"move": data["move"], "record": {}}).decode()
             with connection.cursor() as cursor:
-                cursor.execute(WRITE, [game.pk, version, MOVED, seat, record, datetime.now(timezone.utc), "",
-                                       request.user.pk, version, game.pk])
+                cursor.execute(
+                    WRITE,
+                    [
+                        game.pk,
+                        version,
+                        MOVED,
+                        seat,
+                        record,
+                        datetime.now(timezone.utc),
+                        "",
+                        request.user.pk,
+                        version,
+                        game.pk,
+                    ],
+                )
         return Response({"version": version, "state": phase(version)[0]}, status=status.HTTP_201_CREATED)
 
 
 # The skeleton first, under its own prefix (one failed prefix match for every other request), then
 # the application's own routes, as they are.
 urlpatterns = [
-    path(PREFIX, include([
-        path("games/<str:game_id>/", GameView.as_view()),
-        path("games/<str:game_id>/legal-moves/", LegalMovesView.as_view()),
-        path("games/<str:game_id>/moves/", MovesView.as_view()),
-    ])),
+    path(
+        PREFIX,
+        include(
+            [
+                path("games/<str:game_id>/", GameView.as_view()),
+                path("games/<str:game_id>/legal-moves/", LegalMovesView.as_view()),
+                path("games/<str:game_id>/moves/", MovesView.as_view()),
+            ]
+        ),
+    ),
     *config_urls.urlpatterns,
 ]
 handler400, handler403 = config_urls.handler400, config_urls.handler403

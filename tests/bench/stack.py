@@ -1,6 +1,7 @@
 """The stack the benchmarks measure, as the Procfile runs it: its processes started and stopped,
 their ports, and the CPU each part of the machine spends (the Procfile's lines, PostgreSQL, Redis
 and the benchmark's own client), read from /proc. Only 127.0.0.1 is ever contacted."""
+
 from __future__ import annotations
 
 import http.client
@@ -37,21 +38,34 @@ def free_port() -> int:
 
 def database_url() -> str:
     db = connection.settings_dict
-    return (f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
-            f"{db['PORT'] or 5432}/{db['NAME']}")
+    return f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def stack_env(port: int) -> dict[str, str]:
     """The production settings (DEBUG off; with the skeleton's routes besides, tests/bench/skeleton.py)
     against the test database and this run's queue; throttling raised so the load is not refused."""
-    return {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.bench.stack_settings", "DATABASE_URL": database_url(),
-            "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only-secret",
-            # Plain HTTP on loopback: production redirects to HTTPS (docs/operations.md).
-            "DJANGO_SECURE_SSL_REDIRECT": "false",
-            "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
-            "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"], "DARKROOM_TEST_NAMES": "given",
-            "THROTTLE_USER": "10000000/min", "THROTTLE_ANON": "10000000/min",
-            "LOG_LEVEL": "WARNING", "PORT": str(port), "PYTHONUNBUFFERED": "1"}
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.bench.stack_settings",
+        "DATABASE_URL": database_url(),
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "bench-only-secret",
+        # Plain HTTP on loopback: production redirects to HTTPS (docs/operations.md).
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+        "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+        "DARKROOM_TEST_NAMES": "given",
+        "THROTTLE_USER": "10000000/min",
+        "THROTTLE_ANON": "10000000/min",
+        # thousands of streams and long-polls from a few accounts on one address
+        "LIVE_STREAMS_PER_USER": "100000",
+        "LIVE_STREAMS_PER_ADDRESS": "100000",
+        "LIVE_POLLS_PER_USER": "100000",
+        "LIVE_POLLS_PER_USER_GAME": "100000",
+        "LOG_LEVEL": "WARNING",
+        "PORT": str(port),
+        "PYTHONUNBUFFERED": "1",
+    }
 
 
 class Process:
@@ -64,8 +78,14 @@ class Process:
         if name == "beat":  # a schedule file of our own, so runs never share beat's state
             command = re.sub(r"--schedule \S+", f"--schedule {tempfile.mkdtemp()}/beat", command)
         self.command = command
-        self.process = subprocess.Popen(["/bin/sh", "-c", f"exec {command}"], cwd=ROOT, env=env,
-                                        stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            ["/bin/sh", "-c", f"exec {command}"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def output(self) -> str:
         return Path(self.log.name).read_text(errors="replace")
@@ -133,8 +153,8 @@ def _service_seconds(prefix: str) -> float:
                 stat = fh.read()
         except OSError:
             continue  # gone meanwhile
-        if stat[stat.index("(") + 1:stat.rindex(")")].startswith(prefix):
-            fields = stat[stat.rindex(")") + 2:].split()
+        if stat[stat.index("(") + 1 : stat.rindex(")")].startswith(prefix):
+            fields = stat[stat.rindex(")") + 2 :].split()
             total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
 
@@ -145,9 +165,13 @@ MACHINE_PARTS = ("web", "worker and beat", "PostgreSQL", "Redis", "client")
 def machine_seconds() -> dict[str, float]:
     """CPU used so far by everything a request costs the machine: the Procfile's processes,
     PostgreSQL, Redis, and this benchmark's own HTTP client (this process)."""
-    return {"web": cpu_seconds("web"), "worker and beat": cpu_seconds("worker") + cpu_seconds("beat"),
-            "PostgreSQL": _service_seconds("postgres"), "Redis": _service_seconds("redis-server"),
-            "client": time.process_time()}
+    return {
+        "web": cpu_seconds("web"),
+        "worker and beat": cpu_seconds("worker") + cpu_seconds("beat"),
+        "PostgreSQL": _service_seconds("postgres"),
+        "Redis": _service_seconds("redis-server"),
+        "client": time.process_time(),
+    }
 
 
 def per_unit_ms(before: dict[str, float], after: dict[str, float], count: int) -> dict[str, float]:

@@ -17,6 +17,7 @@ lag then became the latency it measured. The fleet reports its CPU time and loop
 phase so that a reader can tell whose latency a figure is. No Django here (bench_streams imports
 `split` and `summarize`).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -164,8 +165,12 @@ class SSEReader:
         writer = None
         try:
             reader, writer = await asyncio.open_connection(self.host, self.port)
-            writer.write((f"GET /api/v1/games/{self.game}/stream/ HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-                          f"{auth(self.token)}Accept: text/event-stream\r\n\r\n").encode())
+            writer.write(
+                (
+                    f"GET /api/v1/games/{self.game}/stream/ HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                    f"{auth(self.token)}Accept: text/event-stream\r\n\r\n"
+                ).encode()
+            )
             status = await reader.readline()
             if b" 200 " not in status:
                 self.failed = status.decode(errors="replace")
@@ -236,8 +241,9 @@ async def mover(conn: Connection, game: dict, rounds: int, interval: float, move
         listed = await get_json(conn, f"{path}legal-moves/", headers)
         body = json.dumps({"move": listed["moves"][0], "expected_version": listed["version"]}).encode()
         start = time.monotonic()
-        status, reply = await conn.request("POST", f"{path}moves/", headers + (
-            f"Idempotency-Key: bench-{game['id']}-{listed['version']}\r\n"), body)
+        status, reply = await conn.request(
+            "POST", f"{path}moves/", headers + (f"Idempotency-Key: bench-{game['id']}-{listed['version']}\r\n"), body
+        )
         done = time.monotonic()
         if status == 201:
             answer = json.loads(reply)
@@ -290,8 +296,10 @@ async def main(plan: dict) -> dict:
 
     games = {g["id"]: g for g in plan["games"]}
     sse_received: list[tuple[str, dict]] = [(game_id, {}) for game_id, _ in plan["streams"]]
-    readers = [SSEReader(host, port, game_id, token, received)
-               for (game_id, token), (_, received) in zip(plan["streams"], sse_received)]
+    readers = [
+        SSEReader(host, port, game_id, token, received)
+        for (game_id, token), (_, received) in zip(plan["streams"], sse_received)
+    ]
     tasks = [asyncio.create_task(r.run()) for r in readers]
     opened = time.monotonic()
     await asyncio.wait_for(asyncio.gather(*(r.ready.wait() for r in readers)), plan["open_timeout"])
@@ -302,8 +310,10 @@ async def main(plan: dict) -> dict:
     lp_received: list[tuple[str, dict]] = [(game_id, {}) for game_id, _ in plan["polls"]]
     odd: dict = {}
     connections = [Connection(host, port) for _ in range(len(plan["polls"]) + len(games))]
-    pollers = [asyncio.create_task(long_poller(conn, game_id, token, games[game_id]["version"], received, odd))
-               for conn, (game_id, token), (_, received) in zip(connections, plan["polls"], lp_received)]
+    pollers = [
+        asyncio.create_task(long_poller(conn, game_id, token, games[game_id]["version"], received, odd))
+        for conn, (game_id, token), (_, received) in zip(connections, plan["polls"], lp_received)
+    ]
     await asyncio.sleep(plan.get("settle", 3))
     await barrier("polling")
 
@@ -312,8 +322,10 @@ async def main(plan: dict) -> dict:
     lags: list[float] = []
     lag_task = asyncio.create_task(loop_lag(lags))
     cpu, began = cpu_seconds(), time.monotonic()
-    movers = [asyncio.create_task(mover(conn, g, plan["rounds"], plan["interval"], moves, posts))
-              for conn, g in zip(connections[len(plan["polls"]):], games.values())]
+    movers = [
+        asyncio.create_task(mover(conn, g, plan["rounds"], plan["interval"], moves, posts))
+        for conn, g in zip(connections[len(plan["polls"]) :], games.values())
+    ]
     finished, unfinished = await asyncio.wait(movers, timeout=plan.get("move_deadline", 240)) if movers else ((), ())
     for task in unfinished:  # bounded time: what was not done by the deadline is reported
         task.cancel()
@@ -351,50 +363,75 @@ def split(plan: dict, procs: int) -> list[dict]:
         mine = {g["id"] for i, g in enumerate(games) if i % procs == k}
         streams = [(games[i % len(games)]["id"], tokens[i % len(tokens)]) for i in range(plan["streams"])]
         polls = [(games[i % len(games)]["id"], tokens[i % len(tokens)]) for i in range(plan["polls"])]
-        shares.append({**{k_: v for k_, v in plan.items() if k_ not in ("games", "readers")},
-                       "games": [g for g in games if g["id"] in mine],
-                       "streams": [s for s in streams if s[0] in mine],
-                       "polls": [p for p in polls if p[0] in mine],
-                       "kinds_concurrency": max(1, plan["kinds_concurrency"] // procs
-                                                + (k < plan["kinds_concurrency"] % procs))})
+        shares.append(
+            {
+                **{k_: v for k_, v in plan.items() if k_ not in ("games", "readers")},
+                "games": [g for g in games if g["id"] in mine],
+                "streams": [s for s in streams if s[0] in mine],
+                "polls": [p for p in polls if p[0] in mine],
+                "kinds_concurrency": max(
+                    1, plan["kinds_concurrency"] // procs + (k < plan["kinds_concurrency"] % procs)
+                ),
+            }
+        )
     return shares
 
 
 def summarize(results: list[dict]) -> dict:
     """The processes' raw figures merged into one run's: percentiles over every sample."""
+
     def union(key, sub=None):
         return [x for r in results for x in (r[key][sub] if sub else r[key])]
 
     kinds = union("ceiling", "latencies")
     kinds_seconds = max(r["ceiling"]["seconds"] for r in results)
     posts = union("posts")
-    out = {"ceiling": {"rate": len(kinds) / kinds_seconds, "p50_ms": ms(kinds, 50), "p99_ms": ms(kinds, 99),
-                       "concurrency": sum(r["ceiling"]["concurrency"] for r in results)},
-           "streams_open_seconds": max(r["streams_open_seconds"] for r in results),
-           "streams_failed": sum(r["streams_failed"] for r in results),
-           "movers_unfinished": sum(r["movers_unfinished"] for r in results),
-           "movers_failed": union("movers_failed")[:5],
-           "move_seconds": max(r["move_seconds"] for r in results),
-           "moves": {"count": len(posts), "p50_ms": ms(posts, 50), "p99_ms": ms(posts, 99),
-                     "mean_ms": 1000 * sum(posts) / len(posts) if posts else 0}}
+    out = {
+        "ceiling": {
+            "rate": len(kinds) / kinds_seconds,
+            "p50_ms": ms(kinds, 50),
+            "p99_ms": ms(kinds, 99),
+            "concurrency": sum(r["ceiling"]["concurrency"] for r in results),
+        },
+        "streams_open_seconds": max(r["streams_open_seconds"] for r in results),
+        "streams_failed": sum(r["streams_failed"] for r in results),
+        "movers_unfinished": sum(r["movers_unfinished"] for r in results),
+        "movers_failed": union("movers_failed")[:5],
+        "move_seconds": max(r["move_seconds"] for r in results),
+        "moves": {
+            "count": len(posts),
+            "p50_ms": ms(posts, 50),
+            "p99_ms": ms(posts, 99),
+            "mean_ms": 1000 * sum(posts) / len(posts) if posts else 0,
+        },
+    }
     out["paced"] = kept_pace(union("move_starts"))
     for name in ("sse", "long_poll"):
         from_post, from_reply = union(name, "from_post"), union(name, "from_reply")
-        out[name] = {"deliveries": len(from_post), "missing": sum(r[name]["missing"] for r in results),
-                     "p50_ms": ms(from_post, 50), "p99_ms": ms(from_post, 99),
-                     "p50_after_reply_ms": ms(from_reply, 50), "p99_after_reply_ms": ms(from_reply, 99)}
+        out[name] = {
+            "deliveries": len(from_post),
+            "missing": sum(r[name]["missing"] for r in results),
+            "p50_ms": ms(from_post, 50),
+            "p99_ms": ms(from_post, 99),
+            "p50_after_reply_ms": ms(from_reply, 50),
+            "p99_after_reply_ms": ms(from_reply, 99),
+        }
     odd: dict = {}
     for r in results:
         for k, v in r["long_poll"]["odd"].items():
             odd[k] = odd.get(k, 0) + v
     out["long_poll"]["odd"] = odd
     lags = union("fleet", "lags")
-    out["fleet"] = {"procs": len(results), "cpu_s": sum(r["fleet"]["cpu_s"] for r in results),
-                    "wall_s": max(r["fleet"]["wall_s"] for r in results),
-                    "busiest_core": max(r["fleet"]["cpu_s"] / r["fleet"]["wall_s"] for r in results),
-                    "lag_p50_ms": ms(lags, 50), "lag_p99_ms": ms(lags, 99),
-                    "lag_max_ms": 1000 * max(lags, default=0),
-                    "worst_lag_p99_ms": max(ms(r["fleet"]["lags"], 99) for r in results)}
+    out["fleet"] = {
+        "procs": len(results),
+        "cpu_s": sum(r["fleet"]["cpu_s"] for r in results),
+        "wall_s": max(r["fleet"]["wall_s"] for r in results),
+        "busiest_core": max(r["fleet"]["cpu_s"] / r["fleet"]["wall_s"] for r in results),
+        "lag_p50_ms": ms(lags, 50),
+        "lag_p99_ms": ms(lags, 99),
+        "lag_max_ms": 1000 * max(lags, default=0),
+        "worst_lag_p99_ms": max(ms(r["fleet"]["lags"], 99) for r in results),
+    }
     return out
 
 

@@ -1,5 +1,6 @@
 """The skeleton (tests/bench/skeleton.py) is a fair floor only if it does what every move must: these
 hold it to the real endpoints' reads, checks and bodies, in process, against the real database."""
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -48,14 +49,16 @@ def test_its_move_takes_the_lock_writes_one_event_and_refuses_a_stale_version(ta
     version = Game.objects.get(pk=game_id).version
     legal = clients[0].get(f"{base(game_id)}legal-moves/").json()
     with CaptureQueriesContext(connection) as queries:
-        answer = clients[0].post(f"{base(game_id)}moves/", {"move": legal["moves"][0], "expected_version": version},
-                                 format="json")
+        answer = clients[0].post(
+            f"{base(game_id)}moves/", {"move": legal["moves"][0], "expected_version": version}, format="json"
+        )
     assert answer.status_code == 201 and answer.json()["version"] == version + 1
     assert any("FOR UPDATE" in q["sql"] for q in queries.captured_queries)
     assert Event.objects.filter(game_id=game_id, type=skeleton.MOVED).count() == 1
     assert Game.objects.get(pk=game_id).version == version + 1
-    stale = clients[0].post(f"{base(game_id)}moves/", {"move": legal["moves"][0], "expected_version": version},
-                            format="json")
+    stale = clients[0].post(
+        f"{base(game_id)}moves/", {"move": legal["moves"][0], "expected_version": version}, format="json"
+    )
     assert stale.status_code == 409 and stale.json()["code"] == "version_conflict"
     assert Event.objects.filter(game_id=game_id, type=skeleton.MOVED).count() == 1
 
@@ -65,5 +68,6 @@ def test_a_stranger_has_no_seat_there(table):
     _, token = accounts.register("skelx", "correct horse battery", "skelx@example.com")
     stranger = APIClient()
     stranger.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    assert stranger.post(f"{base(game_id)}moves/", {"move": {}, "expected_version": 0},
-                         format="json").status_code == 403
+    assert (
+        stranger.post(f"{base(game_id)}moves/", {"move": {}, "expected_version": 0}, format="json").status_code == 403
+    )

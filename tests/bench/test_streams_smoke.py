@@ -1,19 +1,28 @@
 """The live-update benchmark's code, run on tiny sizes in `make test` so it cannot rot: the
 Procfile's proxy, web and live processes, a fleet of two processes with SSE streams, long-polls and movers on raw
 sockets, and every move reaches every reader."""
+
 import pytest
 
 from tests.bench import bench_streams
 
-TINY = {"kinds_seconds": 0.5, "kinds_concurrency": 2, "open_timeout": 30, "settle": 0.5, "grace": 20,
-        "move_deadline": 30}
+TINY = {
+    "kinds_seconds": 0.5,
+    "kinds_concurrency": 2,
+    "open_timeout": 30,
+    "settle": 0.5,
+    "grace": 20,
+    "move_deadline": 30,
+}
 
 
 @pytest.mark.timeout(120)
 @pytest.mark.django_db(transaction=True)
 def test_the_stream_benchmark_runs_end_to_end_on_tiny_sizes():
-    plan = {**bench_streams.plan_for(bench_streams.make_games(2, readers=2), streams=4, polls=4, rounds=2,
-                                     interval=0.3), **TINY}
+    plan = {
+        **bench_streams.plan_for(bench_streams.make_games(2, readers=2), streams=4, polls=4, rounds=2, interval=0.3),
+        **TINY,
+    }
     # A small pool: PostgreSQL's connections are shared with the rest of the machine.
     env = {**bench_streams.BENCH_ENV, "DATABASE_POOL_MAX": "2"}
     load = bench_streams.Load(bench_streams.procfile_stack, plan, env, procs=2)

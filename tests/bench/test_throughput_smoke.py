@@ -1,13 +1,24 @@
 """The throughput benchmark's code, run on tiny sizes in `make test` so it cannot rot: it starts
 the Procfile's web, worker and beat, plays, expires and loads, and every figure comes back."""
+
 import math
 
 import pytest
 
 from tests.bench import instructions, report, throughput
 
-TINY = {"clients": 2, "seconds": 1.0, "pairs": 2, "pgbench_seconds": 1, "timer_games": [2], "timer_lead": 1.0,
-        "timer_timeout": 30.0, "history": [30, 60], "load_repeats": 2, "counted": (2, 2, 2)}
+TINY = {
+    "clients": 2,
+    "seconds": 1.0,
+    "pairs": 2,
+    "pgbench_seconds": 1,
+    "timer_games": [2],
+    "timer_lead": 1.0,
+    "timer_timeout": 30.0,
+    "history": [30, 60],
+    "load_repeats": 2,
+    "counted": (2, 2, 2),
+}
 
 
 @pytest.mark.worker
@@ -34,8 +45,11 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(monkeypatch, tmp_path):
     # test processes share that server, so on tiny sizes its share per phase is noise (it has read
     # -10 ms a loop). Here it only has to come back as a number; `make bench`, alone on the
     # machine, compares the phases' shares.
-    assert all(math.isfinite(ms[name]) for ms in (loop_ms, out["kinds_machine_ms"])
-               for name in ("PostgreSQL", "Redis", "client"))
+    assert all(
+        math.isfinite(ms[name])
+        for ms in (loop_ms, out["kinds_machine_ms"])
+        for name in ("PostgreSQL", "Redis", "client")
+    )
     # A ratio of two CPU shares measured on a shared machine: on tiny sizes its sign is noise, so
     # the smoke test asks only that it comes back as a number below 1.
     assert math.isfinite(out["free_move_bound"]) and out["free_move_bound"] < 1

@@ -10,6 +10,7 @@ photograph): they get ready, take their turns within it, and the round ends on t
 
 The bots do not wait before they move, and a level-3 move thinks 0.1 s of CPU, not the site's
 0.8 s: a bot's moves go through the same rules at any budget."""
+
 from __future__ import annotations
 
 import itertools
@@ -34,8 +35,7 @@ def worker(django_db_setup, django_db_blocker):
     Photoshoot's hourglass runs on."""
     with django_db_blocker.unblock():
         purge_queue()
-        w = Worker(BOT_MOVE_DELAY_SECONDS="0", BOT_TABLE_DELAY_SECONDS="0",
-                   BOT_THINK_SECONDS=THINK).start()
+        w = Worker(BOT_MOVE_DELAY_SECONDS="0", BOT_TABLE_DELAY_SECONDS="0", BOT_THINK_SECONDS=THINK).start()
     yield w
     w.stop()
     purge_queue()
@@ -44,11 +44,12 @@ def worker(django_db_setup, django_db_blocker):
 @dataclass
 class Table:
     """The module's worker, seen from one test: its log from where the test began."""
+
     worker: Worker
     mark: int
 
     def log(self) -> str:
-        return self.worker.output()[self.mark:]
+        return self.worker.output()[self.mark :]
 
     def errors(self, game_id: str) -> list[str]:
         """What the worker logged as an error about the game (a task's arguments name it)."""
@@ -95,9 +96,10 @@ def create(person, kind, levels, options=None):
 def bot_moves(game_id):
     """The bots' events in the store, with the version each bot decided on (its key names it)."""
     bots = [int(uid) for uid in Game.objects.get(pk=game_id).options["bots"]]
-    return [(e, int(e.idempotency_key.rsplit(":", 1)[1]))
-            for e in Event.objects.filter(game_id=game_id, user_id__in=bots)
-            .exclude(type="PlayerJoined").order_by("seq")]
+    return [
+        (e, int(e.idempotency_key.rsplit(":", 1)[1]))
+        for e in Event.objects.filter(game_id=game_id, user_id__in=bots).exclude(type="PlayerJoined").order_by("seq")
+    ]
 
 
 def assert_played_by_the_rules(person, game_id, table):
@@ -125,9 +127,11 @@ def assert_played_by_the_rules(person, game_id, table):
 
 def your_move(person, game_id, table):
     """Waits until the person has a move or the game is over; the legal moves, or None."""
+
     def ready():
         game = ok(person.get(f"/api/v1/games/{game_id}/"), 200)
         return game["status"] != "active" or game["your_turn"]
+
     assert wait_for(ready, timeout=60, every=0.05), table.log()[-3000:]
     response = person.get(f"/api/v1/games/{game_id}/legal-moves/")
     if response.status_code == 409:  # the bot's move ended the game meanwhile
@@ -163,6 +167,7 @@ def rounds_over(game_id):
 def play_photoshoot(person, game_id, rounds, table):
     """The person gets ready, mends if asked, and otherwise passes (on turn as a photographer, or
     letting the latest action stand as the Control team) until `rounds` rounds have ended."""
+
     def acted():
         if rounds_over(game_id) >= rounds:
             return True
@@ -173,9 +178,11 @@ def play_photoshoot(person, game_id, rounds, table):
         move = next((by_type[t] for t in ("ready", "mend", "pass") if t in by_type), legal["moves"][0])
         response = person.move(game_id, move, legal["version"])
         if response.status_code != 201:  # a bot or the hourglass came first: read again
-            assert ok(response, 409)["code"] in ("version_conflict", "not_your_turn",
-                                                 "unavailable_move"), response.content
+            assert ok(response, 409)["code"] in ("version_conflict", "not_your_turn", "unavailable_move"), (
+                response.content
+            )
         return False
+
     deadline = time.monotonic() + rounds * (HOURGLASS + 40)
     while not acted():
         assert time.monotonic() < deadline, table.log()[-3000:]
@@ -184,11 +191,15 @@ def play_photoshoot(person, game_id, rounds, table):
 
 def round_moves(game_id, number):
     """The events of round `number`: from its ready step to its hourglass running out."""
-    ends = list(Event.objects.filter(game_id=game_id, type="HourglassRanOut")
-                .order_by("seq").values_list("seq", flat=True))
+    ends = list(
+        Event.objects.filter(game_id=game_id, type="HourglassRanOut").order_by("seq").values_list("seq", flat=True)
+    )
     start = ends[number - 2] if number > 1 else 0
-    return list(Event.objects.filter(game_id=game_id, seq__gt=start, seq__lte=ends[number - 1])
-                .exclude(type__in=["PlayerJoined", "GameStarted"]).order_by("seq"))
+    return list(
+        Event.objects.filter(game_id=game_id, seq__gt=start, seq__lte=ends[number - 1])
+        .exclude(type__in=["PlayerJoined", "GameStarted"])
+        .order_by("seq")
+    )
 
 
 def assert_bots_played_the_round(events, ready, photographers):

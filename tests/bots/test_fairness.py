@@ -9,6 +9,7 @@ made otherwise). Up to the perturbation's horizon, the bot at that seat, with it
 must choose exactly the same moves in both games, at every level. Level 3 searches with an
 iteration budget (not a time budget) so its choice is reproducible.
 """
+
 from __future__ import annotations
 
 import copy
@@ -45,23 +46,29 @@ def log_of(engine, events: list[dict], seat: int) -> list[dict]:
     return [engine.describe({**e, "fresh": i == len(events) - 1}, seat) for i, e in enumerate(events)]
 
 
-def choice(engine, kind: str, level: int, state: dict, events: list[dict], seat: int,
-           options: dict, leak=None):
+def choice(engine, kind: str, level: int, state: dict, events: list[dict], seat: int, options: dict, leak=None):
     """The bot's move as the server would ask for it. `leak` (the proof's own test only) mixes
     something of the state into the bot's seed, as a bot handed more than its seat's share would."""
     seed = f"bot-{seat}" + (leak(state) if leak else "")
-    return bots.decide(kind, level, seat=seat, view=engine.view(state, seat),
-                       legal=engine.legal_moves(state, seat), log=log_of(engine, events, seat),
-                       options=options, rules_version=engine.rules_version,
-                       seed=seed, budget=SEARCH)
+    return bots.decide(
+        kind,
+        level,
+        seat=seat,
+        view=engine.view(state, seat),
+        legal=engine.legal_moves(state, seat),
+        log=log_of(engine, events, seat),
+        options=options,
+        rules_version=engine.rules_version,
+        seed=seed,
+        budget=SEARCH,
+    )
 
 
 def decision_points(trace, perturbation, chooser: random.Random) -> list[int]:
     """Move indices before the horizon at which the perturbed seat has something to do."""
     end = len(trace.moves) if perturbation.horizon is None else perturbation.horizon
     seat, engine = perturbation.seat, trace.engine
-    points = [i for i in range(end + 1) if i < len(trace.states)
-              and seat in engine.active_players(trace.states[i])]
+    points = [i for i in range(end + 1) if i < len(trace.states) and seat in engine.active_players(trace.states[i])]
     return sorted(chooser.sample(points, min(DECISIONS, len(points))))
 
 
@@ -83,8 +90,7 @@ def perturbed_game(trace, perturbation, upto: int):
     return states, events
 
 
-def compare(kind: str, players: int, options: dict, seed: str, levels=bots.LEVELS,
-            leak=None) -> int:
+def compare(kind: str, players: int, options: dict, seed: str, levels=bots.LEVELS, leak=None) -> int:
     """Compare the bots' choices in every perturbed game; returns how many were compared."""
     engine = engines.get(kind)
     module = importlib.import_module(f"tests.engines.{kind}.test_secrecy")
@@ -102,8 +108,10 @@ def compare(kind: str, players: int, options: dict, seed: str, levels=bots.LEVEL
             for level in levels:
                 here = choice(engine, kind, level, trace.states[i], trace.events[:i], seat, options, leak)
                 there = choice(engine, kind, level, states[i], events[:i], seat, options, leak)
-                assert here == there, (f"{kind}: the level-{level} bot at seat {seat} told apart "
-                                       f"at move {i}: {perturbation.why}\n{here}\n{there}")
+                assert here == there, (
+                    f"{kind}: the level-{level} bot at seat {seat} told apart "
+                    f"at move {i}: {perturbation.why}\n{here}\n{there}"
+                )
                 compared += 1
     return compared
 
@@ -111,8 +119,17 @@ def compare(kind: str, players: int, options: dict, seed: str, levels=bots.LEVEL
 def test_a_bot_is_handed_only_what_its_seat_is_shown():
     """Structural: the one entry point takes these and nothing else (no state, no game seed)."""
     assert list(inspect.signature(bots.decide).parameters) == [
-        "kind", "level", "seat", "view", "legal", "log", "options", "rules_version", "seed",
-        "budget"]
+        "kind",
+        "level",
+        "seat",
+        "view",
+        "legal",
+        "log",
+        "options",
+        "rules_version",
+        "seed",
+        "budget",
+    ]
 
 
 @pytest.mark.parametrize("kind, players, options, seed", GAMES)
@@ -125,8 +142,7 @@ def test_the_proof_catches_a_bot_that_knows_the_state(kind, players, options, se
     """The comparison has teeth: a bot whose choice depended on the state (what the signature
     forbids) would choose differently in games its own seat cannot tell apart."""
     with pytest.raises(AssertionError, match="told apart"):
-        compare(kind, players, options, seed, levels=(1,),
-                leak=lambda state: json.dumps(state, sort_keys=True))
+        compare(kind, players, options, seed, levels=(1,), leak=lambda state: json.dumps(state, sort_keys=True))
 
 
 def judged_correct(state: dict) -> dict:
@@ -149,8 +165,9 @@ def test_photoshoot_control_challenges_the_same_whether_or_not_the_action_was_an
         forged = judged_correct(state)
         for seat in engine.active_players(state):
             for level in bots.LEVELS:
-                assert choice(engine, "photoshoot", level, state, trace.events[:i + 1], seat, {}) == \
-                    choice(engine, "photoshoot", level, forged, trace.events[:i + 1], seat, {})
+                assert choice(engine, "photoshoot", level, state, trace.events[: i + 1], seat, {}) == choice(
+                    engine, "photoshoot", level, forged, trace.events[: i + 1], seat, {}
+                )
                 checked += 1
         if checked > 40:
             break

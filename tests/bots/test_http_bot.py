@@ -1,6 +1,7 @@
 """The third-party example bot (examples/http_bot.py), as docs/bots.md tells a reader to run it:
 its typed client generated from a live server's document, then two copies of it, one per
 account, playing a whole 2-player Photograph against each other over HTTP until it ends."""
+
 from __future__ import annotations
 
 import subprocess
@@ -17,8 +18,13 @@ PASSWORD = "correct horse battery"  # make_player's
 
 
 def test_two_example_bots_play_a_whole_photograph_over_http(server, make_player, tmp_path):
-    said = subprocess.run([sys.executable, str(BOT), "generate", "--server", server.url, "--client-dir", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    said = subprocess.run(
+        [sys.executable, str(BOT), "generate", "--server", server.url, "--client-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert said.returncode == 0, said.stderr
     assert (tmp_path / "darkroom_client" / "api" / "games" / "games_moves_create.py").exists()
     first, second = make_player("bot-one"), make_player("bot-two")
@@ -28,11 +34,31 @@ def test_two_example_bots_play_a_whole_photograph_over_http(server, make_player,
     assert second.post(f"/api/v1/games/{game_id}/join/").status_code == 200
     assert first.post(f"/api/v1/games/{game_id}/start/").status_code == 200
 
-    bots = [subprocess.Popen([sys.executable, str(BOT), "play", "--server", server.url, "--client-dir", str(tmp_path),
-                              "--username", player.user.username, "--password", PASSWORD,
-                              "--level", str(level), "--until-finished"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-            for player, level in ((first, 1), (second, 2))]
+    bots = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                str(BOT),
+                "play",
+                "--server",
+                server.url,
+                "--client-dir",
+                str(tmp_path),
+                "--username",
+                player.user.username,
+                "--password",
+                PASSWORD,
+                "--level",
+                str(level),
+                "--until-finished",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for player, level in ((first, 1), (second, 2))
+    ]
     try:
         outputs = [bot.communicate(timeout=240) for bot in bots]
     finally:

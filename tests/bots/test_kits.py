@@ -1,6 +1,7 @@
 """What the game kits know: Walking in Provence's judgement of a move, which level 3 searches
 from, and Photoshoot's imagined table, which must play the game's own rules version.
 (Strength is measured by `make bots-strength`, never asserted here.)"""
+
 from __future__ import annotations
 
 import copy
@@ -30,8 +31,7 @@ def provence_positions(phase: str, count: int = 3):
         chooser = random.Random(game)
         while not (state["phase"] == phase and state["round"] >= 3 + game):
             for seat in sorted(engine.active_players(state)):
-                state = engine.apply(state, seat, chooser.choice(engine.legal_moves(state, seat)),
-                                     arena.T0)
+                state = engine.apply(state, seat, chooser.choice(engine.legal_moves(state, seat)), arena.T0)
         found.append(state)
     return engine, found
 
@@ -75,8 +75,7 @@ def test_provence_level_3_plays_its_best_judged_move_unless_the_search_is_sure()
     for n, state in enumerate(states):
         view, legal = engine.view(state, 0), engine.legal_moves(state, 0)
         judged = provence_kit.judge(view, 0, legal)
-        inputs = dict(seat=0, view=view, legal=legal, log=[], options={},
-                      rules_version=None, seed=f"s{n}")
+        inputs = dict(seat=0, view=view, legal=legal, log=[], options={}, rules_version=None, seed=f"s{n}")
         level3 = bots.decide("provence", 3, budget=Budget(iterations=3, width=3), **inputs)
         assert judged[legal.index(level3)] == max(judged)
 
@@ -84,8 +83,15 @@ def test_provence_level_3_plays_its_best_judged_move_unless_the_search_is_sure()
 def test_provence_play_outs_play_the_judged_best_of_a_sample():
     engine, states = provence_positions("scene")
     state = states[0]
-    me = Seat(engine=engine, kit=kit_for("provence"), seat=0, view=engine.view(state, 0),
-              legal=engine.legal_moves(state, 0), log=[], options={})
+    me = Seat(
+        engine=engine,
+        kit=kit_for("provence"),
+        seat=0,
+        view=engine.view(state, 0),
+        legal=engine.legal_moves(state, 0),
+        log=[],
+        options={},
+    )
     moves = engine.legal_moves(state, 1)
     for seed in range(20):
         chosen = me.kit.playout(me, state, 1, moves, random.Random(seed))
@@ -106,16 +112,27 @@ def test_photoshoot_imagined_table_plays_the_games_rules_version(players):
     assert engine.rules_version >= 2
     state = engine.setup(players, {}, "kits-imagined")
     clock = arena.T0
-    while not any(m["type"] in ("swap", "push") for s in engine.active_players(state)
-                  for m in engine.legal_moves(state, s)):
+    while not any(
+        m["type"] in ("swap", "push") for s in engine.active_players(state) for m in engine.legal_moves(state, s)
+    ):
         seat = min(engine.active_players(state))
         clock += timedelta(seconds=1)
         state = engine.apply(state, seat, engine.legal_moves(state, seat)[0], clock)
-    seat = next(s for s in sorted(engine.active_players(state))
-                if any(m["type"] in ("swap", "push") for m in engine.legal_moves(state, s)))
+    seat = next(
+        s
+        for s in sorted(engine.active_players(state))
+        if any(m["type"] in ("swap", "push") for m in engine.legal_moves(state, s))
+    )
     legal = engine.legal_moves(state, seat)
-    me = Seat(engine=engine, kit=kit_for("photoshoot"), seat=seat, view=engine.view(state, seat),
-              legal=legal, log=[], options={})
+    me = Seat(
+        engine=engine,
+        kit=kit_for("photoshoot"),
+        seat=seat,
+        view=engine.view(state, seat),
+        legal=legal,
+        log=[],
+        options={},
+    )
     world = me.imagine(random.Random(0))
     for move in legal:
         if move["type"] not in ("swap", "push", "photo"):
@@ -137,11 +154,23 @@ CLASSROOM, BOOTS = 28, 90  # Empty Classroom (memory, like the kitchen), Worn Hi
 
 def pickpic_rank_inputs(stack: list[int], table=(WATERFALL, KITCHEN, SUNFLOWERS)) -> dict:
     """Seat 0 of 3 about to rank `stack` (four gifts and the random card) under `table`."""
-    view = {"phase": "rank", "active": [0, 1, 2], "players": 3, "round": 1, "target": 20,
-            "comments": False, "cards_per_gift": 2, "scores": [0, 0, 0], "deck_size": 80,
-            "discard_size": 0, "table": list(table), "done": [False, False, False],
-            "last_round": None, "result": None,
-            "you": {"seat": 0, "gifts": {"1": [1, 2], "2": [3, 4]}, "stack": list(stack)}}
+    view = {
+        "phase": "rank",
+        "active": [0, 1, 2],
+        "players": 3,
+        "round": 1,
+        "target": 20,
+        "comments": False,
+        "cards_per_gift": 2,
+        "scores": [0, 0, 0],
+        "deck_size": 80,
+        "discard_size": 0,
+        "table": list(table),
+        "done": [False, False, False],
+        "last_round": None,
+        "result": None,
+        "you": {"seat": 0, "gifts": {"1": [1, 2], "2": [3, 4]}, "stack": list(stack)},
+    }
     legal = [{"type": "rank", "order": list(o)} for o in itertools.permutations(stack)]
     return {"seat": 0, "view": view, "legal": legal, "log": [], "options": {}, "rules_version": None}
 
@@ -152,8 +181,7 @@ def test_pickpic_ranks_a_clearly_unfitting_card_last(level):
     card nobody would have chosen, so both thinking levels rank it last."""
     kitchen_rush = 101
     stack = [ICY[0], kitchen_rush, ICY[1], 76, ICY[2]]  # 76: Snowman in a Garden
-    move = bots.decide("pickpic", level, seed="s", budget=Budget(iterations=40),
-                       **pickpic_rank_inputs(stack))
+    move = bots.decide("pickpic", level, seed="s", budget=Budget(iterations=40), **pickpic_rank_inputs(stack))
     assert move["order"][-1] == kitchen_rush
 
 
@@ -190,13 +218,35 @@ def test_pickpic_level_3_gives_each_player_the_cards_of_its_picture():
     """Two icy pictures and two homely ones, for a frozen waterfall and a grandmother's kitchen.
     (A few play-outs cannot tell the splits apart beyond their noise: 300 can.)"""
     hand = [ICY[0], 49, ICY[1], 55]  # 49: Hands Kneading Bread, 55: Morning Coffee Steam
-    view = {"phase": "give", "active": [0, 1, 2], "players": 3, "round": 1, "target": 20,
-            "comments": False, "cards_per_gift": 2, "scores": [0, 0, 0], "deck_size": 90,
-            "discard_size": 0, "table": [SUNFLOWERS, WATERFALL, KITCHEN],
-            "done": [False, False, False], "last_round": None, "result": None,
-            "you": {"seat": 0, "hand": hand}}
+    view = {
+        "phase": "give",
+        "active": [0, 1, 2],
+        "players": 3,
+        "round": 1,
+        "target": 20,
+        "comments": False,
+        "cards_per_gift": 2,
+        "scores": [0, 0, 0],
+        "deck_size": 90,
+        "discard_size": 0,
+        "table": [SUNFLOWERS, WATERFALL, KITCHEN],
+        "done": [False, False, False],
+        "last_round": None,
+        "result": None,
+        "you": {"seat": 0, "hand": hand},
+    }
     legal = pickpic_moves.give_moves(3, 0, hand)
-    move = bots.decide("pickpic", 3, seat=0, view=view, legal=legal, log=[], options={},
-                       rules_version=None, seed="s", budget=Budget(iterations=300))
+    move = bots.decide(
+        "pickpic",
+        3,
+        seat=0,
+        view=view,
+        legal=legal,
+        log=[],
+        options={},
+        rules_version=None,
+        seed="s",
+        budget=Budget(iterations=300),
+    )
     assert sorted(move["gifts"]["1"]) == sorted(ICY[:2])
     assert sorted(move["gifts"]["2"]) == [49, 55]

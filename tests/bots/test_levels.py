@@ -1,5 +1,6 @@
 """Bots play whole games legally at every level, and Photoshoot's Control team challenges only
 on evidence. (Strength is measured by `make bots-strength`, never asserted here.)"""
+
 from __future__ import annotations
 
 import random
@@ -14,19 +15,25 @@ from games.bots import Budget, arena
 SMALL = Budget(iterations=12, width=3)
 
 
-@pytest.mark.parametrize("kind, levels", [
-    ("photograph", (3, 2)), ("photograph", (1, 2, 1)), ("provence", (2, 1)),
-    ("pickpic", (3, 2, 1)), ("pickpic", (1, 1, 2, 2)), ("photoshoot", (2, 2)),
-    ("photoshoot", (3, 1, 3, 1)),
-])
+@pytest.mark.parametrize(
+    "kind, levels",
+    [
+        ("photograph", (3, 2)),
+        ("photograph", (1, 2, 1)),
+        ("provence", (2, 1)),
+        ("pickpic", (3, 2, 1)),
+        ("pickpic", (1, 1, 2, 2)),
+        ("photoshoot", (2, 2)),
+        ("photoshoot", (3, 1, 3, 1)),
+    ],
+)
 def test_bots_of_every_level_play_a_whole_game_to_its_end(kind, levels):
     outcome = arena.play(kind, levels, f"levels-{kind}-{len(levels)}", budget=SMALL, tick=3.0)
     # (a cooperative Photoshoot team below the target has no winner: the outcome still stands)
     assert outcome is not None and len(outcome["places"]) == len(levels)
 
 
-@pytest.mark.parametrize("kind, players", [("photograph", 2), ("provence", 3), ("pickpic", 3),
-                                           ("photoshoot", 4)])
+@pytest.mark.parametrize("kind, players", [("photograph", 2), ("provence", 3), ("pickpic", 3), ("photoshoot", 4)])
 def test_every_level_answers_with_one_of_the_legal_moves(kind, players):
     engine = engines.get(kind)
     state = engine.setup(players, {}, f"legal-{kind}")
@@ -36,8 +43,18 @@ def test_every_level_answers_with_one_of_the_legal_moves(kind, players):
         seat = chooser.choice(active)
         legal = engine.legal_moves(state, seat)
         for level in bots.LEVELS:
-            move = bots.decide(kind, level, seat=seat, view=engine.view(state, seat), legal=legal,
-                               log=[], options={}, rules_version=None, seed="s", budget=SMALL)
+            move = bots.decide(
+                kind,
+                level,
+                seat=seat,
+                view=engine.view(state, seat),
+                legal=legal,
+                log=[],
+                options={},
+                rules_version=None,
+                seed="s",
+                budget=SMALL,
+            )
             # None: a Photoshoot controller with nothing to challenge lets its chance pass
             assert move in legal or (move is None and {m["type"] for m in legal} == {"challenge"})
         state = engine.apply(state, seat, chooser.choice(legal), arena.T0 + timedelta(seconds=index))
@@ -45,11 +62,12 @@ def test_every_level_answers_with_one_of_the_legal_moves(kind, players):
 
 def test_a_level_the_bots_do_not_have_is_refused():
     with pytest.raises(bots.BotError):
-        bots.decide("pickpic", 4, seat=0, view={}, legal=[{"type": "give"}], log=[], options={},
-                    rules_version=None, seed="s")
+        bots.decide(
+            "pickpic", 4, seat=0, view={}, legal=[{"type": "give"}], log=[], options={}, rules_version=None, seed="s"
+        )
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 @pytest.mark.parametrize("level", bots.LEVELS)
 def test_photoshoot_control_bots_challenge_only_actions_that_broke_a_rule(level, version):
     """Level-1 photographers err often; the Control team's bots, at any level, challenge only
@@ -68,8 +86,9 @@ def test_photoshoot_control_bots_challenge_only_actions_that_broke_a_rule(level,
             team = next(t for t, seats in enumerate(state["teams"]) if seat in seats)
             mine = level if team != state["photographers"] else 1
             seen = arena.bot_inputs(engine, state, events, seat)
-            move = bots.decide("photoshoot", mine, seat=seat, options={}, rules_version=version,
-                               seed=f"b{seat}", budget=SMALL, **seen)
+            move = bots.decide(
+                "photoshoot", mine, seat=seat, options={}, rules_version=version, seed=f"b{seat}", budget=SMALL, **seen
+            )
             if move is not None:
                 actor = seat
                 break
@@ -85,8 +104,14 @@ def test_photoshoot_control_bots_challenge_only_actions_that_broke_a_rule(level,
         if step.event_type == "ActionChallenged":
             assert step.record["error"], f"a challenge without evidence: {step.record}"
             challenges += 1
-        events.append({"seq": len(events) + 1, "type": step.event_type, "actor": actor,
-                       "data": {"move": move, "record": step.record}})
+        events.append(
+            {
+                "seq": len(events) + 1,
+                "type": step.event_type,
+                "actor": actor,
+                "data": {"move": move, "record": step.record},
+            }
+        )
         state = step.state
         chooser.random()
     assert challenges >= 2, "the photographers' errors were there to catch"
@@ -102,8 +127,15 @@ def test_level_3_ranks_only_the_moves_it_had_time_for_before_searching():
     engine = engines.get("photograph")
     state = engine.setup(2, {}, "ranking-cut")
     seat = min(engine.active_players(state))
-    me = Seat(engine=engine, kit=kit_for("photograph"), seat=seat, view=engine.view(state, seat),
-              legal=engine.legal_moves(state, seat), log=[], options={})
+    me = Seat(
+        engine=engine,
+        kit=kit_for("photograph"),
+        seat=seat,
+        view=engine.view(state, seat),
+        legal=engine.legal_moves(state, seat),
+        log=[],
+        options={},
+    )
     everything = scored_moves(me, random.Random(1), samples=2, cap=90)
     spent = scored_moves(me, random.Random(1), samples=2, cap=90, until=0.0)
     assert len(everything) > 1
@@ -116,9 +148,11 @@ ARTHUR_BY_MAX = ["Max", "Arthur", "Alice", "Pam", "Edgar", "Jo", "Chloé", "Oliv
 BOTH_AT_FAULT = ["Max", "Arthur", "Alice", "Pam", "Edgar", "Jo", "Olivia", "Chloé", "James"]
 
 
-@pytest.mark.parametrize("grid, effects", [
-    (ARTHUR_BY_MAX, ["arthur", "edgar-smile"]), (BOTH_AT_FAULT, ["arthur", "james", "pam-wave"])],
-    ids=["one-move", "several-moves"])
+@pytest.mark.parametrize(
+    "grid, effects",
+    [(ARTHUR_BY_MAX, ["arthur", "edgar-smile"]), (BOTH_AT_FAULT, ["arthur", "james", "pam-wave"])],
+    ids=["one-move", "several-moves"],
+)
 @pytest.mark.parametrize("level", bots.LEVELS)
 def test_photoshoot_bots_mend_the_square_at_the_ready_step_with_legal_mends(level, grid, effects):
     """Rules version 2: a mend is a move with its rituals, refused when it breaks a rule or
@@ -133,12 +167,14 @@ def test_photoshoot_bots_mend_the_square_at_the_ready_step_with_legal_mends(leve
     for mends in range(1, 4):
         assert engine.view(state, None)["mending"] is True
         seen = arena.bot_inputs(engine, state, events, 0)
-        move = bots.decide("photoshoot", level, seat=0, options={}, rules_version=2,
-                           seed="mender", budget=SMALL, **seen)
+        move = bots.decide(
+            "photoshoot", level, seat=0, options={}, rules_version=2, seed="mender", budget=SMALL, **seen
+        )
         assert move in seen["legal"] and move["type"] == "mend"
         step = engine.play(state, 0, move, arena.T0 + timedelta(seconds=mends))
-        events.append({"seq": len(events) + 1, "type": step.event_type, "actor": 0,
-                       "data": {"move": move, "record": step.record}})
+        events.append(
+            {"seq": len(events) + 1, "type": step.event_type, "actor": 0, "data": {"move": move, "record": step.record}}
+        )
         state = step.state
         if state["phase"] == "round":
             break

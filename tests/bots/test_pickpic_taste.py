@@ -1,5 +1,6 @@
 """Pick Pic's taste (`games.bots.kinds.pickpic_taste`): a fit for every pair of cards, read only
 from what the cards print and show, the same on every machine."""
+
 from __future__ import annotations
 
 import hashlib
@@ -24,8 +25,7 @@ def test_fit_is_symmetric_and_between_0_and_1():
 def test_fit_tells_almost_every_pair_apart():
     """Shared tags leave 82% of pairs at nothing; the taste must rank nearly all of them."""
     pairs = [(a, b) for a in cards.CARD_IDS for b in cards.CARD_IDS if a < b]
-    shared_tags = sum(1 for a, b in pairs
-                      if not set(cards.card(a)["tags"]) & set(cards.card(b)["tags"]))
+    shared_tags = sum(1 for a, b in pairs if not set(cards.card(a)["tags"]) & set(cards.card(b)["tags"]))
     assert shared_tags / len(pairs) > 0.8
     values = [taste.FIT[a][b] for a, b in pairs]
     assert sum(1 for v in values if v == 0) / len(pairs) < 0.01
@@ -38,11 +38,18 @@ def _digest() -> str:
 
 def test_fit_is_the_same_in_every_process():
     """No set or hash order may reach the numbers: other hash seeds give the same fits."""
-    script = ("import hashlib, json; from games.bots.kinds import pickpic_taste as t; "
-              "print(hashlib.sha256(json.dumps(t.FIT, sort_keys=True).encode()).hexdigest())")
+    script = (
+        "import hashlib, json; from games.bots.kinds import pickpic_taste as t; "
+        "print(hashlib.sha256(json.dumps(t.FIT, sort_keys=True).encode()).hexdigest())"
+    )
     for seed in ("1", "2"):
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                             check=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
         assert out.stdout.strip() == _digest()
 
 

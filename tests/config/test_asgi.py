@@ -1,4 +1,5 @@
 """The operational middleware works under ASGI too (async, without forcing views into threads)."""
+
 import asyncio
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -45,8 +46,15 @@ def test_a_session_login_through_django_s_middlewares_under_the_asgi_server(djan
             token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
             refused = http.post("/admin/login/", data={"username": "root", "password": "correct horse battery"})
             assert refused.status_code == 403  # no CSRF token: refused
-            logged = http.post("/admin/login/", data={"username": "root", "password": "correct horse battery",
-                                                      "csrfmiddlewaretoken": token, "next": "/admin/"})
+            logged = http.post(
+                "/admin/login/",
+                data={
+                    "username": "root",
+                    "password": "correct horse battery",
+                    "csrfmiddlewaretoken": token,
+                    "next": "/admin/",
+                },
+            )
             assert logged.status_code == 302 and "sessionid" in http.cookies
             assert logged.headers["X-Frame-Options"] == "DENY"
             assert http.get("/admin/").status_code == 200
@@ -65,10 +73,17 @@ def test_web_and_worker_processes_have_the_collector_skip_their_start_up_heap():
 
     import config.celery
 
-    probe = ("import gc, sys; import config.asgi; "
-             "sys.stdout.write(f\"{gc.get_freeze_count()} {'games.api.views' in sys.modules}\")")
-    frozen, views = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                                   env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}).stdout.split()
+    probe = (
+        "import gc, sys; import config.asgi; "
+        "sys.stdout.write(f\"{gc.get_freeze_count()} {'games.api.views' in sys.modules}\")"
+    )
+    frozen, views = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    ).stdout.split()
     assert int(frozen) > 10_000 and views == "True"
     assert config.celery._freeze in [receiver() for _, receiver in worker_process_init.receivers]
 
@@ -110,8 +125,11 @@ def test_the_application_answers_the_lifespan_protocol_and_starts_hearing_revoca
 @pytest.mark.django_db(transaction=True)
 def test_every_middleware_in_settings_runs_on_an_asgi_request():
     """What MIDDLEWARE names is what runs: each leaves its mark on one answer."""
-    status, headers = on_own_loop(answer_with_headers("/api/v1/kinds/", [(b"x-request-id", b"asgi-mw"),
-                                                                       (b"origin", b"https://elsewhere.example")]))
+    status, headers = on_own_loop(
+        answer_with_headers(
+            "/api/v1/kinds/", [(b"x-request-id", b"asgi-mw"), (b"origin", b"https://elsewhere.example")]
+        )
+    )
     assert status == 200
     assert headers[b"x-request-id"] == b"asgi-mw"  # config.logs.RequestIdMiddleware
     assert headers[b"x-frame-options"] == b"DENY"  # XFrameOptionsMiddleware
@@ -122,10 +140,20 @@ def test_every_middleware_in_settings_runs_on_an_asgi_request():
 async def answer_with_headers(path: str, headers=()):
     from config.asgi import application
 
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-             "headers": [(b"host", b"testserver"), (b"accept", b"application/json"), *headers],
-             "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver"), (b"accept", b"application/json"), *headers],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
     sent, incoming = [], [{"type": "http.request", "body": b"", "more_body": False}]
 
     async def receive():

@@ -1,5 +1,6 @@
 """The image runs as a non-root user with a HEALTHCHECK, compose checks every long-running
 service, and the health commands they run do answer against a live server."""
+
 import json
 import re
 import subprocess
@@ -39,14 +40,16 @@ def on(command: list[str], live_server) -> list[str]:
 def run(command: list[str]) -> subprocess.CompletedProcess:
     """The command as the container runs it, with this virtualenv's `python` first on the PATH."""
     path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
-    return subprocess.run(["/usr/bin/env", *command], capture_output=True, text=True, timeout=30,
-                          env={"PATH": path})
+    return subprocess.run(["/usr/bin/env", *command], capture_output=True, text=True, timeout=30, env={"PATH": path})
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_image_and_web_healthchecks_pass_against_a_live_server(live_server):
-    for command in (dockerfile_healthcheck(), COMPOSE["services"]["web"]["healthcheck"]["test"][1:],
-                    COMPOSE["services"]["live"]["healthcheck"]["test"][1:]):
+    for command in (
+        dockerfile_healthcheck(),
+        COMPOSE["services"]["web"]["healthcheck"]["test"][1:],
+        COMPOSE["services"]["live"]["healthcheck"]["test"][1:],
+    ):
         command = on(command, live_server)
         assert live_server.url in " ".join(command)
         result = run(command)
@@ -101,7 +104,9 @@ def test_the_proxy_fills_the_template_make_run_fills_and_waits_for_web_and_live(
     assert "./deploy/nginx.conf.template:/etc/nginx/templates/nginx.conf.template:ro" in proxy["volumes"]
     assert proxy["environment"]["NGINX_ENVSUBST_OUTPUT_DIR"] == "/etc/nginx"
     assert {name: proxy["environment"][name] for name in ("WEB_UPSTREAM", "LIVE_UPSTREAM")} == {
-        "WEB_UPSTREAM": "web:8000", "LIVE_UPSTREAM": "live:8000"}
+        "WEB_UPSTREAM": "web:8000",
+        "LIVE_UPSTREAM": "live:8000",
+    }
     assert proxy["depends_on"] == {"web": {"condition": "service_healthy"}, "live": {"condition": "service_healthy"}}
     assert COMPOSE["services"]["live"]["environment"]["DJANGO_SETTINGS_MODULE"] == "config.live_settings"
 
@@ -121,7 +126,11 @@ def test_every_celery_worker_s_healthcheck_is_timed_and_retried_alike(service):
     starting counts as failing); every worker spells out the same ones."""
     check = COMPOSE["services"][service]["healthcheck"]
     assert {key: check.get(key) for key in ("interval", "timeout", "start_period", "retries")} == {
-        "interval": "30s", "timeout": "15s", "start_period": "30s", "retries": 3}
+        "interval": "30s",
+        "timeout": "15s",
+        "start_period": "30s",
+        "retries": 3,
+    }
 
 
 def queues_consumed(command: list[str]) -> set[str]:
@@ -130,7 +139,8 @@ def queues_consumed(command: list[str]) -> set[str]:
 
 def test_clocks_and_outside_parties_have_worker_processes_of_their_own_in_compose_and_the_procfile():
     """Timers and sweeps are consumed apart from webhooks and email, by both ways of running the
-    stack; every queue the settings route to has a consumer, and no clock needs a singleton."""
+    stack; every queue the settings route to has a consumer; timer workers have a twin, and the
+    scheduler is one (Celery's rule), restarted when it dies."""
     from django.conf import settings
 
     base = settings.CELERY_QUEUE
@@ -140,11 +150,34 @@ def test_clocks_and_outside_parties_have_worker_processes_of_their_own_in_compos
     assert queues_consumed(services["outbound"]["command"]) == {production["webhooks"], production["email"]}
     assert queues_consumed(services["push"]["command"]) == {production["push"]}
     assert queues_consumed(services["bots"]["command"]) == {production["bots"]}
-    assert services["worker"]["deploy"]["replicas"] >= 2 and services["beat"]["deploy"]["replicas"] >= 2
+    assert services["worker"]["deploy"]["replicas"] >= 2 and services["beat"]["deploy"]["replicas"] == 1
+    assert services["beat"]["restart"] == "unless-stopped"
     procfile = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line)
-    consumed = {name: queues_consumed(command.replace("${CELERY_QUEUE:-darkroom}", "darkroom").split())
-                for name, command in procfile.items() if " worker " in command}
-    assert consumed == {"worker": {production["timers"]},
-                        "outbound": {production["webhooks"], production["email"]}, "push": {production["push"]},
-                        "bots": {production["bots"]}}
+    consumed = {
+        name: queues_consumed(command.replace("${CELERY_QUEUE:-darkroom}", "darkroom").split())
+        for name, command in procfile.items()
+        if " worker " in command
+    }
+    assert consumed == {
+        "worker": {production["timers"]},
+        "outbound": {production["webhooks"], production["email"]},
+        "push": {production["push"]},
+        "bots": {production["bots"]},
+    }
     assert set().union(*consumed.values()) == set(production.values())  # every queue has a consumer
+
+
+def test_each_worker_reserves_as_many_tasks_in_compose_as_in_the_procfile():
+    """--prefetch-multiplier, where a worker line gives one; the settings' value where it does not."""
+    from django.conf import settings
+
+    def prefetch(command: list[str]) -> int:
+        flag = "--prefetch-multiplier"
+        return int(command[command.index(flag) + 1]) if flag in command else settings.CELERY_WORKER_PREFETCH_MULTIPLIER
+
+    procfile = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line)
+    workers = {name: command.split() for name, command in procfile.items() if " worker " in command}
+    assert {name: prefetch(command) for name, command in workers.items()} == {
+        name: prefetch(COMPOSE["services"][name]["command"]) for name in workers
+    }
+    assert prefetch(workers["bots"]) == 1  # a search is long: a second one would wait behind it

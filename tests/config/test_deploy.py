@@ -1,5 +1,6 @@
 """Production settings: `manage.py check --deploy` is clean with the environment documented in
 docs/operations.md, and CORS lets exactly the configured browser origins in."""
+
 import os
 import re
 import shlex
@@ -28,8 +29,9 @@ def documented_environment() -> dict[str, str]:
 
 def manage(*args, env):
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CORS_"))}
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env={**base, **env},
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_check_deploy_is_clean_under_the_documented_production_settings():
@@ -49,11 +51,21 @@ def test_check_deploy_does_complain_about_a_development_setup():
 
 def test_cors_origins_come_from_the_environment():
     result = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
-                               "print(settings.CORS_ALLOWED_ORIGINS)"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings",
-             "CORS_ALLOWED_ORIGINS": "https://play.example.org, http://localhost:5173"})
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; print(settings.CORS_ALLOWED_ORIGINS)",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "CORS_ALLOWED_ORIGINS": "https://play.example.org, http://localhost:5173",
+        },
+    )
     assert result.stdout.strip() == "['https://play.example.org', 'http://localhost:5173']", result.stderr
 
 
@@ -70,9 +82,12 @@ def test_an_allowed_origin_may_call_the_api_and_read_its_headers(alice, duel, or
 
 
 def test_a_preflight_for_a_move_is_answered(anonymous, origins):
-    response = anonymous.options("/api/v1/games/", HTTP_ORIGIN="https://play.example.org",
-                                 HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST",
-                                 HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type, idempotency-key")
+    response = anonymous.options(
+        "/api/v1/games/",
+        HTTP_ORIGIN="https://play.example.org",
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type, idempotency-key",
+    )
     assert response.status_code == 200
     assert response["Access-Control-Allow-Origin"] == "https://play.example.org"
     allowed = {h.strip().lower() for h in response["Access-Control-Allow-Headers"].split(",")}

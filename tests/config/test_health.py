@@ -1,5 +1,6 @@
 """Probes: /healthz says the process lives; /readyz says PostgreSQL, Redis and the migrations are
 ready, and answers 503 with the failing check when one is not (a private Redis, stopped)."""
+
 import shutil
 import socket
 import subprocess
@@ -22,8 +23,11 @@ def private_redis():
     if binary is None:
         pytest.fail("redis-server is needed for this test")
     port = free_port()
-    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         try:
@@ -39,8 +43,10 @@ def private_redis():
 
 def redis_at(port):
     url = f"redis://127.0.0.1:{port}/0"
-    return override_settings(CELERY_BROKER_URL=url, CACHES={"default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}})
+    return override_settings(
+        CELERY_BROKER_URL=url,
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}},
+    )
 
 
 def test_healthz_answers_without_auth_host_or_database(client, settings):
@@ -116,6 +122,8 @@ def test_readyz_tells_a_stranger_only_that_it_is_not_ready(client, settings):
         assert answer.json() == {"status": "unavailable", "code": "not_ready", "detail": "not ready"}
     for answer in (scraper, local):
         assert answer.status_code == 503
-        assert str(dead) in answer.json()["checks"]["broker"]["detail"] or \
-            "Connection" in answer.json()["checks"]["broker"]["detail"]
+        assert (
+            str(dead) in answer.json()["checks"]["broker"]["detail"]
+            or "Connection" in answer.json()["checks"]["broker"]["detail"]
+        )
     assert client.get("/readyz", REMOTE_ADDR="203.0.113.7").json() == {"status": "ok"}

@@ -12,6 +12,7 @@ worker processes.
 
 Slow (a fresh install, about a minute): `-m "not slow"` leaves it out of a quick run.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,8 +51,7 @@ def instructions(dockerfile: str) -> list[tuple[str, str]]:
     """(INSTRUCTION, arguments), continuation lines joined, comments dropped."""
     lines = [line for line in dockerfile.splitlines() if not line.lstrip().startswith("#")]
     joined = re.sub(r"\\\n\s*", " ", "\n".join(lines))
-    return [(m.group(1).upper(), m.group(2).strip())
-            for m in re.finditer(r"^\s*([A-Za-z]+)\s+(.*)$", joined, re.M)]
+    return [(m.group(1).upper(), m.group(2).strip()) for m in re.finditer(r"^\s*([A-Za-z]+)\s+(.*)$", joined, re.M)]
 
 
 class Image:
@@ -96,8 +96,12 @@ class Image:
 
     def base_env(self) -> dict[str, str]:
         passed = {k: v for k, v in os.environ.items() if k in PASSED_ON or k.startswith("PIP_")}
-        return {**passed, **self.env, "PATH": f"{self.venv / 'bin'}:/usr/bin:/bin",
-                "PROMETHEUS_MULTIPROC_DIR": str(self.root / "metrics")}
+        return {
+            **passed,
+            **self.env,
+            "PATH": f"{self.venv / 'bin'}:/usr/bin:/bin",
+            "PROMETHEUS_MULTIPROC_DIR": str(self.root / "metrics"),
+        }
 
     def install(self) -> None:
         subprocess.run([sys.executable, "-m", "venv", str(self.venv)], check=True, timeout=120)
@@ -108,13 +112,20 @@ class Image:
         # compiling every module to bytecode first (a minute of the suite's CPU; what runs here
         # compiles what it imports as it imports it).
         command = installs[0].replace("--no-cache-dir", "").replace("pip install", "pip install --no-compile", 1)
-        done = subprocess.run(["/bin/sh", "-c", command], cwd=self.app, env=self.base_env(),
-                              capture_output=True, text=True, timeout=900)
+        done = subprocess.run(
+            ["/bin/sh", "-c", command], cwd=self.app, env=self.base_env(), capture_output=True, text=True, timeout=900
+        )
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
     def manage(self, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-        return subprocess.run([str(self.venv / "bin" / "python"), "manage.py", *args], cwd=self.app,
-                              env={**self.base_env(), **env}, capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [str(self.venv / "bin" / "python"), "manage.py", *args],
+            cwd=self.app,
+            env={**self.base_env(), **env},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
 
 @pytest.fixture
@@ -122,8 +133,14 @@ def database():
     """A database of the test's own, dropped afterwards."""
     url = dj_database_url.parse(os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/darkroom"))
     name = f"darkroom_image_{os.getpid()}"
-    params = {"host": url["HOST"] or None, "port": url["PORT"] or None, "user": url["USER"] or None,
-              "password": url["PASSWORD"] or None, "dbname": "postgres", "autocommit": True}
+    params = {
+        "host": url["HOST"] or None,
+        "port": url["PORT"] or None,
+        "user": url["USER"] or None,
+        "password": url["PASSWORD"] or None,
+        "dbname": "postgres",
+        "autocommit": True,
+    }
     with psycopg.connect(**params) as admin:
         admin.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
         admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
@@ -135,10 +152,16 @@ def database():
 
 def production(database_url: str) -> dict[str, str]:
     env = documented_environment()
-    env.update({"DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "METRICS_TOKEN": secrets.token_urlsafe(20),
-                "DATABASE_URL": database_url,
-                "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-                "CACHE_PREFIX": f"darkroom-image-{os.getpid()}", "CELERY_QUEUE": f"darkroom-image-{os.getpid()}"})
+    env.update(
+        {
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "METRICS_TOKEN": secrets.token_urlsafe(20),
+            "DATABASE_URL": database_url,
+            "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+            "CACHE_PREFIX": f"darkroom-image-{os.getpid()}",
+            "CELERY_QUEUE": f"darkroom-image-{os.getpid()}",
+        }
+    )
     assert env["DJANGO_DEBUG"] == "false" and env["DJANGO_ALLOWED_HOSTS"] == HOST
     return env
 
@@ -165,9 +188,14 @@ def test_the_image_builds_migrates_and_serves(tmp_path, database):
     command = [part.replace("0.0.0.0:8000", f"127.0.0.1:{port}") for part in image.cmd]
     assert f"127.0.0.1:{port}" in command
     log = open(tmp_path / "server.log", "w")
-    server = subprocess.Popen([str(image.venv / "bin" / command[0]), *command[1:]], cwd=image.app,
-                              env={**image.base_env(), **env, "WEB_CONCURRENCY": "1"},
-                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    server = subprocess.Popen(
+        [str(image.venv / "bin" / command[0]), *command[1:]],
+        cwd=image.app,
+        env={**image.base_env(), **env, "WEB_CONCURRENCY": "1"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
@@ -187,14 +215,21 @@ def test_the_image_builds_migrates_and_serves(tmp_path, database):
         # As the TLS proxy in front sends it (the documented environment trusts one proxy).
         proxied = {"Host": HOST, "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
         with httpx.Client(base_url=base, headers=proxied, timeout=30, verify=TLS) as client:
-            created = client.post("/api/v1/accounts/register/",
-                                  json={"username": "imaged", "password": "correct horse battery"})
+            created = client.post(
+                "/api/v1/accounts/register/", json={"username": "imaged", "password": "correct horse battery"}
+            )
             assert created.status_code == 201, created.text
             me = client.get("/api/v1/accounts/me/", headers={"Authorization": f"Token {created.json()['token']}"})
             assert me.status_code == 200 and me.json()["username"] == "imaged"
             assert client.get("/static/web/app.js").status_code == 200
+            # collectstatic wrote a gzip twin of each file, and a browser that takes gzip gets it.
+            assert (image.app / "staticfiles" / "web" / "app.js.gz").exists()
+            squeezed = client.get("/static/web/app.js", headers={"Accept-Encoding": "gzip"})
+            assert squeezed.headers.get("content-encoding") == "gzip"
             assert client.get("/metrics").status_code == 401
-            assert client.get("/metrics", headers={"Authorization": f"Bearer {env['METRICS_TOKEN']}"}).status_code == 200
+            assert (
+                client.get("/metrics", headers={"Authorization": f"Bearer {env['METRICS_TOKEN']}"}).status_code == 200
+            )
             # Plain HTTP from outside the proxy is sent to HTTPS.
             assert httpx.get(f"{base}/api/v1/kinds/", headers={"Host": HOST}, verify=TLS).status_code == 301
     finally:

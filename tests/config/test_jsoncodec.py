@@ -1,4 +1,5 @@
 """config/jsoncodec.py: orjson where it writes what json would, json where it would not."""
+
 import datetime
 import decimal
 import json
@@ -10,8 +11,14 @@ from config import jsoncodec
 
 
 def test_it_writes_what_the_json_module_reads_back_as_the_same_value():
-    value = {"reel": [1, 2, 3], "sunset": None, "done": [True, False], "score": 2.5, "name": "Zoë ✓",
-             "nested": {"layout": [[1, 2], [3]]}}
+    value = {
+        "reel": [1, 2, 3],
+        "sunset": None,
+        "done": [True, False],
+        "score": 2.5,
+        "name": "Zoë ✓",
+        "nested": {"layout": [[1, 2], [3]]},
+    }
     assert json.loads(jsoncodec.dumps(value)) == value
     assert jsoncodec.loads(jsoncodec.dumps(value)) == value
 
@@ -24,8 +31,11 @@ def test_datetimes_and_uuids_are_written_as_isoformat_and_str_write_them():
     at = datetime.datetime(2026, 12, 1, 16, 31, 39, 339929, tzinfo=datetime.UTC)
     on_the_second = at.replace(microsecond=0)
     game = uuid.uuid4()
-    assert json.loads(jsoncodec.dumps([at, on_the_second, game])) == [at.isoformat(), on_the_second.isoformat(),
-                                                                      str(game)]
+    assert json.loads(jsoncodec.dumps([at, on_the_second, game])) == [
+        at.isoformat(),
+        on_the_second.isoformat(),
+        str(game),
+    ]
 
 
 def test_an_int_beyond_64_bits_is_written_whole_by_the_json_module():

@@ -1,5 +1,6 @@
 """Structured logs: JSON lines carrying the request id, which follows the request into the
 Celery tasks it caused (a real worker)."""
+
 import json
 import logging
 
@@ -46,8 +47,16 @@ def test_the_formatter_writes_exceptions_and_extras_as_json():
     try:
         raise ValueError("boom")
     except ValueError:
-        record = logging.getLogger("x").makeRecord("x", logging.ERROR, __file__, 1, "failed %s", ("it",),
-                                                   exc_info=__import__("sys").exc_info(), extra={"game": "g1"})
+        record = logging.getLogger("x").makeRecord(
+            "x",
+            logging.ERROR,
+            __file__,
+            1,
+            "failed %s",
+            ("it",),
+            exc_info=__import__("sys").exc_info(),
+            extra={"game": "g1"},
+        )
     line = json.loads(logs.JsonFormatter().format(record))
     assert line["message"] == "failed it" and line["game"] == "g1" and "ValueError: boom" in line["exc"]
     assert line["request_id"] is None
@@ -65,9 +74,12 @@ def test_the_request_id_reaches_the_celery_task_the_request_caused(alice, bob):
         register(bob, receiver.url)
         game_id = start_game(alice, [bob])
         card = alice.game(game_id)["state"]["hand"][0]
-        response = alice.client.post(f"/api/v1/games/{game_id}/moves/",
-                                     {"move": {"type": "play", "card": card}, "expected_version": 4},
-                                     format="json", HTTP_X_REQUEST_ID="move-req-42")
+        response = alice.client.post(
+            f"/api/v1/games/{game_id}/moves/",
+            {"move": {"type": "play", "card": card}, "expected_version": 4},
+            format="json",
+            HTTP_X_REQUEST_ID="move-req-42",
+        )
         assert response.status_code == 201, response.content
         assert wait_for(lambda: receiver.requests, timeout=30), worker.output()[-3000:]
 

@@ -1,11 +1,11 @@
 """/metrics: request latency by route, moves, expiries and their lateness, deliveries, the queue."""
+
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from django.test import override_settings
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.games.test_webhooks import bob_gets_a_turn, register, receiver  # noqa: F401 (fixture)
@@ -34,13 +34,17 @@ def test_requests_are_timed_by_route_not_by_path(client, alice, duel):
         alice.get(f"/api/v1/games/{duel}/")
     after = scrape(client)
     route = "api/v1/games/<text:game_id>/"
-    assert value(after, "darkroom_http_request_duration_seconds_count", route=route, method="GET", status="200") \
-        - value(before, "darkroom_http_request_duration_seconds_count", route=route, method="GET", status="200") == 3
+    assert (
+        value(after, "darkroom_http_request_duration_seconds_count", route=route, method="GET", status="200")
+        - value(before, "darkroom_http_request_duration_seconds_count", route=route, method="GET", status="200")
+        == 3
+    )
     assert not any(duel in str(labels) for _, labels in after)
 
 
-def test_moves_are_counted_once_committed_and_refusals_are_not(client, alice, bob, duel,
-                                                               django_capture_on_commit_callbacks):
+def test_moves_are_counted_once_committed_and_refusals_are_not(
+    client, alice, bob, duel, django_capture_on_commit_callbacks
+):
     before = value(scrape(client), "darkroom_moves_total", kind="duel")
     card = alice.game(duel)["state"]["hand"][0]
     with django_capture_on_commit_callbacks(execute=True):
@@ -71,17 +75,30 @@ def test_expiries_and_their_lateness_are_measured(client, alice, bob, django_cap
     with django_capture_on_commit_callbacks(execute=True):
         assert services.expire_due(game_id) >= 2
     after = scrape(client)
-    assert value(after, "darkroom_expiries_total", kind="duel", timer="clock") \
-        - value(before, "darkroom_expiries_total", kind="duel", timer="clock") == 1
-    assert value(after, "darkroom_moves_total", kind="duel", auto="true") \
-        - value(before, "darkroom_moves_total", kind="duel", auto="true") == 1
-    late = value(after, "darkroom_expiry_lateness_seconds_sum", kind="duel") \
-        - value(before, "darkroom_expiry_lateness_seconds_sum", kind="duel")
+    assert (
+        value(after, "darkroom_expiries_total", kind="duel", timer="clock")
+        - value(before, "darkroom_expiries_total", kind="duel", timer="clock")
+        == 1
+    )
+    assert (
+        value(after, "darkroom_moves_total", kind="duel", auto="true")
+        - value(before, "darkroom_moves_total", kind="duel", auto="true")
+        == 1
+    )
+    late = value(after, "darkroom_expiry_lateness_seconds_sum", kind="duel") - value(
+        before, "darkroom_expiry_lateness_seconds_sum", kind="duel"
+    )
     assert 4 <= late <= 60
 
 
 def test_notification_deliveries_are_counted_by_channel_and_outcome(
-        client, alice, bob, duel, receiver, django_capture_on_commit_callbacks):  # noqa: F811
+    client,
+    alice,
+    bob,
+    duel,
+    receiver,  # noqa: F811 (the fixture imported above)
+    django_capture_on_commit_callbacks,
+):
     from games.tasks import deliver_webhook
 
     register(bob, receiver.url)
@@ -90,27 +107,40 @@ def test_notification_deliveries_are_counted_by_channel_and_outcome(
     with django_capture_on_commit_callbacks(execute=True):
         deliver_webhook(delivery.pk)
     after = scrape(client)
-    assert value(after, "darkroom_notification_deliveries_total", channel="webhook", outcome="ok") \
-        - value(before, "darkroom_notification_deliveries_total", channel="webhook", outcome="ok") == 1
+    assert (
+        value(after, "darkroom_notification_deliveries_total", channel="webhook", outcome="ok")
+        - value(before, "darkroom_notification_deliveries_total", channel="webhook", outcome="ok")
+        == 1
+    )
 
 
 @pytest.mark.django_db
-def test_the_celery_queue_depth_is_read_from_the_broker(client, settings):
-    import redis
+def test_every_task_queue_has_its_depth_read_from_the_broker(client, settings):
+    from kombu import Connection, Queue
 
-    queue = "darkroom-metrics-test-queue"
-    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    broker.delete(queue)
-    broker.rpush(queue, "a", "b", "c")
-    try:
-        with override_settings(CELERY_TASK_DEFAULT_QUEUE=queue):
+    queues = {role: {**spec, "queue": f"darkroom-metrics-test-{role}"} for role, spec in settings.TASK_QUEUES.items()}
+    settings.TASK_QUEUES = queues
+    names = [spec["queue"] for spec in queues.values()]
+    with Connection(settings.CELERY_BROKER_URL) as broker:
+        for waiting, name in enumerate(names):  # the first queue stays empty
+            queue = broker.SimpleQueue(name)
+            for n in range(waiting):
+                queue.put({"n": n})
+            queue.close()
+        try:
             samples = scrape(client)
-        assert value(samples, "darkroom_celery_queue_length", queue=queue) == 3
-        assert value(samples, "darkroom_broker_up") == 1
-    finally:
-        broker.delete(queue)
-    with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:1/0"):
-        assert value(scrape(client), "darkroom_broker_up") == 0  # the scrape itself still works
+            assert {name: value(samples, "darkroom_celery_queue_length", queue=name) for name in names} == {
+                name: waiting for waiting, name in enumerate(names)
+            }
+            assert {dict(labels)["queue"] for name, labels in samples if name == "darkroom_celery_queue_length"} >= set(
+                names
+            )  # the empty one too
+            assert value(samples, "darkroom_broker_up") == 1
+        finally:
+            for name in names:
+                Queue(name, channel=broker.default_channel).delete()
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    assert value(scrape(client), "darkroom_broker_up") == 0  # the scrape itself still works
 
 
 def test_a_metrics_token_guards_the_endpoint(client, settings):
@@ -134,9 +164,17 @@ def test_multiprocess_mode_adds_up_the_samples_of_every_process(tmp_path):
     count = "from config import metrics; metrics.MOVES.labels('duel', 'false').inc({n})"
     for n in (2, 5):
         subprocess.run([sys.executable, "-c", count.format(n=n)], cwd=ROOT, env=env, check=True)
-    serve = ("from prometheus_client import generate_latest; from config import metrics; "
-             "import sys; sys.stdout.write(generate_latest(metrics.registry()).decode())")
+    serve = (
+        "from prometheus_client import generate_latest; from config import metrics; "
+        "import sys; sys.stdout.write(generate_latest(metrics.registry()).decode())"
+    )
     env.update(DJANGO_SETTINGS_MODULE="tests.settings", CELERY_BROKER_URL="redis://127.0.0.1:1/0")
-    out = subprocess.run([sys.executable, "-c", "import django; django.setup(); " + serve], cwd=ROOT, env=env,
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); " + serve],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert re.search(r'^darkroom_moves_total\{auto="false",kind="duel"\} 7\.0$', out, re.M), out

@@ -2,6 +2,7 @@
 debug off, HTTPS only and no proxy trusted; without a secret it does not start; compose refuses
 to start without one and publishes the proxy's port alone; the web server's worker count comes from
 WEB_CONCURRENCY."""
+
 import json
 import os
 import re
@@ -12,25 +13,39 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-MINIMAL = {"DATABASE_URL": "postgres://darkroom@db.internal:5432/darkroom",
-           "REDIS_URL": "redis://redis.internal:6379/0"}
-SHOW = ("import django, json; django.setup(); from django.conf import settings as s; "
-        "print(json.dumps({'debug': s.DEBUG, 'redirect': s.SECURE_SSL_REDIRECT, 'metrics_open': s.METRICS_OPEN, "
-        "'proxies': s.REST_FRAMEWORK['NUM_PROXIES'], 'key': s.SECRET_KEY}))")
+MINIMAL = {
+    "DATABASE_URL": "postgres://darkroom@db.internal:5432/darkroom",
+    "REDIS_URL": "redis://redis.internal:6379/0",
+}
+SHOW = (
+    "import django, json; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({'debug': s.DEBUG, 'redirect': s.SECURE_SSL_REDIRECT, 'metrics_open': s.METRICS_OPEN, "
+    "'proxies': s.REST_FRAMEWORK['NUM_PROXIES'], 'key': s.SECRET_KEY}))"
+)
 
 
 def settings_with(env: dict) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items()
-            if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_", "METRICS_"))}
-    return subprocess.run([sys.executable, "-c", SHOW], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                          env={**base, **env, "DJANGO_SETTINGS_MODULE": "config.settings"})
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_", "METRICS_"))}
+    return subprocess.run(
+        [sys.executable, "-c", SHOW],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**base, **env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
 
 
 def test_a_deployment_with_a_database_redis_and_a_secret_is_not_in_debug_mode():
     result = settings_with({**MINIMAL, "DJANGO_SECRET_KEY": "a-real-secret-of-some-length"})
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {"debug": False, "redirect": True, "metrics_open": False,
-                                         "proxies": 0, "key": "a-real-secret-of-some-length"}
+    assert json.loads(result.stdout) == {
+        "debug": False,
+        "redirect": True,
+        "metrics_open": False,
+        "proxies": 0,
+        "key": "a-real-secret-of-some-length",
+    }
 
 
 def test_without_a_secret_and_without_debug_it_refuses_to_start():
@@ -66,11 +81,14 @@ def test_compose_needs_a_secret_and_publishes_only_the_proxy_s_port():
 
 
 def gunicorn_settings(env: dict) -> dict:
-    code = ("import json, runpy; c = runpy.run_path('gunicorn.conf.py'); "
-            "print(json.dumps({'workers': c['workers'], 'forwarded': c['forwarded_allow_ips']}))")
+    code = (
+        "import json, runpy; c = runpy.run_path('gunicorn.conf.py'); "
+        "print(json.dumps({'workers': c['workers'], 'forwarded': c['forwarded_allow_ips']}))"
+    )
     base = {k: v for k, v in os.environ.items() if k not in ("WEB_CONCURRENCY", "FORWARDED_ALLOW_IPS")}
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                            timeout=30, env={**base, **env})
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=30, env={**base, **env}
+    )
     return json.loads(result.stdout)
 
 
@@ -87,11 +105,24 @@ def test_web_concurrency_comes_from_the_environment():
 def test_django_s_smtp_backend_asked_for_is_the_one_with_a_deadline_on_a_whole_message():
     """A mail server cannot outlive an email's lease (accounts/mail.py), whichever SMTP backend the
     environment names."""
-    show = ("import django, json; django.setup(); from django.conf import settings as s; "
-            "print(json.dumps([s.EMAIL_BACKEND, s.EMAIL_DEADLINE_SECONDS]))")
+    show = (
+        "import django, json; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps([s.EMAIL_BACKEND, s.EMAIL_DEADLINE_SECONDS]))"
+    )
     for asked in ("django.core.mail.backends.smtp.EmailBackend", "accounts.mail.SMTPBackend"):
-        result = subprocess.run([sys.executable, "-c", show], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                                env={**os.environ, **MINIMAL, "DJANGO_SECRET_KEY": "a-real-secret-of-some-length",
-                                     "DJANGO_SETTINGS_MODULE": "config.settings", "EMAIL_BACKEND": asked})
+        result = subprocess.run(
+            [sys.executable, "-c", show],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={
+                **os.environ,
+                **MINIMAL,
+                "DJANGO_SECRET_KEY": "a-real-secret-of-some-length",
+                "DJANGO_SETTINGS_MODULE": "config.settings",
+                "EMAIL_BACKEND": asked,
+            },
+        )
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout) == ["accounts.mail.SMTPBackend", 20]

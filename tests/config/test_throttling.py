@@ -1,4 +1,5 @@
 """The default throttles (config/throttling.py): a fixed window per caller, one Redis round trip."""
+
 import pytest
 from django.core.cache import cache
 from django_redis import get_redis_connection

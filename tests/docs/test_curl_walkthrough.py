@@ -1,4 +1,5 @@
 """docs/curl-walkthrough.sh runs against a live server: the walkthrough cannot drift from the API."""
+
 import os
 import shutil
 import subprocess
@@ -15,9 +16,14 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.django_db(transaction=True)
 def test_the_curl_walkthrough_plays_a_whole_game_against_a_live_server(live_server):
     assert shutil.which("curl"), "curl is needed to run the walkthrough"
-    result = subprocess.run(["bash", str(ROOT / "docs" / "curl-walkthrough.sh")], cwd=ROOT,
-                            env={**os.environ, "API": f"{live_server.url}/api/v1"},
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        ["bash", str(ROOT / "docs" / "curl-walkthrough.sh")],
+        cwd=ROOT,
+        env={**os.environ, "API": f"{live_server.url}/api/v1"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert "sha256(seed) == seed_hash" in result.stdout
     game = Game.objects.get()

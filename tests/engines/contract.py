@@ -5,6 +5,7 @@ and by test_contract.py for every registered kind).
 the state is plain JSON and unchanged by `apply`; every active seat has a legal move (so the server
 can always play for a seat that timed out); the seed never reaches a view or a log line.
 """
+
 from __future__ import annotations
 
 import copy
@@ -21,8 +22,7 @@ def as_json(value) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def play_random_game(engine: Engine, players: int, seed: str, options=None, max_steps=5000,
-                     on_step=None):
+def play_random_game(engine: Engine, players: int, seed: str, options=None, max_steps=5000, on_step=None):
     """Play to the end; return (final_state, events). `on_step(before, event, after)` may check more."""
     options = options or {}
     state = engine.setup(players, options, seed)
@@ -41,8 +41,12 @@ def play_random_game(engine: Engine, players: int, seed: str, options=None, max_
         frozen = as_json(state)
         step = engine.play(state, seat, json.loads(json.dumps(move)), T0 + timedelta(minutes=step_no))
         assert as_json(state) == frozen, "apply must not mutate its input"
-        event = {"seq": len(events) + 1, "type": step.event_type, "actor": seat,
-                 "data": {"move": move, "record": step.record}}
+        event = {
+            "seq": len(events) + 1,
+            "type": step.event_type,
+            "actor": seat,
+            "data": {"move": move, "record": step.record},
+        }
         json.loads(as_json(step.state))
         json.loads(as_json(event))
         for viewer in [None, *range(players)]:

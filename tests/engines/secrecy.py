@@ -16,6 +16,7 @@ exchanged deal is a game the seat has to reckon with. Cards dealt from two diffe
 deck and its refill, say) cannot be exchanged this way: a perturbation that needs it fails, which
 is how a deal that lets a seat tell them apart shows up.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -75,8 +76,11 @@ def _randomness(world: _World) -> Iterator[None]:
     def rng(seed: str, *label: Any) -> random.Random:
         return _Stream(original(seed, *label), tuple(label), world)
 
-    patched = [m for name, m in list(sys.modules.items())
-               if name.startswith("games.engines") and getattr(m, "rng", None) is original]
+    patched = [
+        m
+        for name, m in list(sys.modules.items())
+        if name.startswith("games.engines") and getattr(m, "rng", None) is original
+    ]
     for module in patched:
         module.rng = rng
     try:
@@ -105,19 +109,23 @@ class Trace:
         the latest shuffle of a deck (a label starting with one of `decks`) up to then that holds
         it, and its position in it."""
         for shuffle in reversed(self.shuffles):
-            if shuffle.label[:1] in {(d,) for d in decks} and shuffle.step <= step \
-                    and card in shuffle.result:
+            if shuffle.label[:1] in {(d,) for d in decks} and shuffle.step <= step and card in shuffle.result:
                 return shuffle, shuffle.result.index(card)
         raise AssertionError(f"{card!r} was dealt from no shuffle")
 
 
 def _event(step: base.Step, seq: int, actor: int, move: dict) -> dict:
-    return {"seq": seq, "type": step.event_type, "actor": actor,
-            "data": {"move": move, "record": step.record}}
+    return {"seq": seq, "type": step.event_type, "actor": actor, "data": {"move": move, "record": step.record}}
 
 
-def record(engine: Engine, players: int, seed: str, options: dict | None = None,
-           chooser_seed: str | None = None, max_steps: int = 5000) -> Trace:
+def record(
+    engine: Engine,
+    players: int,
+    seed: str,
+    options: dict | None = None,
+    chooser_seed: str | None = None,
+    max_steps: int = 5000,
+) -> Trace:
     """Play a whole game with random legal moves (a random active seat each time)."""
     world = _World({})
     options = dict(options or {})
@@ -169,10 +177,12 @@ def _legal(engine: Engine, state: dict, seat: int) -> list[str]:
 
 
 def observe(engine: Engine, state: dict, event: dict | None, seat: int) -> str:
-    """Everything `seat` is shown at one step: its view, its legal moves, and the step's log line
-    fresh (the answer, the live channel) and as read later."""
+    """Everything `seat` is shown at one step: its view, its legal moves, the step's log line
+    fresh (the answer, the live channel) and as read later, and the players bar's scores."""
+    view = engine.view(state, seat)
     seen = {
-        "view": engine.view(state, seat),
+        "view": view,
+        "standing": engine.standing(view),
         "replay": engine.replay_view(state, seat),
         "legal": _legal(engine, state, seat),
         "line": engine.describe({**event, "fresh": True}, seat) if event else None,
@@ -199,14 +209,17 @@ class Perturbation:
     horizon: int | None = None
 
 
-def swap_within_one_shuffle(trace: Trace, first: tuple[Any, int], second: tuple[Any, int],
-                            decks: tuple[str, ...]) -> dict[Label, tuple[int, int]]:
+def swap_within_one_shuffle(
+    trace: Trace, first: tuple[Any, int], second: tuple[Any, int], decks: tuple[str, ...]
+) -> dict[Label, tuple[int, int]]:
     """The exchange of two dealt cards, given as (card, move during which it was drawn), in the
     shuffles labelled `decks`. Fails when no single shuffle dealt both: then no equally likely
     deal exchanges them."""
     (s1, i), (s2, j) = trace.source(*first, decks), trace.source(*second, decks)
-    assert s1 == s2, (f"{first[0]!r} and {second[0]!r} come from different shuffles "
-                      f"({s1.label} and {s2.label}): a seat can tell them apart")
+    assert s1 == s2, (
+        f"{first[0]!r} and {second[0]!r} come from different shuffles "
+        f"({s1.label} and {s2.label}): a seat can tell them apart"
+    )
     return {s1.label: (i, j)}
 
 
@@ -221,7 +234,8 @@ class Observer:
         if seat not in self._seen:
             t = self.trace
             self._seen[seat] = [observe(t.engine, t.states[0], None, seat)] + [
-                observe(t.engine, t.states[i + 1], t.events[i], seat) for i in range(len(t.moves))]
+                observe(t.engine, t.states[i + 1], t.events[i], seat) for i in range(len(t.moves))
+            ]
         return self._seen[seat]
 
 
@@ -235,8 +249,9 @@ def check(observer: Observer, perturbation: Perturbation) -> int:
     differs = False
     with _randomness(world):
         state = engine.setup(trace.players, trace.options, trace.seed)
-        assert observe(engine, state, None, seat) == expected[0], \
+        assert observe(engine, state, None, seat) == expected[0], (
             f"seat {seat} tells apart at setup: {perturbation.why}"
+        )
         for index in range(end):
             actor, move = trace.moves[index]
             if actor != seat:
@@ -248,7 +263,8 @@ def check(observer: Observer, perturbation: Perturbation) -> int:
             seen = observe(engine, state, _event(step, index + 1, actor, move), seat)
             assert seen == expected[index + 1], (
                 f"seat {seat} tells apart after move {index} ({trace.events[index]['type']}): "
-                f"{perturbation.why}\n{_diff(seen, expected[index + 1])}")
+                f"{perturbation.why}\n{_diff(seen, expected[index + 1])}"
+            )
         differs = differs or _canonical(state) != _canonical(trace.states[end])
     assert differs or not end, f"the perturbation changed nothing: {perturbation.why}"
     return end + 1
@@ -274,14 +290,16 @@ def replay(trace: Trace, perturbation: Perturbation) -> tuple[list[dict], list[d
 def archive(engine: Engine, states: list[dict], events: list[dict], seat: int) -> list[str]:
     """What `seat` can check once the game has moved on: every log line read later, every past
     state replayed."""
-    return ([_canonical(engine.describe({**e, "fresh": False}, seat)) for e in events]
-            + [_canonical(engine.replay_view(s, seat)) for s in states])
+    return [_canonical(engine.describe({**e, "fresh": False}, seat)) for e in events] + [
+        _canonical(engine.replay_view(s, seat)) for s in states
+    ]
 
 
 def _diff(seen: str, expected: str) -> str:
     a, b = json.loads(seen), json.loads(expected)
-    return "\n".join(f"  {key}: {_canonical(a[key])[:600]}\n  vs   {_canonical(b[key])[:600]}"
-                     for key in a if a[key] != b[key])
+    return "\n".join(
+        f"  {key}: {_canonical(a[key])[:600]}\n  vs   {_canonical(b[key])[:600]}" for key in a if a[key] != b[key]
+    )
 
 
 def first_step(trace: Trace, condition: Callable[[int], bool], start: int = 0) -> int | None:

@@ -1,4 +1,5 @@
 """The protocol's shared machinery: the pipeline's order, rankings, forfeits, seeded randomness."""
+
 import pytest
 
 from games.engines import base

@@ -1,6 +1,7 @@
 """The protocol's promises mutation testing found unstated: forfeits' results, the errors' words,
 the seeded stream's exact numbers, deep copies, rules versions, and the shared schemas (checked
 by validating real data with jsonschema, not by reading them back)."""
+
 import hashlib
 import random
 
@@ -55,7 +56,7 @@ def test_the_step_gets_the_actor_and_the_moment():
     state = DUEL.setup(2, {"hourglass": 30}, "base-tests")
     card = state["hands"][0][0]
     played = DUEL.apply(state, 0, {"type": "play", "card": card}, T0)
-    assert played["turn_started"] == T0.isoformat()           # the moment reached the engine
+    assert played["turn_started"] == T0.isoformat()  # the moment reached the engine
     assert card not in played["hands"][0] and played["hands"][1] == state["hands"][1]  # seat 0's
 
 
@@ -92,15 +93,27 @@ def test_a_result_lists_the_breakdown_per_seat_in_seat_order():
 def test_a_forfeited_seat_ranks_last_and_the_result_says_forfeit():
     state = DUEL.forfeit(over(tricks=(6, 1)), 0)  # seat 0 had more tricks, but is out
     result = DUEL.outcome(state)
-    assert result == {"scores": [6, 1], "places": [2, 1], "winners": [1], "breakdown": None,
-                      "tie_break": "forfeit", "forfeited": [0]}
+    assert result == {
+        "scores": [6, 1],
+        "places": [2, 1],
+        "winners": [1],
+        "breakdown": None,
+        "tie_break": "forfeit",
+        "forfeited": [0],
+    }
 
 
 def test_with_no_result_yet_the_last_seat_standing_wins_on_zero_scores():
     three = {**DUEL.setup(2, {}, "s"), "players": 3}
     state = DUEL.forfeit(DUEL.forfeit(three, 0), 2)
-    assert DUEL.outcome(state) == {"scores": [0, 0, 0], "places": [2, 1, 2], "winners": [1],
-                                   "breakdown": None, "tie_break": "forfeit", "forfeited": [0, 2]}
+    assert DUEL.outcome(state) == {
+        "scores": [0, 0, 0],
+        "places": [2, 1, 2],
+        "winners": [1],
+        "breakdown": None,
+        "tie_break": "forfeit",
+        "forfeited": [0, 2],
+    }
 
 
 def test_with_two_seats_still_in_and_no_result_the_game_goes_on():
@@ -119,9 +132,14 @@ class Scored(base.Engine):
 
 def test_seats_still_in_keep_their_order_from_the_result_and_its_breakdown():
     state = {"players": 3, "_forfeited": [0]}
-    assert Scored().outcome(state) == {"scores": [9, 5, 7], "places": [3, 2, 1], "winners": [2],
-                                       "breakdown": ["a", "b", "c"], "tie_break": "forfeit",
-                                       "forfeited": [0]}
+    assert Scored().outcome(state) == {
+        "scores": [9, 5, 7],
+        "places": [3, 2, 1],
+        "winners": [2],
+        "breakdown": ["a", "b", "c"],
+        "tie_break": "forfeit",
+        "forfeited": [0],
+    }
 
 
 # -- rules versions -----------------------------------------------------------------------------
@@ -156,10 +174,17 @@ def test_a_replay_shows_the_view_by_default():
     assert base.Engine.replay_view(DUEL, state, 0) == DUEL.view(state, 0)
 
 
-@pytest.mark.parametrize("data, reveals", [
-    ({}, False), (None, False), ({"record": None}, False), ({"record": {"round": 2}}, False),
-    ({"record": {"round": 2, "card": "D01"}}, True), ({"record": {"card": "D01"}}, True),
-])
+@pytest.mark.parametrize(
+    "data, reveals",
+    [
+        ({}, False),
+        (None, False),
+        ({"record": None}, False),
+        ({"record": {"round": 2}}, False),
+        ({"record": {"round": 2, "card": "D01"}}, True),
+        ({"record": {"card": "D01"}}, True),
+    ],
+)
 def test_a_record_with_any_fact_beyond_the_round_reveals(data, reveals):
     assert base.Engine.reveals(DUEL, {"data": data}) is reveals
 
@@ -180,8 +205,8 @@ def test_the_result_schema_accepts_what_make_result_returns_and_nothing_less():
     assert valid(schema, base.make_result({0: 1}))
     for key in ("scores", "places", "winners", "breakdown", "tie_break"):
         assert not valid(schema, {k: v for k, v in result.items() if k != key}), key
-    assert not valid(schema, {**result, "breakdown": [1, 2]})      # items as given
-    assert not valid(schema, {**result, "places": [0, 1]})         # places start at 1
+    assert not valid(schema, {**result, "breakdown": [1, 2]})  # items as given
+    assert not valid(schema, {**result, "places": [0, 1]})  # places start at 1
     assert not valid(schema, {**result, "winners": [-1]})
     assert not valid(schema, {**result, "scores": ["1"]})
     assert not valid(schema, {**result, "tie_break": 3})

@@ -1,4 +1,5 @@
 """Every registered engine keeps the protocol: random games end, replays are exact."""
+
 import pytest
 
 from games import engines

@@ -1,5 +1,6 @@
 """Client input can be anything: for every engine, at many points of real games, any JSON as a
 move is either applied or refused with an EngineError (mapped to a 4xx), never a crash."""
+
 import random
 
 import pytest
@@ -9,18 +10,41 @@ from games import engines
 from games.engines.base import EngineError
 from tests.engines.contract import T0
 
-KEYS = ["type", "gifts", "order", "comments", "row", "side", "count", "from", "to", "card", "x", "y",
-        "rotation", "under", "photographer", "drone", "seat"]
+KEYS = [
+    "type",
+    "gifts",
+    "order",
+    "comments",
+    "row",
+    "side",
+    "count",
+    "from",
+    "to",
+    "card",
+    "x",
+    "y",
+    "rotation",
+    "under",
+    "photographer",
+    "drone",
+    "seat",
+]
 TYPES = ["give", "rank", "take", "wind", "place", "walk", "pass", "play", ""]
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
     lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=4), children, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 moves = st.one_of(
     json_values,
-    st.fixed_dictionaries({"type": st.sampled_from(TYPES)},
-                          optional={k: json_values | st.integers(-3, 130) for k in KEYS if k != "type"}),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(TYPES)}, optional={k: json_values | st.integers(-3, 130) for k in KEYS if k != "type"}
+    ),
 )
 
 
@@ -38,8 +62,7 @@ def states_along_a_game(kind, players, seed, every=3):
     return found
 
 
-CASES = {kind: states_along_a_game(kind, engines.get(kind).min_players + 1, f"fuzz-{kind}")
-         for kind in engines.kinds()}
+CASES = {kind: states_along_a_game(kind, engines.get(kind).min_players + 1, f"fuzz-{kind}") for kind in engines.kinds()}
 
 
 @pytest.mark.parametrize("kind", engines.kinds())

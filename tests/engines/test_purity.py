@@ -1,12 +1,27 @@
 """Engines are pure rules: no framework, no I/O, no clock (DESIGN: "Arrows point down")."""
+
 import ast
 from pathlib import Path
 
 import games.engines
 
 ENGINES_DIR = Path(games.engines.__file__).parent
-FORBIDDEN = ("django", "rest_framework", "celery", "redis", "psycopg", "requests", "socket",
-             "time", "os", "subprocess", "games.models", "games.play.store", "games.play.services", "accounts")
+FORBIDDEN = (
+    "django",
+    "rest_framework",
+    "celery",
+    "redis",
+    "psycopg",
+    "requests",
+    "socket",
+    "time",
+    "os",
+    "subprocess",
+    "games.models",
+    "games.play.store",
+    "games.play.services",
+    "accounts",
+)
 
 
 def imported_modules(path: Path):

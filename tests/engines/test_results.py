@@ -2,6 +2,7 @@
 of sides strictly ahead of its side (a side: a seat, or a team in a team game, whose seats share
 its place); equal results share a place and the next place skips (1, 1, 3); the winners are the
 seats placed first, none in a cooperative game its team lost."""
+
 import pytest
 
 from games import engines
@@ -21,8 +22,7 @@ def test_rule_places_rank_teams_and_every_seat_gets_its_team_s_place():
     out = base.make_result(scores, sides=[[0, 2, 4], [1, 3]])
     assert out["places"] == [1, 2, 1, 2, 1] and out["winners"] == [0, 2, 4]
     # three sides: two teams and a seat of its own behind them
-    out = base.make_result(scores, {0: (1, 3), 1: (1, 1), 2: (1, 3), 3: (1, 1), 4: (0, 3)},
-                           sides=[[0, 2], [1, 3], [4]])
+    out = base.make_result(scores, {0: (1, 3), 1: (1, 1), 2: (1, 3), 3: (1, 1), 4: (0, 3)}, sides=[[0, 2], [1, 3], [4]])
     assert out["places"] == [1, 2, 1, 2, 3]
 
 
@@ -52,6 +52,11 @@ def test_rule_every_game_places_sides_the_same_way(kind):
         lost = result.get("cooperative", {}).get("won") is False
         check(result, engine.sides(final), players, lost)
         forfeited = engine.forfeit(final, players - 1)
-        check(engine.outcome(forfeited), None if engine.sides(final) is None else
-              [[s for s in side if s != players - 1] for side in engine.sides(final)] + [[players - 1]],
-              players, lost)
+        check(
+            engine.outcome(forfeited),
+            None
+            if engine.sides(final) is None
+            else [[s for s in side if s != players - 1] for side in engine.sides(final)] + [[players - 1]],
+            players,
+            lost,
+        )

@@ -1,4 +1,4 @@
-"""The fault suite (issue 30), what its scenarios (tests/faults/test_*.py) share: clocks that never stop. Each scenario runs the Procfile's worker,
+"""The fault suite, what its scenarios (tests/faults/test_*.py) share: clocks that never stop. Each scenario runs the Procfile's worker,
 outbound and beat lines as real processes, breaks something the way production breaks (Redis
 restarted, a process SIGKILLed, PostgreSQL restarted, hostile webhook receivers, a mail server that
 refuses), and asserts the same three things with one check (`assert_written_once`): every due
@@ -9,6 +9,7 @@ The games are Duels (tests/duel.py) on one-second per-move clocks that nobody pl
 their twelve cards is played by a timeout, so a game is over exactly when all twelve of its clocks
 fired, and a game with twelve TimerExpired events, no two for the same (seat, deadline), had each
 fired once."""
+
 from __future__ import annotations
 
 import json
@@ -75,51 +76,91 @@ def assert_written_once(game_ids, clocks: int = PLAYS, db=None) -> None:
       for: one email, one per active webhook, one push if they can be pushed to."""
     db = db or connection
     games = [str(g) for g in game_ids]
-    assert_every_clock_fired_once(expiries(games, _rows(db, """
+    assert_every_clock_fired_once(
+        expiries(
+            games,
+            _rows(
+                db,
+                """
         SELECT game_id, data FROM games_event WHERE type = 'TimerExpired' AND game_id = ANY(%s::uuid[])
-         ORDER BY game_id, seq""", [games])), clocks)
-    for game_id, version, count, distinct, top in _rows(db, """
+         ORDER BY game_id, seq""",
+                [games],
+            ),
+        ),
+        clocks,
+    )
+    for game_id, version, count, distinct, top in _rows(
+        db,
+        """
             SELECT g.id, g.version, count(e.id), count(DISTINCT e.seq), max(e.seq)
               FROM games_game g LEFT JOIN games_event e ON e.game_id = g.id
-             WHERE g.id = ANY(%s::uuid[]) GROUP BY g.id""", [games]):
+             WHERE g.id = ANY(%s::uuid[]) GROUP BY g.id""",
+        [games],
+    ):
         assert count == distinct == top == version, f"{game_id}: version {version}, {count} events, seqs up to {top}"
 
     seats = {}
-    for game_id, user_id in _rows(db, "SELECT game_id, user_id FROM games_seat WHERE game_id = ANY(%s::uuid[])",
-                                  [games]):
+    for game_id, user_id in _rows(
+        db, "SELECT game_id, user_id FROM games_seat WHERE game_id = ANY(%s::uuid[])", [games]
+    ):
         seats.setdefault(str(game_id), []).append(user_id)
     expected = Counter()
-    for game_id, seq in _rows(db, """
+    for game_id, seq in _rows(
+        db,
+        """
             SELECT game_id, seq FROM games_event WHERE type = 'TimerExpired' AND data->>'seat' IS NOT NULL
-               AND game_id = ANY(%s::uuid[])""", [games]):
+               AND game_id = ANY(%s::uuid[])""",
+        [games],
+    ):
         expected.update(("timed_out", str(game_id), user_id, seq) for user_id in seats[str(game_id)])
-    for (game_id,) in _rows(db, "SELECT id FROM games_game WHERE status = 'finished' AND id = ANY(%s::uuid[])",
-                            [games]):
+    for (game_id,) in _rows(
+        db, "SELECT id FROM games_game WHERE status = 'finished' AND id = ANY(%s::uuid[])", [games]
+    ):
         expected.update(("finished", str(game_id), user_id) for user_id in seats[str(game_id)])
-    notices = _rows(db, """
+    notices = _rows(
+        db,
+        """
         SELECT n.id, n.type, n.game_id, n.user_id, n.seq,
                ARRAY(SELECT d.channel || ':' || coalesce(d.webhook_id::text, '') FROM games_delivery d
                       WHERE d.notification_id = n.id ORDER BY 1)
           FROM games_notification n WHERE n.type IN ('timed_out', 'finished') AND n.game_id = ANY(%s::uuid[])""",
-                    [games])
-    written = Counter((kind, str(game_id), user_id, seq) if kind == "timed_out" else (kind, str(game_id), user_id)
-                      for _, kind, game_id, user_id, seq, _ in notices)
+        [games],
+    )
+    written = Counter(
+        (kind, str(game_id), user_id, seq) if kind == "timed_out" else (kind, str(game_id), user_id)
+        for _, kind, game_id, user_id, seq, _ in notices
+    )
     assert written == expected, f"missing {expected - written}, doubled or unexpected {written - expected}"
 
     users = sorted({user_id for players in seats.values() for user_id in players})
-    channels = {u: json.loads(c) if isinstance(c, str) else (c or {}) for u, c in _rows(
-        db, "SELECT user_id, channels FROM accounts_notificationpreference WHERE user_id = ANY(%s)", [users])}
+    channels = {
+        u: json.loads(c) if isinstance(c, str) else (c or {})
+        for u, c in _rows(
+            db, "SELECT user_id, channels FROM accounts_notificationpreference WHERE user_id = ANY(%s)", [users]
+        )
+    }
     hooks = {}
-    for user_id, hook in _rows(db, "SELECT user_id, id FROM accounts_webhook WHERE active AND user_id = ANY(%s)",
-                               [users]):
+    for user_id, hook in _rows(
+        db, "SELECT user_id, id FROM accounts_webhook WHERE active AND user_id = ANY(%s)", [users]
+    ):
         hooks.setdefault(user_id, []).append(f"webhook:{hook}")
-    pushed = {u for (u,) in _rows(db, """
+    pushed = {
+        u
+        for (u,) in _rows(
+            db,
+            """
         SELECT user_id FROM accounts_pushsubscription WHERE user_id = ANY(%s)
-        UNION SELECT user_id FROM accounts_pushdevice WHERE user_id = ANY(%s)""", [users, users])}
+        UNION SELECT user_id FROM accounts_pushdevice WHERE user_id = ANY(%s)""",
+            [users, users],
+        )
+    }
     for pk, kind, _, user_id, _, deliveries in notices:
         chosen = channels.get(user_id, {}).get(kind, NotificationPreference.DEFAULT_CHANNELS[kind])
-        due = (["email:"] if "email" in chosen else []) + (hooks.get(user_id, []) if "webhook" in chosen else []) \
+        due = (
+            (["email:"] if "email" in chosen else [])
+            + (hooks.get(user_id, []) if "webhook" in chosen else [])
             + (["push:"] if "push" in chosen and user_id in pushed else [])
+        )
         assert sorted(deliveries) == sorted(due), f"notice {pk} ({kind}): deliveries {deliveries}, due {due}"
 
 
@@ -133,8 +174,9 @@ def assert_webhooks_once(receiver: CountingReceiver, user: User) -> None:
 
 
 def deliveries_settled(user: User) -> bool:
-    return not Delivery.objects.filter(notification__user=user, channel="webhook",
-                                       status=Delivery.Status.PENDING).exists()
+    return not Delivery.objects.filter(
+        notification__user=user, channel="webhook", status=Delivery.Status.PENDING
+    ).exists()
 
 
 def clocked_duels(make_player, count: int, webhook: str | None = None):
@@ -147,8 +189,12 @@ def clocked_duels(make_player, count: int, webhook: str | None = None):
 
 class HttpPlayer:
     def __init__(self, server: Server, name: str):
-        answer = httpx.post(f"{server.url}/api/v1/accounts/register/", timeout=30, json={
-            "username": name, "password": "correct horse battery", "email": f"{name}@example.com"}, verify=TLS)
+        answer = httpx.post(
+            f"{server.url}/api/v1/accounts/register/",
+            timeout=30,
+            json={"username": name, "password": "correct horse battery", "email": f"{name}@example.com"},
+            verify=TLS,
+        )
         assert answer.status_code == 201, answer.text
         self.client = server.client(answer.json()["token"])
 

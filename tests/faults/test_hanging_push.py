@@ -1,10 +1,11 @@
-"""Push services that take every notification and never answer (issue 37): tests/faults/scenario.py.
+"""Push services that take every notification and never answer: tests/faults/scenario.py.
 The players' pushes go to a browser's push service (the tarpit's hanging receiver) or, once more,
 to their iPhones' APNs (an HTTP/2 stand-in behind a CA of the test's, told to hang), and the push
 queue's worker waits on them, its deadline set beyond the length of the games (a browser's push
 service is cut sooner, after TIMEOUT_SECONDS of silence, as a webhook receiver is). The Procfile's
 worker, push and beat lines run them: every clock fires all the same, once, while the pushes
 hang, and no push is counted sent."""
+
 from __future__ import annotations
 
 import secrets
@@ -50,16 +51,26 @@ def hanging(request, tmp_path):
     if request.param == "web_push":
         tarpit = Tarpit(1)  # the first of its modes: hang
         # An endpoint of its own for each browser (the tarpit hangs on any path).
-        yield Hanging(request.param, lambda player: subscribe(player, f"{tarpit.urls[0]}/{secrets.token_hex(8)}"),
-                      dict(VAPID), lambda: len(tarpit.conns), min(DEADLINE, webhooks.TIMEOUT_SECONDS))
+        yield Hanging(
+            request.param,
+            lambda player: subscribe(player, f"{tarpit.urls[0]}/{secrets.token_hex(8)}"),
+            dict(VAPID),
+            lambda: len(tarpit.conns),
+            min(DEADLINE, webhooks.TIMEOUT_SECONDS),
+        )
         tarpit.close()
     else:
         ca = trustme.CA()
         ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
         apns, env = apns_service(ca, tmp_path)
         apns.hang = True
-        yield Hanging(request.param, lambda player: register(player, "apns", secrets.token_hex(32)),
-                      {**env, "PUSH_CA_FILE": str(tmp_path / "ca.pem")}, lambda: len(apns.received), DEADLINE)
+        yield Hanging(
+            request.param,
+            lambda player: register(player, "apns", secrets.token_hex(32)),
+            {**env, "PUSH_CA_FILE": str(tmp_path / "ca.pem")},
+            lambda: len(apns.received),
+            DEADLINE,
+        )
         apns.close()
 
 
@@ -89,8 +100,11 @@ def test_a_hanging_push_service_delays_no_clock(make_player, hanging):
         assert Event.objects.filter(game_id__in=games, type="TimerExpired", created_at__range=hung).exists()
         assert not pushes.filter(status=Delivery.Status.SENT).exists()
         assert stack.dead() == [], stack.logs()
-        figures.record(f"{hanging.name.replace('_', ' ')} hanging", games,
-                       note=f"each push held the push worker {hanging.held:g} s",
-                       targets={figures.LATENESS_P99: 1})
+        figures.record(
+            f"{hanging.name.replace('_', ' ')} hanging",
+            games,
+            note=f"each push held the push worker {hanging.held:g} s",
+            targets={figures.LATENESS_P99: 1},
+        )
     finally:
         stack.stop()

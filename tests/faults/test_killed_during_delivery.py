@@ -1,4 +1,5 @@
 """The outbound worker SIGKILLed during a webhook delivery: tests/faults/scenario.py."""
+
 from __future__ import annotations
 
 from games.models import Delivery

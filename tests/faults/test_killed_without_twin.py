@@ -1,6 +1,7 @@
 """The only worker, then the only scheduler, SIGKILLed and started again (the same command, as a
 supervisor would) after a few seconds down: the clocks that fell due meanwhile fire once it is
 back, each once. tests/faults/scenario.py."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -31,8 +32,11 @@ def timer_events(games):
 
 def overdue_fired_after(games, back: datetime) -> set[str]:
     """The games with a clock that was due before `back` and fired after it."""
-    return {str(game_id) for game_id, data, created_at in timer_events(games).values_list("game_id", "data", "created_at")
-            if datetime.fromisoformat(data["deadline"]) < back <= created_at}
+    return {
+        str(game_id)
+        for game_id, data, created_at in timer_events(games).values_list("game_id", "data", "created_at")
+        if datetime.fromisoformat(data["deadline"]) < back <= created_at
+    }
 
 
 def test_the_only_worker_killed_and_restarted_fires_the_clocks_due_meanwhile_once(make_player):
@@ -57,10 +61,15 @@ def test_the_only_worker_killed_and_restarted_fires_the_clocks_due_meanwhile_onc
         assert stack.dead() == [], stack.logs()
         assert_written_once(games)
         assert overdue_fired_after(games, back) == {str(g) for g in games}
-        figures.record("the only worker killed, restarted", games, after=back, clocks=PLAYS,
-                       targets={figures.CATCH_UP: 5},
-                       note=f"down {3 * SCALE} s, {at_kill} expiries before the kill, "
-                       f"consuming again {started:.2f} s after its restart")
+        figures.record(
+            "the only worker killed, restarted",
+            games,
+            after=back,
+            clocks=PLAYS,
+            targets={figures.CATCH_UP: 5},
+            note=f"down {3 * SCALE} s, {at_kill} expiries before the kill, "
+            f"consuming again {started:.2f} s after its restart",
+        )
     finally:
         stack.stop()
 
@@ -76,8 +85,9 @@ def test_the_only_scheduler_killed_and_restarted_resumes_the_sweeps(make_player)
     wake was ever sent for them, only a sweep can fire them), and nothing fires them while beat is
     down. Started again, its sweeps resume and fire each of those clocks once."""
     host, other = make_player(), make_player()
-    games = [start_game(host, [other], options={"time_control": "per_move", "move_seconds": 3600})
-             for _ in range(5 * SCALE)]
+    games = [
+        start_game(host, [other], options={"time_control": "per_move", "move_seconds": 3600}) for _ in range(5 * SCALE)
+    ]
     stack = Stack(stack_env(), workers=1, beats=1, outbound=False)
     beat, worker = stack["beat0"], stack["worker0"]
     try:
@@ -95,15 +105,20 @@ def test_the_only_scheduler_killed_and_restarted_resumes_the_sweeps(make_player)
         back = timezone.now()
         beat.start()
         started = (timezone.now() - back).total_seconds()
-        assert wait_for(lambda: timer_events(games).values("game_id").distinct().count() == len(games),
-                        timeout=60 + 20 * SCALE), stack.logs()
+        assert wait_for(
+            lambda: timer_events(games).values("game_id").distinct().count() == len(games), timeout=60 + 20 * SCALE
+        ), stack.logs()
         wait_quietly(3)  # more sweeps: none may expire a deadline again
         assert_written_once(games, clocks=1)
         assert stack.dead() == [], stack.logs()
         assert overdue_fired_after(games, back) == {str(g) for g in games}
-        figures.record("the only scheduler killed, restarted", games, after=back, clocks=1,
-                       targets={figures.CATCH_UP: 5},
-                       note=f"clocks due {3 * SCALE} s before its return, "
-                       f"scheduling again {started:.2f} s after its restart")
+        figures.record(
+            "the only scheduler killed, restarted",
+            games,
+            after=back,
+            clocks=1,
+            targets={figures.CATCH_UP: 5},
+            note=f"clocks due {3 * SCALE} s before its return, scheduling again {started:.2f} s after its restart",
+        )
     finally:
         stack.stop()

@@ -1,4 +1,5 @@
 """PostgreSQL restarted (a private cluster): tests/faults/scenario.py."""
+
 from __future__ import annotations
 
 import time
@@ -53,20 +54,32 @@ def test_a_postgresql_restart_answers_503_then_resumes_by_itself():
 
         def over():
             with psycopg.connect(pg.url) as conn:
-                return conn.execute("SELECT count(*) FROM games_game WHERE id = ANY(%s) AND status <> 'finished'",
-                                    [games]).fetchone()[0] == 0
+                return (
+                    conn.execute(
+                        "SELECT count(*) FROM games_game WHERE id = ANY(%s) AND status <> 'finished'", [games]
+                    ).fetchone()[0]
+                    == 0
+                )
 
         assert wait_for(over, timeout=90), stack.logs()
         assert stack.dead() == [], stack.logs()
         with psycopg.connect(pg.url) as conn:
             assert_written_once(games, db=conn)
-            timings = conn.execute("SELECT game_id, data, created_at FROM games_event WHERE type = 'TimerExpired' "
-                                   "AND game_id = ANY(%s)", [games]).fetchall()
+            timings = conn.execute(
+                "SELECT game_id, data, created_at FROM games_event WHERE type = 'TimerExpired' AND game_id = ANY(%s)",
+                [games],
+            ).fetchall()
         assert 500 not in statuses and statuses
-        figures.record("postgresql restart", games, after=back, rows=timings, clocks=PLAYS,
-                       targets={figures.CATCH_UP: 5},
-                       counted={"answers with status 500": (statuses.count(500), 0)},
-                       note=f"{len(statuses)} answers while it was down")
+        figures.record(
+            "postgresql restart",
+            games,
+            after=back,
+            rows=timings,
+            clocks=PLAYS,
+            targets={figures.CATCH_UP: 5},
+            counted={"answers with status 500": (statuses.count(500), 0)},
+            note=f"{len(statuses)} answers while it was down",
+        )
     finally:
         server.stop()
         stack.stop()

@@ -1,4 +1,5 @@
 """Redis restarted during clocked play (a private redis-server): tests/faults/scenario.py."""
+
 from __future__ import annotations
 
 import time
@@ -47,8 +48,9 @@ def test_a_redis_restart_during_clocked_play_stops_no_clock():
         assert host.post("/accounts/webhooks/", {"url": receiver.url}).status_code == 201
         games = [http_duel(host, HttpPlayer(server, f"p{i}x{time.monotonic_ns()}")) for i in range(3 * SCALE)]
         # A few clocks in, with wakes waiting in the worker (unacknowledged): Redis goes away.
-        assert wait_for(lambda: Event.objects.filter(game_id__in=games, type="TimerExpired").count() >= len(games),
-                        timeout=60), stack.logs()
+        assert wait_for(
+            lambda: Event.objects.filter(game_id__in=games, type="TimerExpired").count() >= len(games), timeout=60
+        ), stack.logs()
         redis.command("SHUTDOWN", "NOSAVE")
         assert wait_for(lambda: not redis.ping(), timeout=10)
         redis.process.wait(10)
@@ -58,13 +60,21 @@ def test_a_redis_restart_during_clocked_play_stops_no_clock():
         assert wait_for(lambda: all_over(games), timeout=60 + 20 * SCALE), stack.logs()
         assert stack.dead() == [], stack.logs()
         assert "Unrecoverable error" not in stack.logs()
-        assert server.process.poll() is None and httpx.get(f"{server.url}/api/v1/kinds/", timeout=10, verify=TLS).status_code == 200
+        assert (
+            server.process.poll() is None
+            and httpx.get(f"{server.url}/api/v1/kinds/", timeout=10, verify=TLS).status_code == 200
+        )
         assert_written_once(games)
         user = User.objects.get(username=host.client.get("/accounts/me/").json()["username"])
         assert wait_for(lambda: deliveries_settled(user), timeout=60), stack.logs()
         assert_webhooks_once(receiver, user)
-        figures.record("redis restart", games, after=back, clocks=PLAYS,
-                       targets={figures.CATCH_UP: 5, figures.LOST: 0, figures.DOUBLED: 0})
+        figures.record(
+            "redis restart",
+            games,
+            after=back,
+            clocks=PLAYS,
+            targets={figures.CATCH_UP: 5, figures.LOST: 0, figures.DOUBLED: 0},
+        )
     finally:
         server.stop()
         stack.stop()

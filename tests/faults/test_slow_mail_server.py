@@ -1,4 +1,5 @@
 """A mail server trickling its greeting a byte a second: tests/faults/scenario.py."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -33,8 +34,14 @@ def test_a_mail_server_trickling_its_greeting_delays_no_clock_and_doubles_no_ema
     them, each inside its lease, so nothing sends them again meanwhile; they are retried with
     backoff. Every clock fires once all the same, and every email arrives exactly once."""
     server = MailTarpit(*["trickle"] * TRICKLED, "accept")
-    stack = Stack(stack_env(TEST_WORKER_EMAIL_BACKEND="accounts.mail.SMTPBackend", EMAIL_HOST="127.0.0.1",
-                            EMAIL_PORT=str(server.port), EMAIL_DEADLINE_SECONDS="2"))
+    stack = Stack(
+        stack_env(
+            TEST_WORKER_EMAIL_BACKEND="accounts.mail.SMTPBackend",
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=str(server.port),
+            EMAIL_DEADLINE_SECONDS="2",
+        )
+    )
     try:
         players = [make_player() for _ in range(4 * SCALE)]
         for player in players:
@@ -51,15 +58,22 @@ def test_a_mail_server_trickling_its_greeting_delays_no_clock_and_doubles_no_ema
         assert set(emails.values_list("status", flat=True)) == {Delivery.Status.SENT}
         retried = emails.filter(attempts__gt=1)
         assert retried.exists() and set(retried.values_list("last_error", flat=True)) == {
-            "no answer within the 2 s deadline"}
+            "no answer within the 2 s deadline"
+        }
         # None doubled: the server took one message per send recorded (a digest's notices share
         # theirs), to its player, and no connection besides the trickled ones and those.
-        sends = Counter(f"{user}@example.com" for user, _ in emails.values_list(
-            "notification__user__username", "sent_at").distinct())
+        sends = Counter(
+            f"{user}@example.com"
+            for user, _ in emails.values_list("notification__user__username", "sent_at").distinct()
+        )
         assert Counter(to for recipients, _ in server.messages for to in recipients) == sends
         assert server.connections == TRICKLED + sum(sends.values())
-        figures.record("a mail server trickling its greeting", games, clocks=PLAYS,
-                       note=f"{sum(sends.values())} emails, {retried.count()} notices sent after a cut attempt")
+        figures.record(
+            "a mail server trickling its greeting",
+            games,
+            clocks=PLAYS,
+            note=f"{sum(sends.values())} emails, {retried.count()} notices sent after a cut attempt",
+        )
     finally:
         stack.stop()
         server.close()

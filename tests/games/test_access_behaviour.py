@@ -1,5 +1,6 @@
 """Who may do what, called directly: unknown and malformed games, seats read with the game in one
 query, spectators, strangers and the creator (mutation testing found these unstated)."""
+
 import uuid
 
 import pytest
@@ -38,7 +39,7 @@ def test_a_spectator_read_with_the_game_has_no_seat(duel, carol, django_assert_n
 def test_the_seat_known_for_one_user_is_not_another_s(alice, bob, duel):
     game = access.get_game(duel, user=bob.user)
     assert access.seat_of(game, alice.user) == 0
-    assert access.seat_of(access.get_game(duel), bob.user) == 1   # read afterwards, when not known
+    assert access.seat_of(access.get_game(duel), bob.user) == 1  # read afterwards, when not known
 
 
 def test_anonymous_callers_and_no_user_have_no_seat(duel, django_assert_num_queries):
@@ -64,7 +65,7 @@ def test_only_the_creator_passes_the_creator_check(alice, bob, duel):
 
 
 def test_a_seat_in_another_game_is_no_seat_in_this_one(duel, carol):
-    carol.post("/api/v1/games/", {"kind": "duel"})   # carol sits at seat 0 of her own game
+    carol.post("/api/v1/games/", {"kind": "duel"})  # carol sits at seat 0 of her own game
     assert access.seat_of(access.get_game(duel, user=carol.user), carol.user) is None
 
 

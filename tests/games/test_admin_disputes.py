@@ -1,4 +1,5 @@
 """Staff review disputes in the admin: the log, the state at any event, decisions as events."""
+
 import json
 
 import pytest
@@ -46,8 +47,9 @@ def test_upholding_with_rollback_appends_events_and_rewinds_the_state(staff, ali
     play(alice, duel)
     disputed = Game.objects.get(pk=duel).version
     dispute = alice.post(f"/api/v1/games/{duel}/disputes/", {"seq": disputed, "reason": "misclick"}).json()
-    response = staff.post(f"/admin/games/dispute/{dispute['id']}/change/",
-                          {"resolution": "voided: a misclick", "decision": "rollback"})
+    response = staff.post(
+        f"/admin/games/dispute/{dispute['id']}/change/", {"resolution": "voided: a misclick", "decision": "rollback"}
+    )
     assert response.status_code == 302
     game = Game.objects.get(pk=duel)
     tail = list(Event.objects.filter(game=game).order_by("-seq")[:3].values_list("type", flat=True))[::-1]

@@ -1,4 +1,5 @@
 """The outbox (notifications, deliveries) is the server's: staff look, never add or edit."""
+
 import pytest
 
 from games.models import Delivery, Notification

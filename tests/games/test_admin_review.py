@@ -1,5 +1,6 @@
 """The dispute review page (games/play/review.py through the admin): both moments as the full state
 and every seat's and a spectator's view; bad event numbers refused; staff only."""
+
 import pytest
 
 from accounts.models import User

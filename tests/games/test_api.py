@@ -1,4 +1,5 @@
 """The rest of the API contract: ETag/304, replay at N, long-polling, disputes, the schema."""
+
 import threading
 import time
 
@@ -103,8 +104,14 @@ def test_the_openapi_schema_documents_every_endpoint_and_the_move_vocabulary(ano
     assert response.status_code == 200
     schema = response.json()
     assert schema["openapi"].startswith("3.")
-    for path in ["/api/v1/games/", "/api/v1/games/{game_id}/moves/", "/api/v1/games/{game_id}/events/",
-                 "/api/v1/games/{game_id}/state/", "/api/v1/accounts/register/", "/api/v1/kinds/"]:
+    for path in [
+        "/api/v1/games/",
+        "/api/v1/games/{game_id}/moves/",
+        "/api/v1/games/{game_id}/events/",
+        "/api/v1/games/{game_id}/state/",
+        "/api/v1/accounts/register/",
+        "/api/v1/kinds/",
+    ]:
         assert path in schema["paths"], path
     assert "Idempotency-Key" in str(schema["paths"]["/api/v1/games/{game_id}/moves/"])
 

@@ -1,4 +1,5 @@
 """Writes in bulk (games/play/bulk.py): several writes as one statement, all or nothing."""
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -17,9 +18,12 @@ def game(alice, bob):
 def test_an_insert_and_an_update_run_as_one_statement(game):
     game.rated = not game.rated
     with CaptureQueriesContext(connection) as captured:
-        bulk.write(bulk.insert_sql(Snapshot, ["game", "version", "state", "created_at"],
-                                   [[game.pk, 90, {"reel": [1]}, timezone.now()]]),
-                   bulk.update_sql(Game, ["rated"], [game]))
+        bulk.write(
+            bulk.insert_sql(
+                Snapshot, ["game", "version", "state", "created_at"], [[game.pk, 90, {"reel": [1]}, timezone.now()]]
+            ),
+            bulk.update_sql(Game, ["rated"], [game]),
+        )
     assert len(captured.captured_queries) == 1
     assert Snapshot.objects.get(game=game, version=90).state == {"reel": [1]}
     assert Game.objects.get(pk=game.pk).rated == game.rated
@@ -30,9 +34,12 @@ def test_when_one_part_fails_no_part_is_written(game):
     before = Game.objects.get(pk=game.pk).rated
     game.rated = not before
     with pytest.raises(IntegrityError), transaction.atomic():
-        bulk.write(bulk.update_sql(Game, ["rated"], [game]),
-                   bulk.insert_sql(Snapshot, ["game", "version", "state", "created_at"],
-                                   [[game.pk, 91, {"again": True}, timezone.now()]]))
+        bulk.write(
+            bulk.update_sql(Game, ["rated"], [game]),
+            bulk.insert_sql(
+                Snapshot, ["game", "version", "state", "created_at"], [[game.pk, 91, {"again": True}, timezone.now()]]
+            ),
+        )
     assert Game.objects.get(pk=game.pk).rated == before
     assert Snapshot.objects.get(game=game, version=91).state == {}
 

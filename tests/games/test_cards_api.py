@@ -1,4 +1,5 @@
 """GET /kinds/{kind}/cards/: Pick Pic's catalogue, with images the server itself serves."""
+
 from django.test import override_settings
 
 

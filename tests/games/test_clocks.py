@@ -1,12 +1,12 @@
 """Clock arithmetic (games.play.clocks), with no database and no real time."""
+
 from datetime import datetime, timedelta, timezone
 
 from games.play import clocks
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 PER_MOVE = {"time_control": "per_move", "move_seconds": 100}
-BANK = {"time_control": "bank", "bank_initial_seconds": 100, "bank_increment_seconds": 30,
-        "bank_max_seconds": 120}
+BANK = {"time_control": "bank", "bank_initial_seconds": 100, "bank_increment_seconds": 30, "bank_max_seconds": 120}
 
 
 def at(seconds):

@@ -1,6 +1,7 @@
 """Deadlines around vacations, and per-seat vacations in every reading of the clocks: the cases
 mutation testing found unstated. Worked by hand from the rule in games/play/clocks.py: a deadline is the
 moment a seat's running time, vacations not counted, reaches what it had left."""
+
 from datetime import datetime, timedelta, timezone
 
 from games.play import clocks
@@ -65,17 +66,16 @@ def test_no_time_passes_in_no_time_or_all_on_vacation():
 
 def test_a_stopped_clock_of_a_seat_still_active_starts_afresh():
     c = clocks.start(PER_MOVE, 2, {0}, T0)
-    c["seats"]["0"].update(left=40.0, since=None)   # stopped with 40 s left
+    c["seats"]["0"].update(left=40.0, since=None)  # stopped with 40 s left
     c = clocks.advance(c, PER_MOVE, {0}, {0}, set(), at(10))
     assert c["seats"]["0"]["left"] == 100 and clocks.seat_deadlines(c) == {0: at(110)}
 
 
 def test_a_reminder_is_a_fraction_of_what_the_seat_had_when_its_clock_last_started():
-    bank = {"time_control": "bank", "bank_initial_seconds": 100, "bank_increment_seconds": 30,
-            "bank_max_seconds": 120}
+    bank = {"time_control": "bank", "bank_initial_seconds": 100, "bank_increment_seconds": 30, "bank_max_seconds": 120}
     c = clocks.start(bank, 2, {0}, T0)
-    c = clocks.advance(c, bank, {0}, {1}, {0}, at(50))   # seat 0: 100 - 50 + 30 = 80 left
-    c = clocks.advance(c, bank, {1}, {0}, {1}, at(80))   # seat 0 runs again from 80 s
+    c = clocks.advance(c, bank, {0}, {1}, {0}, at(50))  # seat 0: 100 - 50 + 30 = 80 left
+    c = clocks.advance(c, bank, {1}, {0}, {1}, at(80))  # seat 0 runs again from 80 s
     assert c["seats"]["0"]["allowance"] == 80
     # Due at 80 + 80 = 160; a quarter of the 80 s is 20 s before that.
     assert clocks.reminder_times(c, 0.25) == {0: at(140)}

@@ -1,4 +1,5 @@
 """Optimistic concurrency on real PostgreSQL: racing writers, exactly one wins."""
+
 import threading
 
 import pytest
@@ -41,9 +42,11 @@ def test_n_racing_moves_on_one_version_exactly_one_wins(alice, duel):
     n = 8
 
     def post(i):
-        response = client_for(alice).post(f"/api/v1/games/{duel}/moves/", {
-            "move": {"type": "play", "card": hand[i % len(hand)]}, "expected_version": version},
-            format="json")
+        response = client_for(alice).post(
+            f"/api/v1/games/{duel}/moves/",
+            {"move": {"type": "play", "card": hand[i % len(hand)]}, "expected_version": version},
+            format="json",
+        )
         return response.status_code, response.json().get("code")
 
     results = race(n, post)
@@ -57,8 +60,9 @@ def test_racing_retries_with_one_idempotency_key_write_once(alice, duel):
     body = {"move": {"type": "play", "card": game["state"]["hand"][0]}, "expected_version": game["version"]}
 
     def post(i):
-        response = client_for(alice).post(f"/api/v1/games/{duel}/moves/", body, format="json",
-                                          HTTP_IDEMPOTENCY_KEY="same-key")
+        response = client_for(alice).post(
+            f"/api/v1/games/{duel}/moves/", body, format="json", HTTP_IDEMPOTENCY_KEY="same-key"
+        )
         return response.status_code, response.json().get("version")
 
     results = race(6, post)

@@ -1,6 +1,7 @@
-"""The email digest a notice joins is kept per user (issue 10), not searched among the pending
+"""The email digest a notice joins is kept per user, not searched among the pending
 deliveries: notices join the open digest until it is due, then the next notice opens another,
 one digest period later."""
+
 from datetime import timedelta
 
 from django.db import transaction
@@ -13,8 +14,11 @@ from tests.conftest import start_game
 
 
 def email_slots(user):
-    return list(Delivery.objects.filter(channel="email", notification__user=user)
-                .order_by("pk").values_list("next_attempt_at", flat=True))
+    return list(
+        Delivery.objects.filter(channel="email", notification__user=user)
+        .order_by("pk")
+        .values_list("next_attempt_at", flat=True)
+    )
 
 
 def test_notices_join_the_open_digest_until_it_is_due_then_a_new_one_opens(alice, bob, carol):

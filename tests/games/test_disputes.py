@@ -1,4 +1,5 @@
 """Disputes do not block play and are limited per player and game (docs/operations.md)."""
+
 import pytest
 
 from games.play import services
@@ -27,7 +28,7 @@ def test_a_dispute_does_not_move_the_version_so_the_opponent_moves_on(alice, bob
 
 
 def test_many_disputes_from_one_player_cost_the_opponent_no_409(alice, bob, duel, no_cooldown):
-    """The issue's scene: one player files disputes in a row while the other plays."""
+    """One player files disputes in a row while the other plays."""
     players = {0: alice, 1: bob}
     for _ in range(4):
         game = alice.game(duel)
@@ -84,8 +85,7 @@ def test_the_same_event_cannot_be_disputed_twice_while_open(alice, duel, no_cool
     assert Dispute.objects.count() == 1
 
 
-def test_opening_notifies_the_other_players_once_and_the_decision_is_logged_whole(
-        alice, bob, duel, staff):  # noqa: F811
+def test_opening_notifies_the_other_players_once_and_the_decision_is_logged_whole(alice, bob, duel, staff):  # noqa: F811
     opened = dispute(alice, duel, 4, "the deal looks off").json()
     assert Notification.objects.filter(user=bob.user, type="dispute").count() == 1
     assert Notification.objects.filter(user=alice.user, type="dispute").count() == 0
@@ -95,8 +95,13 @@ def test_opening_notifies_the_other_players_once_and_the_decision_is_logged_whol
     assert len(decided) == 1
     data = decided[0]["data"]
     assert {k: data[k] for k in ("dispute", "seq", "reason", "raised_by", "status", "resolution")} == {
-        "dispute": opened["id"], "seq": 4, "reason": "the deal looks off", "raised_by": 0,
-        "status": "dismissed", "resolution": "dealt fairly"}
+        "dispute": opened["id"],
+        "seq": 4,
+        "reason": "the deal looks off",
+        "raised_by": 0,
+        "status": "dismissed",
+        "resolution": "dealt fairly",
+    }
     assert data["opened_at"]
 
 

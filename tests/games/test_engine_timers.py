@@ -1,5 +1,6 @@
 """An engine's own timers (Photoshoot's hourglass is one): the state says when, the server applies
 the engine's move as the system when it is due, through the same expiry machinery as clocks."""
+
 from datetime import timedelta
 
 from django.utils import timezone
@@ -17,7 +18,7 @@ def test_an_engine_deadline_is_applied_by_the_system_when_due(alice, bob, monkey
     game = Game.objects.get(pk=game_id)
     assert game.next_deadline is not None
     bobs_hand = bob.game(game_id)["state"]["hand"]
-    assert services.expire_due(game_id) == 0   # not yet
+    assert services.expire_due(game_id) == 0  # not yet
     later = game.next_deadline + timedelta(seconds=1)
     monkeypatch.setattr(timezone, "now", lambda: later)
     assert services.expire_due(game_id, game.version) == 2

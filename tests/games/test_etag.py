@@ -1,4 +1,5 @@
 """The game's ETag changes whenever its body would (If-None-Match never hides a change)."""
+
 from tests.conftest import start_game
 
 

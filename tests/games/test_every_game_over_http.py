@@ -2,6 +2,7 @@
 event log, state?at=, the move answer) shows exactly what the engine's `view` / `describe` give
 that viewer, no more; the seed appears nowhere before the end. The engines' own tests prove
 those functions hide what they must, phase by phase; this proves the API adds nothing to them."""
+
 import json
 import random
 

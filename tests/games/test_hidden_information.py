@@ -1,6 +1,7 @@
 """Hidden information is a security property: through every channel (game view, move answer,
 event log, state?at=, legal-moves), no seat and no spectator learns what is not theirs to see.
 Duel's secrets: the deck order, the other hand, the seed and what the other seat drew."""
+
 import json
 
 from games.play import store

@@ -1,5 +1,6 @@
 """The TRUNCATE door of migration 0002 exists only in databases named test_*: the same trigger
 installed in a database with any other name refuses TRUNCATE even with the door's setting on."""
+
 import importlib
 import os
 
@@ -12,8 +13,12 @@ FORWARD = importlib.import_module("games.migrations.0002_event_immutability").FO
 
 def scratch_database(name: str):
     params = connection.settings_dict
-    dsn = dict(host=params["HOST"] or "127.0.0.1", port=params["PORT"] or 5432,
-               user=params["USER"] or "postgres", password=params["PASSWORD"] or None)
+    dsn = dict(
+        host=params["HOST"] or "127.0.0.1",
+        port=params["PORT"] or 5432,
+        user=params["USER"] or "postgres",
+        password=params["PASSWORD"] or None,
+    )
     with psycopg.connect(dbname="postgres", autocommit=True, **dsn) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
         admin.execute(f'CREATE DATABASE "{name}"')

@@ -1,6 +1,7 @@
 """The README fixes the order in which a move is judged: game exists (404) -> you have a seat (403)
 -> the game is active (409 game_not_active) -> expected_version is current (409 version_conflict)
 -> the engine's pipeline. A request wrong in several ways gets the first error of that order."""
+
 import uuid
 
 from games.models import Game

@@ -1,4 +1,5 @@
 """A game's life over HTTP: create, join, leave, start, play to the end, and every lobby error."""
+
 from games.models import Event, Game
 from tests.conftest import start_game
 

@@ -4,6 +4,7 @@ channels only and lets go of one a linger after its last waiter left, a closed w
 a waiter sleeps one poll at most while Redis is unreachable, reads run on the live threads, and a
 token is remembered no longer than allowed. (The stream tests run the hub in server processes,
 where mutation testing cannot see which test reaches it.)"""
+
 import asyncio
 import threading
 from datetime import timedelta
@@ -63,7 +64,7 @@ def test_a_waiter_is_woken_by_news_on_its_own_channels_and_the_hub_keeps_the_new
         assert await mine.wait(10) is True
         assert await other.wait(0.3) is False
         mine.clear()
-        await publish((one, "5"), (two, "3"))            # an older version heard late changes nothing
+        await publish((one, "5"), (two, "3"))  # an older version heard late changes nothing
         assert await mine.wait(10) is True and await other.wait(10) is True
         assert hub.hints([one, two, live.channel("game-3")]) == {one: 7, two: 3}
         await stop(hub)
@@ -71,7 +72,7 @@ def test_a_waiter_is_woken_by_news_on_its_own_channels_and_the_hub_keeps_the_new
     run(scenario)
 
 
-def test_a_waiter_follows_more_channels_and_a_user_s_news_wakes_without_a_version():
+def test_a_waiter_follows_more_channels_and_a_user_s_news_wakes_and_is_counted():
     async def scenario():
         hub = await live.hub()
         game, user = live.channel("game-4"), live.user_channel(42)
@@ -81,7 +82,10 @@ def test_a_waiter_follows_more_channels_and_a_user_s_news_wakes_without_a_versio
         await heard(waiter)
         await publish((user, ""))
         assert await waiter.wait(10) is True
-        assert hub.hints([game, user]) == {}
+        # no version in a user's news: how many were heard, so a reader knows it has news to read
+        assert hub.hints([game, user]) == {user: 1}
+        waiter.follow([user])  # exactly these from now on: the game's channel is left
+        assert waiter.channels == {user} and game not in hub.listeners
         await stop(hub)
 
     run(scenario)
@@ -119,7 +123,7 @@ def test_a_wait_with_no_time_left_returns_at_once_without_news():
 
 
 def test_while_redis_is_unreachable_a_waiter_sleeps_one_poll_at_most(settings):
-    settings.REDIS_URL = "redis://127.0.0.1:1/0"      # nothing listens on port 1
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
     settings.LIVE_POLL_SECONDS = 2
 
     async def scenario():
@@ -162,14 +166,14 @@ def test_a_token_is_remembered_for_the_allowed_time_and_never_past_its_own_expir
     live.forget_tokens()
     assert live.cached_token("long", lookup)[0].name == "user of long"
     assert live.cached_token("long", lookup)[0].name == "user of long"
-    assert looked_up == ["long"]                       # the second time from memory
+    assert looked_up == ["long"]  # the second time from memory
     live.cached_token("short", lookup)
-    live.cached_token("short", lookup)                 # already expired: looked up again
+    live.cached_token("short", lookup)  # already expired: looked up again
     assert looked_up == ["long", "short", "short"]
     live.forget_tokens()
     live.cached_token("long", lookup)
     assert looked_up == ["long", "short", "short", "long"]
-    settings.LIVE_AUTH_CACHE_SECONDS = 0               # nothing remembered
+    settings.LIVE_AUTH_CACHE_SECONDS = 0  # nothing remembered
     live.forget_tokens()
     live.cached_token("long", lookup)
     live.cached_token("long", lookup)
@@ -205,8 +209,8 @@ def test_news_on_a_channel_nobody_waits_on_leaves_the_subscription_as_it_was():
         since = hub.since(heard_)
         await publish((nobody, "4"), (heard_, "9"))
         assert await waiter.wait(10) is True
-        assert hub.epoch == epoch and hub.live            # no reconnection in between
-        assert hub.since(heard_) == since                 # nor a new subscription
+        assert hub.epoch == epoch and hub.live  # no reconnection in between
+        assert hub.since(heard_) == since  # nor a new subscription
         assert hub.hints([heard_, nobody]) == {heard_: 9}  # the other channel is not even heard
         await stop(hub)
 
@@ -228,7 +232,7 @@ def test_losing_redis_wakes_every_waiter_at_once_to_poll(settings):
         await asyncio.to_thread(redis.stop)
         started = asyncio.get_running_loop().time()
         assert [await waiter.wait(20) for waiter in waiters] == [True, True]
-        assert asyncio.get_running_loop().time() - started < 15   # not a poll (60 s) later
+        assert asyncio.get_running_loop().time() - started < 15  # not a poll (60 s) later
         assert not hub.live and hub.epoch == epoch + 1
         await stop(hub)
 
@@ -243,16 +247,15 @@ def test_the_waiters_of_an_event_loop_share_one_hub_and_one_subscription():
         first = await live.hub()
         assert await live.hub() is first
         await stop(first)
-        again = await live.hub()                      # a hub whose task ended is replaced
+        again = await live.hub()  # a hub whose task ended is replaced
         assert again is not first and again.live
         await stop(again)
 
     run(scenario)
 
 
-
 def test_a_notification_wakes_each_user_s_own_stream_after_commit(db, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks() as callbacks:    # the commit is put off till below
+    with django_capture_on_commit_callbacks() as callbacks:  # the commit is put off till below
         live.announce_users([8, 7, 7])
 
     async def scenario():
@@ -260,7 +263,7 @@ def test_a_notification_wakes_each_user_s_own_stream_after_commit(db, django_cap
         seven, eight, nine = (hub.listen([live.user_channel(u)]) for u in (7, 8, 9))
         await heard(seven, eight, nine)
         await asyncio.sleep(0.3)
-        assert not any(w.flag.is_set() for w in (seven, eight, nine))    # nothing before the commit
+        assert not any(w.flag.is_set() for w in (seven, eight, nine))  # nothing before the commit
         for callback in callbacks:
             await asyncio.to_thread(callback)
         assert [await seven.wait(10), await eight.wait(10), await nine.wait(0.3)] == [True, True, False]
@@ -308,9 +311,9 @@ def test_a_waiter_that_read_before_its_channel_was_heard_is_woken_to_read_again(
         hub = await live.hub()
         name = live.channel("game-14")
         waiter = hub.listen([name])
-        waiter.clear()                                    # then it reads: the subscription may not be in place
+        waiter.clear()  # then it reads: the subscription may not be in place
         assert hub.since(name) is None
-        assert await waiter.wait(10) is True              # woken once it is: it reads again
+        assert await waiter.wait(10) is True  # woken once it is: it reads again
         assert hub.since(name) is not None
         await stop(hub)
 
@@ -329,7 +332,7 @@ def test_a_channel_is_let_go_a_linger_after_its_last_waiter_left_and_its_version
         await publish((name, "3"))
         assert await first.wait(10) is True
         first.close()
-        back = hub.listen([name])                         # back within the linger: still heard
+        back = hub.listen([name])  # back within the linger: still heard
         assert hub.since(name) == since and hub.hints([name]) == {name: 3}
         back.close()
         for _ in range(100):
@@ -338,7 +341,7 @@ def test_a_channel_is_let_go_a_linger_after_its_last_waiter_left_and_its_version
             await asyncio.sleep(0.1)
         assert hub.since(name) is None and hub.hints([name]) == {}
         assert await asyncio.to_thread(subscribers, name) == [0]
-        again = hub.listen([name])                        # a new subscription: trusted afresh
+        again = hub.listen([name])  # a new subscription: trusted afresh
         await heard(again)
         assert hub.since(name) not in (None, since)
         await stop(hub)
@@ -356,10 +359,10 @@ def test_a_token_read_since_the_last_revocation_heard_is_known_valid_without_a_q
         live.forget_tokens()
         hub = await live.hub()
         assert live.hearing_revocations()
-        before = live.remembers_valid_token(7)         # never read here: ask the database
+        before = live.remembers_valid_token(7)  # never read here: ask the database
         live.cached_token("ann's key", lookup)
         read = live.remembers_valid_token(7), live.remembers_valid_token(8)
-        live.forget_tokens()                           # what a revocation heard does
+        live.forget_tokens()  # what a revocation heard does
         after_revocation = live.remembers_valid_token(7)
         live.cached_token("ann's key", lookup)
         await stop(hub)
@@ -367,4 +370,26 @@ def test_a_token_read_since_the_last_revocation_heard_is_known_valid_without_a_q
 
     before, read, after_revocation, hearing, deaf = run(scenario)
     assert before is False and read == (True, False) and after_revocation is False
-    assert hearing is False and deaf is False          # a process that hears no revocation asks
+    assert hearing is False and deaf is False  # a process that hears no revocation asks
+
+
+def test_a_waiter_that_follows_a_heard_channel_after_reading_it_is_woken_by_news_heard_meanwhile():
+    async def scenario():
+        hub = await live.hub()
+        name, quiet = live.channel("game-16"), live.channel("game-17")
+        other = hub.listen([name, quiet])  # another stream of the process hears both
+        await heard(other)
+        before = hub.mark()  # a new stream reads both games...
+        await publish((name, "5"))  # ...a move is announced meanwhile...
+        assert await other.wait(10) is True
+        late = hub.listen([])
+        late.follow([quiet], read_at=before)  # ...nothing was heard on this one
+        assert not late.flag.is_set()
+        late.follow([quiet, name], read_at=before)  # ...the move was: it reads again
+        assert late.flag.is_set()
+        after = hub.listen([])
+        after.follow([name], read_at=hub.mark())  # read after the move: nothing missed
+        assert not after.flag.is_set()
+        await stop(hub)
+
+    run(scenario)

@@ -1,5 +1,6 @@
 """What the table shows for a moment, over HTTP: a Photograph blurred shot's face is in the move's
-answer, in the view and in the log until the next action, and never after (issue 11)."""
+answer, in the view and in the log until the next action, and never after."""
+
 import random
 
 from games.models import Event
@@ -34,7 +35,8 @@ def test_a_blurred_shot_is_shown_when_played_and_not_in_later_reads_or_replays(a
         assert face in viewer.game(game_id)["state"]["shown"]
         line = viewer.get(f"/api/v1/games/{game_id}/events/", after=last.seq - 1).json()["events"][0]
         assert {"seat": face["seat"], "colour": colour, "number": int(number)}.items() <= next(
-            p for p in line["played"] if p["blurred"]).items(), "the fresh log line shows it"
+            p for p in line["played"] if p["blurred"]
+        ).items(), "the fresh log line shows it"
     # The next action: the face is turned down for good.
     game = alice.game(game_id)
     if game["status"] == "active":

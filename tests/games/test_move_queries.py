@@ -1,7 +1,8 @@
-"""What a move costs the database, counted so it cannot creep back (issue 10): two statements
+"""What a move costs the database, counted so it cannot creep back: two statements
 for a move that notifies nobody, the same number however many players it notifies, one
 read of the game row per request, and nothing whose cost grows with other games' or users' rows
 (no search of pending deliveries for the email digest, no expiry transaction when nothing is due)."""
+
 import re
 
 import pytest
@@ -35,8 +36,11 @@ def seat_users(game_id):
 def statements(captured):
     """The statements a block ran. The test's own transaction turns a service's into a savepoint;
     in service it is a BEGIN/COMMIT, which is not a query: leave those out."""
-    return [q["sql"] for q in captured.captured_queries
-            if not re.match(r"\s*(SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO SAVEPOINT)", q["sql"])]
+    return [
+        q["sql"]
+        for q in captured.captured_queries
+        if not re.match(r"\s*(SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO SAVEPOINT)", q["sql"])
+    ]
 
 
 def queries_of_move(game_id, by_user, seat):
@@ -51,8 +55,11 @@ def table_reads(table):
     """How often this transaction has looked into `table` so far, by any scan (PostgreSQL's own
     count for the current transaction)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) FROM pg_stat_xact_user_tables"
-                       " WHERE relname = %s", [table])
+        cursor.execute(
+            "SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) FROM pg_stat_xact_user_tables"
+            " WHERE relname = %s",
+            [table],
+        )
         return cursor.fetchone()[0]
 
 
@@ -63,8 +70,9 @@ def warm(django_capture_on_commit_callbacks):
     return django_capture_on_commit_callbacks
 
 
-@pytest.mark.parametrize("options", [{"time_control": "none"}, {"time_control": "per_move", "move_seconds": 600}],
-                         ids=["no clock", "clock"])
+@pytest.mark.parametrize(
+    "options", [{"time_control": "none"}, {"time_control": "per_move", "move_seconds": 600}], ids=["no clock", "clock"]
+)
 def test_a_move_that_notifies_nobody_costs_two_statements(make_player, warm, options):
     with warm(execute=True):
         game_id, by_user = pickpic(make_player, 3, options)
@@ -124,8 +132,11 @@ def test_the_email_digest_slot_is_not_searched_among_pending_deliveries(make_pla
             services.submit_move(game_id, player.user, move, version)
     # A backlog of emails waiting for the players the last give notifies.
     notices = Notification.objects.filter(game_id=game_id)
-    Delivery.objects.bulk_create(Delivery(notification=notice, channel="email", next_attempt_at=notice.created_at)
-                                 for notice in notices for _ in range(20))
+    Delivery.objects.bulk_create(
+        Delivery(notification=notice, channel="email", next_attempt_at=notice.created_at)
+        for notice in notices
+        for _ in range(20)
+    )
     pending = Delivery.objects.filter(channel="email", status="pending")
     emails = pending.count()
     looked = table_reads("games_delivery")
@@ -143,7 +154,8 @@ def test_a_game_s_page_reads_the_game_and_its_players_in_one_statement(make_play
         response = player.get(f"/api/v1/games/{game_id}/")
     assert response.status_code == 200
     assert [p["username"] for p in response.json()["players"]] == [
-        by_user[user_id].user.username for _, user_id in sorted(seat_users(game_id)[0].items())]
+        by_user[user_id].user.username for _, user_id in sorted(seat_users(game_id)[0].items())
+    ]
     # The caller's token, then the game with its seats and their players (its state is cached).
     assert len(statements(captured)) == 2, "\n".join(statements(captured))
 
@@ -196,8 +208,9 @@ def test_a_join_code_still_names_one_game(make_player):
     from django.db import IntegrityError, transaction
 
     alice = make_player()
-    first, second = (Game.objects.create(kind="pickpic", seats=3, creator=alice.user, seed_hash="0" * 64)
-                     for _ in range(2))
+    first, second = (
+        Game.objects.create(kind="pickpic", seats=3, creator=alice.user, seed_hash="0" * 64) for _ in range(2)
+    )
     # Games without a join link are any number.
     assert Game.objects.filter(pk__in=[first.pk, second.pk], join_code__isnull=True).count() == 2
     Game.objects.filter(pk=first.pk).update(join_code="the-code")

@@ -1,5 +1,6 @@
 """POST /moves/: the acting seat comes from the token, every error has its code, and a refused
 move writes nothing."""
+
 import pytest
 
 from games.models import Event
@@ -23,18 +24,21 @@ def test_a_legal_move_is_201_with_the_new_version_and_the_movers_view(alice, due
     assert body["state"]["trick"] == [[0, card]]
 
 
-@pytest.mark.parametrize("body, code", [
-    ({"move": {"type": "play", "card": "D01"}}, "invalid"),                       # no expected_version
-    ({"expected_version": 4}, "invalid"),                                           # no move
-    ({"move": {"type": "play", "card": "D01"}, "expected_version": "four"}, "invalid"),
-    ({"move": {"type": "play", "card": "D01"}, "expected_version": -1}, "invalid"),
-    ({"move": "play D01", "expected_version": 4}, "illegal_move"),
-    ({"move": {"card": "D01"}, "expected_version": 4}, "illegal_move"),
-    ({"move": {"type": "play", "card": "D99"}, "expected_version": 4}, "illegal_move"),
-    ({"move": {"type": "play", "card": ["D01"]}, "expected_version": 4}, "illegal_move"),
-    ({"move": {"type": "play", "card": "D01", "extra": 1}, "expected_version": 4}, "illegal_move"),
-    ({"move": {"type": "draw"}, "expected_version": 4}, "unavailable_move"),
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"move": {"type": "play", "card": "D01"}}, "invalid"),  # no expected_version
+        ({"expected_version": 4}, "invalid"),  # no move
+        ({"move": {"type": "play", "card": "D01"}, "expected_version": "four"}, "invalid"),
+        ({"move": {"type": "play", "card": "D01"}, "expected_version": -1}, "invalid"),
+        ({"move": "play D01", "expected_version": 4}, "illegal_move"),
+        ({"move": {"card": "D01"}, "expected_version": 4}, "illegal_move"),
+        ({"move": {"type": "play", "card": "D99"}, "expected_version": 4}, "illegal_move"),
+        ({"move": {"type": "play", "card": ["D01"]}, "expected_version": 4}, "illegal_move"),
+        ({"move": {"type": "play", "card": "D01", "extra": 1}, "expected_version": 4}, "illegal_move"),
+        ({"move": {"type": "draw"}, "expected_version": 4}, "unavailable_move"),
+    ],
+)
 def test_bad_moves_are_400_with_their_code_and_write_nothing(alice, duel, body, code):
     before = count(duel)
     response = alice.post(f"/api/v1/games/{duel}/moves/", body)
@@ -60,8 +64,7 @@ def test_a_stale_expected_version_is_409_with_the_current_version(alice, duel):
     version = alice.game(duel)["version"]
     response = alice.move(duel, {"type": "play", "card": a_card_of(alice, duel)}, version - 1)
     assert response.status_code == 409
-    assert response.json() == {"code": "version_conflict", "version": version,
-                               "detail": response.json()["detail"]}
+    assert response.json() == {"code": "version_conflict", "version": version, "detail": response.json()["detail"]}
     assert count(duel) == version
 
 
@@ -73,9 +76,10 @@ def test_a_stranger_is_403_not_a_player(carol, duel):
 def test_the_seat_comes_from_the_token_never_from_the_body(alice, bob, duel):
     """Bob cannot act as seat 0 by saying so: the extra field is ignored and he is judged as seat 1."""
     version = alice.game(duel)["version"]
-    response = bob.post(f"/api/v1/games/{duel}/moves/", {
-        "move": {"type": "play", "card": a_card_of(alice, duel)}, "expected_version": version,
-        "seat": 0, "actor": 0})
+    response = bob.post(
+        f"/api/v1/games/{duel}/moves/",
+        {"move": {"type": "play", "card": a_card_of(alice, duel)}, "expected_version": version, "seat": 0, "actor": 0},
+    )
     assert (response.status_code, response.json()["code"]) == (409, "not_your_turn")
 
 
@@ -95,20 +99,21 @@ def test_unknown_game_is_404_and_no_token_is_401(alice, anonymous, duel):
 
 
 def test_malformed_json_is_400_malformed(alice, duel):
-    response = alice.client.post(f"/api/v1/games/{duel}/moves/", data='{"move": {"type": ',
-                                 content_type="application/json")
+    response = alice.client.post(
+        f"/api/v1/games/{duel}/moves/", data='{"move": {"type": ', content_type="application/json"
+    )
     assert (response.status_code, response.json()["code"]) == (400, "malformed")
 
 
 def test_a_body_that_is_not_an_object_is_400_invalid(alice, duel):
-    response = alice.client.post(f"/api/v1/games/{duel}/moves/", data="[1, 2]",
-                                 content_type="application/json")
+    response = alice.client.post(f"/api/v1/games/{duel}/moves/", data="[1, 2]", content_type="application/json")
     assert (response.status_code, response.json()["code"]) == (400, "invalid")
 
 
 def test_non_json_content_type_is_415(alice, duel):
-    response = alice.client.post(f"/api/v1/games/{duel}/moves/", data="move=play",
-                                 content_type="application/x-www-form-urlencoded")
+    response = alice.client.post(
+        f"/api/v1/games/{duel}/moves/", data="move=play", content_type="application/x-www-form-urlencoded"
+    )
     assert (response.status_code, response.json()["code"]) == (415, "unsupported_media_type")
 
 
@@ -131,6 +136,25 @@ def test_a_retry_with_the_same_idempotency_key_returns_the_first_answer(alice, d
     assert count(duel) == version + 1
 
 
+def test_a_retried_final_move_returns_the_first_answer_and_its_last_version(alice, bob, duel):
+    """The move that ends the game writes its play and the game's end in one append: a retry of it
+    answers the version after all of them, exactly as the first answer did, and writes nothing."""
+    players, n = {0: alice, 1: bob}, 0
+    while (game := alice.game(duel))["status"] == "active":
+        player = players[game["active_seats"][0]]
+        moves = player.get(f"/api/v1/games/{duel}/legal-moves/").json()
+        n += 1
+        last = (player, moves["moves"][0], moves["version"], f"move-{n}")
+        first = player.move(duel, *last[1:])
+        assert first.status_code == 201, first.content
+    assert first.json()["version"] > last[2] + 1, "the final move wrote a single event"
+    written = count(duel)
+    again = last[0].move(duel, *last[1:])
+    assert (again.status_code, again["Idempotent-Replayed"]) == (201, "true")
+    assert again.json() == first.json()
+    assert count(duel) == written
+
+
 def test_the_same_key_with_a_different_body_is_422(alice, duel):
     version = alice.game(duel)["version"]
     hand = alice.game(duel)["state"]["hand"]
@@ -140,12 +164,14 @@ def test_the_same_key_with_a_different_body_is_422(alice, duel):
     assert count(duel) == version + 1
 
 
-def test_another_user_reusing_a_key_gets_422_not_the_first_answer(alice, bob, duel):
+def test_another_user_reusing_a_key_is_judged_as_their_own_request(alice, bob, duel):
+    """Keys are scoped to the caller: bob never gets alice's answer, and her key is not his to spend."""
     version = alice.game(duel)["version"]
     move = {"type": "play", "card": a_card_of(alice, duel)}
     alice.move(duel, move, version, key="shared")
     response = bob.move(duel, move, version, key="shared")
-    assert (response.status_code, response.json()["code"]) == (422, "idempotency_mismatch")
+    assert (response.status_code, response.json()["code"]) == (409, "version_conflict")
+    assert count(duel) == version + 1
 
 
 def test_a_bad_idempotency_key_is_400(alice, duel):

@@ -1,5 +1,6 @@
 """Notifications: an outbox written with the events, an inbox that does not pile up, channels
 chosen per type, muted games silent."""
+
 import pytest
 from django.core import mail
 from django.db import transaction
@@ -58,7 +59,8 @@ def test_collapsing_counts_the_notices_and_sends_no_new_push(alice, bob):
 
 def test_moving_in_a_game_reads_its_turn_notice(alice, bob, duel):
     play_first_card(alice, duel)
-    assert alice.get("/api/v1/notifications/unread-count/").json()["unread"] == 0
+    # (Alice, who made the game, still has the news that bob joined it.)
+    assert [n["type"] for n in inbox(alice, unread="true")] == ["joined"]
     assert bob.get("/api/v1/notifications/unread-count/").json()["unread"] == 1
     play_first_card(bob, duel)
     assert Notification.objects.filter(user=bob.user, type="your_turn", read_at__isnull=True).count() == 0
@@ -72,7 +74,7 @@ def test_a_rolled_back_move_notifies_nobody(alice, bob, duel):
             services.submit_move(duel, alice.user, {"type": "play", "card": game["state"]["hand"][0]}, game["version"])
             assert Notification.objects.filter(user=bob.user, type="your_turn").exists()  # it was written...
             raise RuntimeError("the transaction dies after the move")
-    assert (Notification.objects.count(), Delivery.objects.count()) == before     # ...and went with it
+    assert (Notification.objects.count(), Delivery.objects.count()) == before  # ...and went with it
 
 
 def test_mark_one_read_and_all_read(alice, bob, carol):
@@ -104,8 +106,16 @@ def test_preferences_choose_channels_per_type(alice, bob, duel):
     assert note.deliveries.count() == 0
 
 
-@pytest.mark.parametrize("body", [{"channels": {"your_turn": ["pigeon"]}}, {"channels": {"your_turn": [{}]}}, {"channels": {"gossip": ["inbox"]}},
-                                  {"channels": "all"}, {"email_digest_minutes": -5}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"channels": {"your_turn": ["pigeon"]}},
+        {"channels": {"your_turn": [{}]}},
+        {"channels": {"gossip": ["inbox"]}},
+        {"channels": "all"},
+        {"email_digest_minutes": -5},
+    ],
+)
 def test_bad_preferences_are_400(bob, body):
     response = bob.client.put("/api/v1/accounts/preferences/", body, format="json")
     assert (response.status_code, response.json()["code"]) == (400, "invalid")
@@ -164,8 +174,8 @@ def test_a_dispute_notifies_the_other_players_and_its_resolution_everyone(alice,
     from accounts.models import User
 
     dispute = alice.post(f"/api/v1/games/{duel}/disputes/", {"seq": 4, "reason": "odd deal"}).json()
-    assert [n["type"] for n in inbox(bob)] == ["dispute"] and inbox(alice) == []
-    staff = User.objects.create_user("referee", password="x", is_staff=True)
+    assert [n["type"] for n in inbox(bob)] == ["dispute"] and [n["type"] for n in inbox(alice)] == ["joined"]
+    staff = User.objects.create_user("referee", password="x", is_staff=True, is_superuser=True)
     services.resolve_dispute(dispute["id"], staff, uphold=False, resolution="the deal was fair")
-    assert [n["type"] for n in inbox(alice)] == ["dispute"]
+    assert [n["type"] for n in inbox(alice)] == ["dispute", "joined"]
     assert inbox(alice)[0]["data"]["status"] == "dismissed"

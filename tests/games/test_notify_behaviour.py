@@ -1,6 +1,7 @@
 """Notices mutation testing found unstated: the reminder of a seat short of time, the dispute
 notice's content, what acting in a game marks read (its turn notice, nothing else), and who a
 write's events tell of what, under which event (`after_turn`)."""
+
 from datetime import timedelta
 
 from django.utils import timezone
@@ -15,10 +16,13 @@ def test_a_seat_short_of_time_is_reminded_once_with_its_deadline(alice, bob):
     game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600})
     game = Game.objects.get(pk=game_id)
     deadline = timezone.now() + timedelta(minutes=5)
-    notify.remind(game, {0: deadline, 7: deadline})   # seat 7 does not exist: nobody to tell
+    notify.remind(game, {0: deadline, 7: deadline})  # seat 7 does not exist: nobody to tell
     (note,) = Notification.objects.filter(type="reminder")
-    assert (note.user, note.game_id, note.data) == (alice.user, game.pk, {
-        "game": game_id, "kind": "duel", "seat": 0, "deadline": deadline.isoformat()})
+    assert (note.user, note.game_id, note.data) == (
+        alice.user,
+        game.pk,
+        {"game": game_id, "kind": "duel", "seat": 0, "deadline": deadline.isoformat()},
+    )
     assert note.title == "Time is running out in Duel (test game)"
 
 
@@ -26,24 +30,39 @@ def test_a_dispute_is_told_to_the_other_players_with_what_it_is_about(alice, bob
     dispute = services.open_dispute(duel, alice.user, 4, "misdeal")
     (note,) = Notification.objects.filter(type="dispute")
     assert (note.user, str(note.game_id)) == (bob.user, duel)
-    assert note.data == {"game": duel, "kind": "duel", "dispute": dispute.pk, "seq": 4, "status": "open"}
+    assert note.data == {
+        "game": duel,
+        "kind": "duel",
+        "dispute": dispute.pk,
+        "seq": 4,
+        "status": "open",
+        "outcome": "A dispute was raised on event 4.",
+    }
 
 
 def test_acting_in_a_game_reads_its_unread_turn_notice_and_nothing_else(alice, bob, duel):
     other = start_game(alice, [bob])
     for game_id in (duel, other):
         alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
-    services.open_dispute(duel, alice.user, 4, "misdeal")     # bob: a dispute notice in the duel
+    services.open_dispute(duel, alice.user, 4, "misdeal")  # bob: a dispute notice in the duel
     read_before = timezone.now() - timedelta(days=1)
     now = timezone.now()
-    seen = Notification.objects.create(user=bob.user, game_id=duel, type="your_turn", title="seen", data={},
-                                       read_at=read_before, created_at=now, updated_at=now)
+    seen = Notification.objects.create(
+        user=bob.user,
+        game_id=duel,
+        type="your_turn",
+        title="seen",
+        data={},
+        read_at=read_before,
+        created_at=now,
+        updated_at=now,
+    )
     notify.mark_turn_notices_read(Game.objects.get(pk=duel), bob.user)
     bobs = Notification.objects.filter(user=bob.user)
     assert bobs.exclude(pk=seen.pk).get(game_id=duel, type="your_turn").read_at is not None
     assert bobs.get(game_id=duel, type="dispute").read_at is None
-    assert bobs.get(game_id=other, type="your_turn").read_at is None          # another game's: unread
-    assert bobs.get(pk=seen.pk).read_at == read_before                        # read already: left as read
+    assert bobs.get(game_id=other, type="your_turn").read_at is None  # another game's: unread
+    assert bobs.get(pk=seen.pk).read_at == read_before  # read already: left as read
 
 
 # ---------------------------------------------------------------------------------------------
@@ -52,7 +71,10 @@ def test_acting_in_a_game_reads_its_unread_turn_notice_and_nothing_else(alice, b
 def three_player_game(alice, bob, carol):
     game = Game.objects.get(pk=start_game(alice, [bob, carol], kind="pickpic"))
     assert dict(Seat.objects.filter(game=game).values_list("number", "user__username")) == {
-        0: "alice", 1: "bob", 2: "carol"}
+        0: "alice",
+        1: "bob",
+        2: "carol",
+    }
     Notification.objects.all().delete()  # what starting it told
     return game
 
@@ -84,7 +106,9 @@ def test_a_server_write_tells_every_newly_active_seat(alice, bob, carol):
     game.version = 9
     notify.after_turn(game, [event(9, "Noted")], {0}, {0, 1, 2})
     assert [(user, kind, seq) for user, kind, _, seq, _ in told(game)] == [
-        ("bob", "your_turn", 9), ("carol", "your_turn", 9)]
+        ("bob", "your_turn", 9),
+        ("carol", "your_turn", 9),
+    ]
 
 
 def test_without_an_outbox_the_notices_are_written_at_once_with_one_they_wait_for_its_flush(alice, bob, carol):
@@ -100,15 +124,19 @@ def test_a_seat_that_ran_out_of_time_is_told_to_everyone_by_name(alice, bob, car
     game = three_player_game(alice, bob, carol)
     game.version = 22
     deadline = "2026-12-01T05:00:00+00:00"
-    rows = [event(20, store.TIMER_EXPIRED, {"timer": "clock", "seat": 1, "deadline": deadline, "policy": "forfeit"}),
-            event(21, store.SEAT_FORFEITED, {"seat": 1}), event(22, "Noted")]
+    rows = [
+        event(20, store.TIMER_EXPIRED, {"timer": "clock", "seat": 1, "deadline": deadline, "policy": "forfeit"}),
+        event(21, store.SEAT_FORFEITED, {"seat": 1}),
+        event(22, "Noted"),
+    ]
     notify.after_turn(game, rows, {1}, {2})
     timed_out = about(game, seat=1, policy="forfeit", deadline=deadline)
     assert told(game) == [
         ("alice", "timed_out", timed_out, 20, "bob ran out of time in Pick Pic"),
         ("bob", "timed_out", timed_out, 20, "bob ran out of time in Pick Pic"),
         ("carol", "timed_out", timed_out, 20, "bob ran out of time in Pick Pic"),
-        ("carol", "your_turn", about(game, version=22), 22, "Your turn in Pick Pic")]
+        ("carol", "your_turn", about(game, version=22), 22, "Your turn in Pick Pic"),
+    ]
 
 
 def test_an_engine_timer_tells_of_a_seat_only_if_it_names_one(alice, bob, carol, django_assert_num_queries):
@@ -123,17 +151,20 @@ def test_an_engine_timer_tells_of_a_seat_only_if_it_names_one(alice, bob, carol,
     notify.after_turn(game, [seatless, gone], {0}, {0})
     assert [(user, data, seq, title) for user, _, data, seq, title in told(game)] == [
         (name, about(game, seat=5, policy=None, deadline=deadline), 32, "seat 5 ran out of time in Pick Pic")
-        for name in ("alice", "bob", "carol")]
+        for name in ("alice", "bob", "carol")
+    ]
 
 
 def test_the_finish_tells_everyone_the_result_and_nobody_it_is_their_turn(alice, bob, carol):
     game = three_player_game(alice, bob, carol)
     game.status = Game.Status.FINISHED
     result = {"winners": [0], "scores": [3, 1, 2]}
-    notify.after_turn(game, [event(40, "MovePlayed", by=alice), event(41, store.GAME_FINISHED, {"result": result})],
-                      {0}, {1, 2})
-    assert told(game) == [(name, "finished", about(game, result=result), 41, "Pick Pic is over")
-                          for name in ("alice", "bob", "carol")]
+    notify.after_turn(
+        game, [event(40, "MovePlayed", by=alice), event(41, store.GAME_FINISHED, {"result": result})], {0}, {1, 2}
+    )
+    assert told(game) == [
+        (name, "finished", about(game, result=result), 41, "Pick Pic is over") for name in ("alice", "bob", "carol")
+    ]
 
 
 def test_the_seats_handed_over_are_used_as_they_are(alice, bob, carol, django_assert_num_queries):

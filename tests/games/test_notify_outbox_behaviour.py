@@ -1,6 +1,7 @@
 """The outbox's promises, pinned one by one (mutation testing found them unstated): what a
 delivery queued after commit names, which unread notice a new one collapses into and what that
 keeps, who is muted, how each notice is titled, and whose digest slot a notice takes."""
+
 import time
 from datetime import timedelta
 
@@ -29,15 +30,20 @@ def prefer(player, **body):
 
 
 def rows(*users):
-    return list(Notification.objects.filter(user__in=[p.user for p in users]).order_by("pk").values_list(
-        "user__username", "game_id", "type", "data", "seq", "collapsed"))
+    return list(
+        Notification.objects.filter(user__in=[p.user for p in users])
+        .order_by("pk")
+        .values_list("user__username", "game_id", "type", "data", "seq", "collapsed")
+    )
 
 
 def test_each_delivery_is_queued_after_commit_under_its_own_row(alice, bob, carol, django_capture_on_commit_callbacks):
     game = game_of(alice, [bob, carol], kind="pickpic")
     prefer(bob, email_digest_minutes=0)
-    hooks = [Webhook.objects.create(user=bob.user, url=f"http://127.0.0.1:9/{n}", secret="s", active=active)
-             for n, active in enumerate([True, False, True])]
+    hooks = [
+        Webhook.objects.create(user=bob.user, url=f"http://127.0.0.1:9/{n}", secret="s", active=active)
+        for n, active in enumerate([True, False, True])
+    ]
     purge_queue()
     before = timezone.now()
     with django_capture_on_commit_callbacks() as callbacks:
@@ -47,7 +53,8 @@ def test_each_delivery_is_queued_after_commit_under_its_own_row(alice, bob, caro
         callback()
     after = timezone.now()
     assert [(n.user_id, n.pk) for n in created] == list(
-        Notification.objects.order_by("pk").values_list("user_id", "pk"))  # bob first: by user id
+        Notification.objects.order_by("pk").values_list("user_id", "pk")
+    )  # bob first: by user id
     email = Delivery.objects.get(notification__user=bob.user, channel="email")
     hooked = list(Delivery.objects.filter(notification__user=bob.user, channel="webhook").order_by("webhook_id"))
     assert [d.webhook_id for d in hooked] == [hooks[0].pk, hooks[2].pk]  # the active ones
@@ -55,12 +62,18 @@ def test_each_delivery_is_queued_after_commit_under_its_own_row(alice, bob, caro
         assert (delivery.status, delivery.attempts, delivery.last_error) == ("pending", 0, "")
         assert before <= delivery.next_attempt_at <= after  # a digest of 0 minutes: at once
     (carols,) = Delivery.objects.filter(notification__user=carol.user)
-    assert carols.channel == "email" and timedelta(minutes=59) < carols.next_attempt_at - before <= timedelta(minutes=61)
+    assert carols.channel == "email" and timedelta(minutes=59) < carols.next_attempt_at - before <= timedelta(
+        minutes=61
+    )
     # Carol's digest is an hour away, past the timers' horizon: the sweeper's, not queued now.
     try:
-        assert queued() == sorted([("games.tasks.deliver_email", [bob.user.pk], email.next_attempt_at),
-                                   *[("games.tasks.deliver_webhook", [d.pk], d.next_attempt_at) for d in hooked]],
-                                  key=repr)
+        assert queued() == sorted(
+            [
+                ("games.tasks.deliver_email", [bob.user.pk], email.next_attempt_at),
+                *[("games.tasks.deliver_webhook", [d.pk], d.next_attempt_at) for d in hooked],
+            ],
+            key=repr,
+        )
     finally:
         purge_queue()
 
@@ -78,12 +91,21 @@ def test_each_notice_of_one_flush_gets_its_own_deliveries(alice, bob, carol):
     before = timezone.now()
     outbox = notify.Outbox()
     outbox.add([bob.user.pk], first, "finished", {"result": None}, seq=3)
-    outbox.add([alice.user.pk, bob.user.pk, carol.user.pk], second, "dispute",
-               {"dispute": 1, "seq": 4, "status": "open"})
+    outbox.add(
+        [alice.user.pk, bob.user.pk, carol.user.pk],
+        second,
+        "dispute",
+        {"dispute": 1, "seq": 4, "status": "open"},
+        what="A dispute was raised",
+    )
     created = outbox.flush()
     after = timezone.now()
-    sent = {(n.user_id, n.game_id, n.type): sorted(Delivery.objects.filter(notification=n).values_list(
-        "channel", "webhook_id")) for n in created}
+    sent = {
+        (n.user_id, n.game_id, n.type): sorted(
+            Delivery.objects.filter(notification=n).values_list("channel", "webhook_id")
+        )
+        for n in created
+    }
     assert sent == {
         (bob.user.pk, first.pk, "finished"): [("email", None), ("webhook", hook.pk)],
         (alice.user.pk, second.pk, "dispute"): [("email", None)],
@@ -124,7 +146,13 @@ def test_an_unread_turn_notice_is_kept_fresh_instead_of_repeated(alice, bob):
     after = timezone.now()
     (note,) = Notification.objects.filter(user=bob.user)
     assert (note.pk, note.collapsed, note.seq, note.data, note.title, note.read_at) == (
-        first.pk, 2, 7, {"version": 7, "game": str(game.pk), "kind": "duel"}, "Your turn in Duel (test game)", None)
+        first.pk,
+        2,
+        7,
+        {"version": 7, "game": str(game.pk), "kind": "duel"},
+        "Your turn in Duel (test game)",
+        None,
+    )
     assert note.created_at == first.created_at and before <= note.updated_at <= after
     assert Delivery.objects.filter(notification=note).count() == 1  # no new push
 
@@ -138,7 +166,8 @@ def test_turn_notices_of_one_write_collapse_into_one(alice, bob, carol):
     gid = game.pk
     assert rows(alice, bob, carol) == [
         ("bob", gid, "your_turn", {"version": 6, "game": str(gid), "kind": "pickpic"}, 6, 2),
-        ("carol", gid, "your_turn", {"version": 6, "game": str(gid), "kind": "pickpic"}, 6, 1)]
+        ("carol", gid, "your_turn", {"version": 6, "game": str(gid), "kind": "pickpic"}, 6, 1),
+    ]
     assert [n.pk for n in created] == list(Notification.objects.order_by("pk").values_list("pk", flat=True))
     assert [n.deliveries.count() for n in created] == [1, 1]  # rows as saved: an email each
 
@@ -149,7 +178,12 @@ def test_chat_notices_without_a_game_collapse_within_one_write(alice, bob):
     outbox.add([bob.user.pk], None, "chat", {"n": 2}, seq=2, who="alice")
     (created,) = outbox.flush()
     assert (created.title, created.data, created.seq, created.collapsed, created.game_id) == (
-        "alice wrote in ", {"n": 2}, 2, 2, None)
+        "alice wrote in ",
+        {"n": 2},
+        2,
+        2,
+        None,
+    )
     assert list(Notification.objects.values_list("pk", "collapsed")) == [(created.pk, 2)]
 
 
@@ -157,15 +191,15 @@ def test_only_an_unread_notice_of_the_same_user_game_and_type_collapses(alice, b
     one, two = game_of(alice, [bob]), game_of(alice, [bob])
     bob_id = bob.user.pk
     (read,) = notify.send([bob_id], one, "your_turn", {"n": 1})
-    # Read longer ago than TURN_NOTICE_REOPEN_SECONDS (a recent one is reopened: issue 33 #15).
+    # Read longer ago than TURN_NOTICE_REOPEN_SECONDS (a recent one is reopened).
     Notification.objects.filter(pk=read.pk).update(read_at=timezone.now() - timedelta(hours=1))
-    notify.send([bob_id], one, "your_turn", {"n": 2})              # the first was read: a new one
-    notify.send([bob_id], two, "your_turn", {"n": 3})              # another game
-    notify.send([bob_id], one, "chat", {"n": 4}, who="alice")      # another type
-    notify.send([alice.user.pk], one, "your_turn", {"n": 5})       # another user
-    notify.send([bob_id], one, "finished", {"n": 6})               # a type that does not collapse...
+    notify.send([bob_id], one, "your_turn", {"n": 2})  # the first was read: a new one
+    notify.send([bob_id], two, "your_turn", {"n": 3})  # another game
+    notify.send([bob_id], one, "chat", {"n": 4}, who="alice")  # another type
+    notify.send([alice.user.pk], one, "your_turn", {"n": 5})  # another user
+    notify.send([bob_id], one, "finished", {"n": 6})  # a type that does not collapse...
     notify.send([bob_id], one, "finished", {"n": 7})
-    notify.send([bob_id], one, "chat", {"n": 8}, who="alice")      # chat collapses too
+    notify.send([bob_id], one, "chat", {"n": 8}, who="alice")  # chat collapses too
     notify.send([bob_id], one, "your_turn", {"n": 9})
     data = {"game": str(one.pk), "kind": "duel"}
     assert [(user, game, kind, note["n"], collapsed) for user, game, kind, note, _, collapsed in rows(alice, bob)] == [
@@ -175,15 +209,20 @@ def test_only_an_unread_notice_of_the_same_user_game_and_type_collapses(alice, b
         ("bob", one.pk, "chat", 8, 2),
         ("alice", one.pk, "your_turn", 5, 1),
         ("bob", one.pk, "finished", 6, 1),
-        ("bob", one.pk, "finished", 7, 1)]
+        ("bob", one.pk, "finished", 7, 1),
+    ]
     assert Notification.objects.get(pk=read.pk).data == {"n": 1, **data}  # a read notice is left alone
 
 
 def test_of_two_unread_notices_the_oldest_is_kept_fresh(alice, bob):
     game = game_of(alice, [bob])
     now = timezone.now()
-    older, newer = [Notification.objects.create(user=bob.user, game=game, type="your_turn", title=title, data={},
-                                                created_at=now, updated_at=now) for title in ("older", "newer")]
+    older, newer = [
+        Notification.objects.create(
+            user=bob.user, game=game, type="your_turn", title=title, data={}, created_at=now, updated_at=now
+        )
+        for title in ("older", "newer")
+    ]
     notify.send([bob.user.pk], game, "your_turn", {"version": 9}, seq=9)
     older.refresh_from_db()
     newer.refresh_from_db()
@@ -226,11 +265,18 @@ def test_each_notice_is_titled_by_its_own_game_and_carries_it(alice, bob, carol)
     created = outbox.flush()
     assert [(n.title, n.data, n.seq, n.game_id, n.type) for n in created] == [
         ("Duel (test game) is over", {"result": None, "game": str(duel.pk), "kind": "duel"}, 8, duel.pk, "finished"),
-        ("bob ran out of time in Pick Pic", {"seat": 1, "game": str(pickpic.pk), "kind": "pickpic"}, 9, pickpic.pk,
-         "timed_out"),
-        ("carol invites you to ", {"from": carol.user.pk}, None, None, "invitation")]
+        (
+            "bob ran out of time in Pick Pic",
+            {"seat": 1, "game": str(pickpic.pk), "kind": "pickpic"},
+            9,
+            pickpic.pk,
+            "timed_out",
+        ),
+        ("carol invites you to ", {"from": carol.user.pk}, None, None, "invitation"),
+    ]
     assert [(n.title, n.data, n.seq) for n in Notification.objects.order_by("pk")] == [
-        (n.title, n.data, n.seq) for n in created]
+        (n.title, n.data, n.seq) for n in created
+    ]
     assert notify.Outbox().flush() == []
 
 
@@ -244,4 +290,5 @@ def test_only_users_who_take_email_get_a_digest_slot(alice, bob, carol):
     slot = NotificationPreference.objects.get(user=carol.user).email_digest_at
     assert timedelta(minutes=59) < slot - before <= timedelta(minutes=61)
     assert list(Delivery.objects.filter(notification__user=carol.user).values_list("channel", "next_attempt_at")) == [
-        ("email", slot)]
+        ("email", slot)
+    ]

@@ -1,4 +1,5 @@
 """Options are validated and normalised at create: a game that can never start cannot be made."""
+
 import pytest
 
 from games.models import Event, Game
@@ -18,22 +19,26 @@ def test_a_whole_float_target_is_stored_as_an_int_and_the_game_starts(alice, bob
 
 
 def test_whole_float_clock_options_are_stored_as_ints(alice):
-    created = alice.post("/api/v1/games/", {"kind": "duel", "options": {
-        "time_control": "per_move", "move_seconds": 3600.0}})
+    created = alice.post(
+        "/api/v1/games/", {"kind": "duel", "options": {"time_control": "per_move", "move_seconds": 3600.0}}
+    )
     assert created.status_code == 201, created.content
     assert type(Game.objects.get(pk=created.json()["id"]).options["move_seconds"]) is int
 
 
-@pytest.mark.parametrize("options, words", [
-    ({"target": 10.5}, "target"),
-    ({"target": True}, "target"),
-    ({"target": "10"}, "target"),
-    ({"target": 0}, "target"),
-    ({"target": 1e300}, "target"),
-    ({"move_seconds": 2.5}, "move_seconds"),
-    ({"comments": 1}, "comments"),
-    ({"surprise": 1}, "surprise"),
-])
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"target": 10.5}, "target"),
+        ({"target": True}, "target"),
+        ({"target": "10"}, "target"),
+        ({"target": 0}, "target"),
+        ({"target": 1e300}, "target"),
+        ({"move_seconds": 2.5}, "move_seconds"),
+        ({"comments": 1}, "comments"),
+        ({"surprise": 1}, "surprise"),
+    ],
+)
 def test_options_no_start_could_accept_are_refused_and_nothing_is_written(alice, options, words):
     games, events = Game.objects.count(), Event.objects.count()
     response = alice.post("/api/v1/games/", {"kind": "pickpic", "seats": 3, "options": options})

@@ -1,10 +1,9 @@
 """The outbox's promises on the paths that fail: a crash after commit loses nothing (the sweeper
 sends what is still pending), email to a user with no address or through a broken mail server,
 and a webhook that answers with a redirect."""
-import socket
-from datetime import timedelta
 
-import pytest
+import socket
+
 from django.test import override_settings
 from django.utils import timezone
 
@@ -14,9 +13,11 @@ from tests.games.test_webhooks import Receiver, bob_gets_a_turn, register
 
 
 def email_for_bob(alice, bob, duel):
-    bob.client.put("/api/v1/accounts/preferences/", {"email_digest_minutes": 0,
-                                                     "channels": {"your_turn": ["inbox", "email"]}},
-                   format="json")
+    bob.client.put(
+        "/api/v1/accounts/preferences/",
+        {"email_digest_minutes": 0, "channels": {"your_turn": ["inbox", "email"]}},
+        format="json",
+    )
     alice.move(duel, {"type": "play", "card": alice.game(duel)["state"]["hand"][0]})
     return Delivery.objects.get(channel="email", notification__user=bob.user)
 
@@ -38,8 +39,9 @@ def closed_port() -> int:
 
 def test_a_mail_server_failure_is_retried_later_not_lost(alice, bob, duel):
     delivery = email_for_bob(alice, bob, duel)
-    with override_settings(EMAIL_BACKEND="accounts.mail.SMTPBackend",
-                           EMAIL_HOST="127.0.0.1", EMAIL_PORT=closed_port(), EMAIL_TIMEOUT=2):
+    with override_settings(
+        EMAIL_BACKEND="accounts.mail.SMTPBackend", EMAIL_HOST="127.0.0.1", EMAIL_PORT=closed_port(), EMAIL_TIMEOUT=2
+    ):
         tasks.deliver_email(bob.user.pk)
     delivery.refresh_from_db()
     assert delivery.status == "pending" and delivery.attempts == 1 and delivery.last_error
@@ -81,8 +83,10 @@ def test_the_webhook_signature_matches_a_vector_computed_elsewhere():
     """HMAC-SHA256("s3cret", '1700000000.{"a":1}'), computed with openssl dgst -sha256 -hmac."""
     from accounts.webhooks import sign
 
-    assert sign("s3cret", "1700000000", b'{"a":1}') == \
-        "sha256=1698a50bc74d1ff1db85c4e0a5297c2ad9fdba245d5737cdb789e4cc6e098940"
+    assert (
+        sign("s3cret", "1700000000", b'{"a":1}')
+        == "sha256=1698a50bc74d1ff1db85c4e0a5297c2ad9fdba245d5737cdb789e4cc6e098940"
+    )
 
 
 def test_the_sweeper_puts_a_pending_delivery_back_on_the_queue(alice, bob, duel):

@@ -7,6 +7,7 @@ a challenge window, between rounds, the end): game view, move answer, event log,
 every N, and (with a real server) each viewer's live stream, entry for entry what /events/ shows.
 The hourglass is a short one, ended by the timer machinery (`services.expire_due`, what the ETA
 task and the sweeper call)."""
+
 import json
 import random
 
@@ -104,17 +105,29 @@ def test_every_channel_in_every_phase_shows_each_viewer_only_their_view(make_pla
 def refusals(viewers, game_id, photographer, control):
     """What each viewer is told when it tries what it may not do right after action 1 (the
     photographer who made it is no longer on turn)."""
-    tries = [(control, {"type": "swap", "cells": [0, 1]}), (photographer, {"type": "photo"}),
-             (control, {"type": "challenge", "action": 0}), (photographer, {"type": "wave"}),
-             (photographer, {"type": "challenge", "action": 1}), (control, {"type": "answer"})]
+    tries = [
+        (control, {"type": "swap", "cells": [0, 1]}),
+        (photographer, {"type": "photo"}),
+        (control, {"type": "challenge", "action": 0}),
+        (photographer, {"type": "wave"}),
+        (photographer, {"type": "challenge", "action": 1}),
+        (control, {"type": "answer"}),
+    ]
     told = [(r.status_code, r.json()) for r in (viewers[s].move(game_id, m) for s, m in tries)]
     seen = []
     for viewer in viewers:
         state = viewer.game(game_id)["state"]
         event = viewer.get(f"/api/v1/games/{game_id}/events/").json()["events"][-1]
-        seen.append({"last_action": sorted(state["last_action"]), "challengeable": state["challengeable"],
-                     "moves": state["moves"], "active": state["active"], "turn": state["turn"],
-                     "event": (event["type"], sorted(event), sorted(event.get("record") or {}))})
+        seen.append(
+            {
+                "last_action": sorted(state["last_action"]),
+                "challengeable": state["challengeable"],
+                "moves": state["moves"],
+                "active": state["active"],
+                "turn": state["turn"],
+                "event": (event["type"], sorted(event), sorted(event.get("record") or {})),
+            }
+        )
     return told, seen
 
 
@@ -133,8 +146,11 @@ def test_an_erroneous_and_a_correct_action_look_alike_to_everyone_until_challeng
         state = seats[0].game(game_id)["state"]
         assert state["phase"] == "round" and state["effects"] == [[], []]
         grid = state["grid"]
-        cells = [0, 1] if label == "correct" else next(
-            [a, b] for a, b in ((0, 8), (2, 6), (0, 4)) if not {grid[a], grid[b]} <= girlfriends)
+        cells = (
+            [0, 1]
+            if label == "correct"
+            else next([a, b] for a, b in ((0, 8), (2, 6), (0, 4)) if not {grid[a], grid[b]} <= girlfriends)
+        )
         photographer = state["turn"]
         assert seats[photographer].move(game_id, {"type": "swap", "cells": cells}).status_code == 201
         fault = store.state_at(Game.objects.get(pk=game_id))["last"]["faults"]

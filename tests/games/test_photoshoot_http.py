@@ -1,6 +1,7 @@
 """Photoshoot over HTTP with a real Celery worker running the hourglass: whole team and
 cooperative games, the ready step, challenges, the 409 of a stale teammate, and moves after the
 hourglass refused."""
+
 from datetime import datetime
 
 import pytest
@@ -46,8 +47,10 @@ def ready_all(players, game_id):
 
 
 def wait_round_end(game_id, rounds_done, worker):
-    ok = wait_for(lambda: Event.objects.filter(game_id=game_id, type="HourglassRanOut").count() >= rounds_done,
-                  timeout=SECONDS + 25)
+    ok = wait_for(
+        lambda: Event.objects.filter(game_id=game_id, type="HourglassRanOut").count() >= rounds_done,
+        timeout=SECONDS + 25,
+    )
     assert ok, worker.output()[-3000:]
 
 
@@ -59,7 +62,15 @@ def test_the_kind_is_listed_with_options_and_move_schema(anonymous):
     assert props["hourglass_seconds"]["default"] == 90 and props["hourglass_seconds"]["minimum"] == 5
     assert props["level"]["default"] == 1
     assert {m["properties"]["type"]["const"] for m in info["move_schema"]["oneOf"]} >= {
-        "ready", "swap", "push", "photo", "challenge", "wave", "answer", "mend"}
+        "ready",
+        "swap",
+        "push",
+        "photo",
+        "challenge",
+        "wave",
+        "answer",
+        "mend",
+    }
 
 
 def photos_until_the_hourglass(players, game_id):
@@ -72,8 +83,12 @@ def photos_until_the_hourglass(players, game_id):
         if response.status_code == 201:
             version, state = response.json()["version"], response.json()["state"]
             continue
-        assert response.json()["code"] in ("version_conflict", "unavailable_move", "not_your_turn",
-                                           "game_not_active"), response.content
+        assert response.json()["code"] in (
+            "version_conflict",
+            "unavailable_move",
+            "not_your_turn",
+            "game_not_active",
+        ), response.content
         detail = players[0].game(game_id)
         version, state = detail["version"], detail["state"]
     return state
@@ -81,8 +96,7 @@ def photos_until_the_hourglass(players, game_id):
 
 def test_a_whole_team_game_over_http_with_the_hourglass_fired_by_the_worker(make_player, worker):
     players = [make_player() for _ in range(4)]
-    game_id = start_game(players[0], players[1:], kind="photoshoot",
-                         options={"hourglass_seconds": SECONDS})
+    game_id = start_game(players[0], players[1:], kind="photoshoot", options={"hourglass_seconds": SECONDS})
     state = view(players[0], game_id)
     assert state["phase"] == "ready" and state["deadline"] is None and state["teams"] == [[0, 2], [1, 3]]
 
@@ -130,19 +144,19 @@ def test_a_whole_team_game_over_http_with_the_hourglass_fired_by_the_worker(make
     assert game.result["teams"] == [[0, 2], [1, 3]] and game.result["team_scores"] == final["scores"]
     assert max(final["scores"]) >= 25
     best = max(final["scores"])
-    assert game.result["winners"] == sorted(s for t, team in enumerate(final["teams"]) for s in team
-                                            if final["scores"][t] == best)
+    assert game.result["winners"] == sorted(
+        s for t, team in enumerate(final["teams"]) for s in team if final["scores"][t] == best
+    )
     assert final == store.state_at(game)
 
 
 def test_a_whole_cooperative_game_over_http(make_player, worker):
     players = [make_player() for _ in range(2)]
-    game_id = start_game(players[0], players[1:], kind="photoshoot",
-                         options={"hourglass_seconds": SECONDS})
+    game_id = start_game(players[0], players[1:], kind="photoshoot", options={"hourglass_seconds": SECONDS})
     for round_no in range(1, 6):
         state = ready_all(players, game_id)
         assert state["round"] == round_no and state["phase"] == "round"
-        response = players[state["turn"]].move(game_id, {"type": "photo"})   # false: the referee catches it
+        response = players[state["turn"]].move(game_id, {"type": "photo"})  # false: the referee catches it
         assert response.status_code == 201
         assert response.json()["state"]["tally"]["control_tokens"] == 1
         wait_round_end(game_id, round_no, worker)
@@ -154,8 +168,12 @@ def test_a_whole_cooperative_game_over_http(make_player, worker):
 
 def test_a_player_who_never_comes_is_handled_by_the_time_control(make_player, worker):
     players = [make_player() for _ in range(4)]
-    game_id = start_game(players[0], players[1:], kind="photoshoot",
-                         options={"hourglass_seconds": SECONDS, "time_control": "per_move", "move_seconds": 2})
+    game_id = start_game(
+        players[0],
+        players[1:],
+        kind="photoshoot",
+        options={"hourglass_seconds": SECONDS, "time_control": "per_move", "move_seconds": 2},
+    )
     for seat in (0, 1):
         players[seat].move(game_id, {"type": "ready"})
     # seat 2 never posts `ready`: the server readies it when its 2 s run out
@@ -164,16 +182,24 @@ def test_a_player_who_never_comes_is_handled_by_the_time_control(make_player, wo
     assert auto is not None and auto.data.get("auto") is True
 
 
-@pytest.mark.parametrize("options", [{"hourglass_seconds": 4}, {"level": 6}, {"teams": [0, 1, 0, 1]},
-                                     {"family": "yes"}, {"hourglass": 90}])
+@pytest.mark.parametrize(
+    "options", [{"hourglass_seconds": 4}, {"level": 6}, {"teams": [0, 1, 0, 1]}, {"family": "yes"}, {"hourglass": 90}]
+)
 def test_bad_options_are_refused_at_create(alice, options):
     response = alice.post("/api/v1/games/", {"kind": "photoshoot", "options": options})
     assert (response.status_code, response.json()["code"]) == (400, "invalid")
 
 
-@pytest.mark.parametrize("move", [{"type": "swap", "cells": [0, 0]}, {"type": "swap", "cells": "01"},
-                                  {"type": "push", "cell": 5}, {"type": "photo", "rituals": {"say": "hi"}},
-                                  {"type": "challenge", "action": 99}])
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "swap", "cells": [0, 0]},
+        {"type": "swap", "cells": "01"},
+        {"type": "push", "cell": 5},
+        {"type": "photo", "rituals": {"say": "hi"}},
+        {"type": "challenge", "action": 99},
+    ],
+)
 def test_malformed_moves_are_refused_and_nothing_is_written(make_player, move):
     players = [make_player() for _ in range(4)]
     game_id = start_game(players[0], players[1:], kind="photoshoot")
@@ -190,7 +216,7 @@ def test_malformed_moves_are_refused_and_nothing_is_written(make_player, move):
 
 
 def test_a_move_racing_the_hourglass_is_refused_and_the_round_ends_by_the_timer(make_player):
-    """"An action after it is refused", even when the deadline falls between the check a move
+    """ "An action after it is refused", even when the deadline falls between the check a move
     makes for what is due (`services._is_due`, which would settle it first) and the move's judging:
     simulated by a check that sees nothing due. The move's own turn settles the hourglass at its
     instant, refuses the move, and rolls both back; the timer machinery then ends the round."""
@@ -208,7 +234,12 @@ def test_a_move_racing_the_hourglass_is_refused_and_the_round_ends_by_the_timer(
     assert Game.objects.get(pk=game_id).version == version, "nothing is written"
     assert services.expire_due(game_id) == 2
     expired, ended = Event.objects.filter(game_id=game_id).order_by("-seq")[:2][::-1]
-    assert (expired.type, expired.data["timer"], ended.type, ended.actor) == ("TimerExpired", "hourglass", "HourglassRanOut", None)
+    assert (expired.type, expired.data["timer"], ended.type, ended.actor) == (
+        "TimerExpired",
+        "hourglass",
+        "HourglassRanOut",
+        None,
+    )
     assert not Event.objects.filter(game_id=game_id, type="ObjectiveValidated").exists()
 
 
@@ -226,7 +257,12 @@ def test_a_move_arriving_after_the_hourglass_ends_the_round_first_and_is_refused
     assert (late.status_code, late.json()["code"]) == (409, "version_conflict")
     assert late.json()["version"] == version + 2
     expired, ended = Event.objects.filter(game_id=game_id).order_by("-seq")[:2][::-1]
-    assert (expired.seq, expired.type, ended.type, ended.actor) == (version + 1, "TimerExpired", "HourglassRanOut", None)
+    assert (expired.seq, expired.type, ended.type, ended.actor) == (
+        version + 1,
+        "TimerExpired",
+        "HourglassRanOut",
+        None,
+    )
     again = players[state["turn"]].move(game_id, {"type": "photo"}, expected_version=version + 2)
     assert again.status_code in (400, 409) and again.json()["code"] in ("unavailable_move", "not_your_turn")
     assert Game.objects.get(pk=game_id).version == version + 2

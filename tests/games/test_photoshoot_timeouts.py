@@ -3,6 +3,7 @@ server's real timeout machinery: when seats' per-move clocks run out, the server
 A timed-out control seat never challenges (a challenge of a correct action would hand the other
 team a token), a timed-out photographer never makes an action (an error would hand one to the
 control team): nobody's tally changes by chance."""
+
 from datetime import timedelta
 
 import pytest
@@ -17,9 +18,12 @@ MOVE_SECONDS = 3600
 
 
 def in_round(players):
-    game_id = start_game(players[0], players[1:], kind="photoshoot",
-                         options={"time_control": "per_move", "move_seconds": MOVE_SECONDS,
-                                  "hourglass_seconds": 3600})
+    game_id = start_game(
+        players[0],
+        players[1:],
+        kind="photoshoot",
+        options={"time_control": "per_move", "move_seconds": MOVE_SECONDS, "hourglass_seconds": 3600},
+    )
     for _ in range(10):
         state = players[0].game(game_id)["state"]
         if state["phase"] == "round":
@@ -44,8 +48,11 @@ def test_rule_timed_out_control_seats_and_photographer_pass_and_nobody_gains_a_t
     game_id, state = in_round(players)
     photographer = state["turn"]
     before = Event.objects.filter(game_id=game_id).count()
-    move = next(m for m in players[photographer].get(f"/api/v1/games/{game_id}/legal-moves/").json()["moves"]
-                if m["type"] in ("swap", "push", "photo"))
+    move = next(
+        m
+        for m in players[photographer].get(f"/api/v1/games/{game_id}/legal-moves/").json()["moves"]
+        if m["type"] in ("swap", "push", "photo")
+    )
     assert players[photographer].move(game_id, move).status_code == 201
     game = Game.objects.get(pk=game_id)
     control = [s for s in game.active_seats if s not in state["teams"][state["photographers"]]]
@@ -58,9 +65,8 @@ def test_rule_timed_out_control_seats_and_photographer_pass_and_nobody_gains_a_t
     assert sorted(timed_out) == sorted([*control, on_turn])
     auto = [e for e in later if (e.data or {}).get("auto")]
     assert auto and all(e.type == "Passed" and e.data["move"] == {"type": "pass"} for e in auto)
-    assert not any(e.type in ("ActionChallenged", "CharactersSwapped", "RowPushed", "PhotoCalled")
-                   for e in later)
+    assert not any(e.type in ("ActionChallenged", "CharactersSwapped", "RowPushed", "PhotoCalled") for e in later)
     after = players[0].game(game_id)["state"]
     assert after["tally"]["photographer_tokens"] == after["tally"]["control_tokens"] == 0
     assert after["turn"] != on_turn and after["last_action"]["passed"] == sorted(control)
-    assert after["challengeable"] == 1   # nobody challenged: the action is still open
+    assert after["challengeable"] == 1  # nobody challenged: the action is still open

@@ -1,10 +1,11 @@
-"""Push notifications (issue 37): a push service written here, on 127.0.0.1, receives the
+"""Push notifications: a push service written here, on 127.0.0.1, receives the
 deliveries. It checks the VAPID JWT and its ES256 signature against the deployment's public key
 (RFC 8292) and decrypts the aes128gcm payload (RFC 8291) with the private key of a subscription
 the test made, as a browser would; what it decrypts is what the player would see. Also: the
 registration API and its refusals, 404/410 removing a subscription, retries, quiet hours,
 preferences and mutes, secrecy of hidden cards, export and deletion, the `check` messages, the
 key command and the service worker's URL."""
+
 import base64
 import json
 import threading
@@ -62,13 +63,17 @@ class Browser:
 
     def __init__(self):
         self.private = ec.generate_private_key(ec.SECP256R1())
-        self.p256dh = b64url(self.private.public_key().public_bytes(
-            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint))
+        self.p256dh = b64url(
+            self.private.public_key().public_bytes(
+                serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+            )
+        )
         self.auth = b64url(bytes(range(16)))
 
     def decrypt(self, body: bytes) -> dict:
-        return json.loads(http_ece.decrypt(body, private_key=self.private, auth_secret=unb64url(self.auth),
-                                           version="aes128gcm"))
+        return json.loads(
+            http_ece.decrypt(body, private_key=self.private, auth_secret=unb64url(self.auth), version="aes128gcm")
+        )
 
 
 class PushService:
@@ -118,8 +123,11 @@ class PushService:
         raw = unb64url(signature)
         public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(key))
         try:
-            public.verify(encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
-                          f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
+            public.verify(
+                encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
+                f"{header}.{claims}".encode(),
+                ec.ECDSA(hashes.SHA256()),
+            )
         except InvalidSignature:
             return "bad signature"
         body = json.loads(unb64url(claims))
@@ -148,8 +156,10 @@ def service():
 
 def subscribe(player, endpoint, browser=None):
     browser = browser or Browser()
-    answer = player.post("/api/v1/push/subscriptions/", {
-        "endpoint": endpoint, "keys": {"p256dh": browser.p256dh, "auth": browser.auth}, "expirationTime": None})
+    answer = player.post(
+        "/api/v1/push/subscriptions/",
+        {"endpoint": endpoint, "keys": {"p256dh": browser.p256dh, "auth": browser.auth}, "expirationTime": None},
+    )
     assert answer.status_code == 201, answer.content
     return browser, answer.json()
 
@@ -174,7 +184,7 @@ def play_until_pushed(players: dict, game_id: str, user, count=1):
 # ---------------------------------------------------------------------------------------------
 # The Done-when: "Your turn in Photograph with ann", through the push service, decrypted
 # ---------------------------------------------------------------------------------------------
-def test_a_player_whose_tab_is_closed_gets_your_turn_in_photograph_with_ann(make_player, service):
+def test_a_player_whose_tab_is_closed_gets_your_turn_in_photograph_with_ann(make_player, service, settings):
     ann, bob = make_player("ann"), make_player("bob")
     browser, _ = subscribe(bob, service.endpoint("bob"))
     game = start_game(ann, [bob], kind="photograph")
@@ -182,17 +192,49 @@ def test_a_player_whose_tab_is_closed_gets_your_turn_in_photograph_with_ann(make
     delivery = pushes(bob.user).get()
     deliver_push(delivery.pk)
     assert service.refused == []
-    (path, headers, body), = service.messages
+    ((path, headers, body),) = service.messages
     assert path == "/push/bob"
     seen = browser.decrypt(body)
-    assert seen["title"] == "Your turn in Photograph with ann"
-    assert seen["body"] == "It is your move."
-    assert seen["url"] == f"/#/games/{game}"
-    assert seen["tag"] == f"your_turn:{game}"
+    # Exactly the keys docs/time-and-notifications.md lists: never the notice's data.
+    assert seen == {
+        "title": "Your turn in Photograph with ann",
+        "body": "It is your move.",
+        "url": f"/#/games/{game}",
+        "tag": f"your_turn:{game}",
+        "id": delivery.notification_id,
+    }
     assert headers["Topic"] == push.topic(seen["tag"]) and len(headers["Topic"]) <= 32
+    # The message as RFC 8030 and 8291 describe it, kept a day by the push service if need be.
+    assert (headers["Content-Type"], headers["Content-Encoding"], headers["TTL"], headers["Urgency"]) == (
+        "application/octet-stream",
+        "aes128gcm",
+        str(settings.PUSH_TTL_SECONDS),
+        "normal",
+    )
+    # The sender names itself, as push services ask of anyone who posts to them.
+    assert headers["User-Agent"] == "Darkroom-Push/1"
+    # The VAPID token (RFC 8292) expires in 12 hours, well within the 24 the RFC allows.
+    token = dict(part.split("=", 1) for part in headers["Authorization"].partition(" ")[2].split(","))["t"]
+    claims = json.loads(unb64url(token.split(".")[1]))
+    expected = datetime.now().timestamp() + 12 * 3600
+    assert set(claims) == {"aud", "sub", "exp"} and expected - 120 <= claims["exp"] <= expected
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == ("sent", 1)
     assert delivery.attempt_log.get().status_code == 201
+
+
+def test_a_vapid_key_given_as_a_pem_signs_the_same(alice, bob, duel, service, settings):
+    """docs/time-and-notifications.md: the private key as printed by `vapid_keys`, or a PEM."""
+    from py_vapid import Vapid02
+
+    settings.VAPID_PRIVATE_KEY = Vapid02.from_string(VAPID["VAPID_PRIVATE_KEY"]).private_pem().decode()
+    assert "BEGIN" in settings.VAPID_PRIVATE_KEY
+    browser, _ = subscribe(bob, service.endpoint("bob"))
+    play_until_pushed({0: alice, 1: bob}, duel, bob.user)
+    deliver_push(pushes(bob.user).get().pk)
+    assert service.refused == []
+    ((_, _, body),) = service.messages
+    assert browser.decrypt(body)["title"] == "Your turn in Duel (test game) with alice"
 
 
 def test_a_push_goes_to_every_browser_of_the_player_and_once(alice, bob, duel, service):
@@ -204,8 +246,11 @@ def test_a_push_goes_to_every_browser_of_the_player_and_once(alice, bob, duel, s
     deliver_push(delivery.pk)  # a duplicated task finds it sent
     by_path = {path: body for path, _, body in service.messages}
     assert len(service.messages) == 2
-    assert first.decrypt(by_path["/push/one"])["title"] == second.decrypt(by_path["/push/two"])["title"] \
+    assert (
+        first.decrypt(by_path["/push/one"])["title"]
+        == second.decrypt(by_path["/push/two"])["title"]
         == "Your turn in Duel (test game) with alice"
+    )
 
 
 def test_a_browser_cannot_read_another_browser_s_push(alice, bob, duel, service):
@@ -325,7 +370,9 @@ def test_a_muted_game_pushes_nothing(alice, bob, duel, service):
 def test_unread_chat_collapses_into_one_push_per_game(alice, bob, duel, service):
     subscribe(bob, service.endpoint("bob"))
     for text in ["one", "two", "three"]:
-        assert alice.post(f"/api/v1/games/{duel}/chat/", {"channel": "players", "text": f"@bob {text}"}).status_code == 201
+        assert (
+            alice.post(f"/api/v1/games/{duel}/chat/", {"channel": "players", "text": f"@bob {text}"}).status_code == 201
+        )
     chats = Notification.objects.filter(user=bob.user, type="chat")
     assert chats.count() == 1 and chats.get().collapsed == 3
     assert pushes(bob.user).filter(notification__type="chat").count() == 1
@@ -347,11 +394,17 @@ def test_a_push_due_in_quiet_hours_waits_for_their_end(alice, bob, duel, service
     local = timezone.now().astimezone(tz)
     start = (local - timedelta(hours=1)).time().replace(second=0, microsecond=0)
     end = (local + timedelta(hours=2)).time().replace(second=0, microsecond=0)
-    answer = bob.client.put("/api/v1/accounts/preferences/", {"quiet_hours": {
-        "start": start.strftime("%H:%M"), "end": end.strftime("%H:%M"), "tz": "Pacific/Auckland"}}, format="json")
+    answer = bob.client.put(
+        "/api/v1/accounts/preferences/",
+        {"quiet_hours": {"start": start.strftime("%H:%M"), "end": end.strftime("%H:%M"), "tz": "Pacific/Auckland"}},
+        format="json",
+    )
     assert answer.status_code == 200, answer.content
-    assert answer.json()["quiet_hours"] == {"start": start.strftime("%H:%M"), "end": end.strftime("%H:%M"),
-                                            "tz": "Pacific/Auckland"}
+    assert answer.json()["quiet_hours"] == {
+        "start": start.strftime("%H:%M"),
+        "end": end.strftime("%H:%M"),
+        "tz": "Pacific/Auckland",
+    }
     play_until_pushed({0: alice, 1: bob}, duel, bob.user)
     delivery = pushes(bob.user).get()
     deliver_push(delivery.pk)
@@ -369,21 +422,28 @@ def test_a_push_due_in_quiet_hours_waits_for_their_end(alice, bob, duel, service
 UTC = dt_timezone.utc
 
 
-@pytest.mark.parametrize("start, end, now, until", [
-    (time(22), time(7), datetime(2026, 3, 1, 23, 30, tzinfo=UTC), datetime(2026, 3, 2, 7, tzinfo=UTC)),
-    (time(22), time(7), datetime(2026, 3, 2, 6, 59, tzinfo=UTC), datetime(2026, 3, 2, 7, tzinfo=UTC)),
-    (time(22), time(7), datetime(2026, 3, 2, 7, 0, tzinfo=UTC), None),
-    (time(22), time(7), datetime(2026, 3, 2, 12, tzinfo=UTC), None),
-    (time(9), time(17), datetime(2026, 3, 2, 9, tzinfo=UTC), datetime(2026, 3, 2, 17, tzinfo=UTC)),
-    (time(9), time(17), datetime(2026, 3, 2, 17, tzinfo=UTC), None),
-])
+@pytest.mark.parametrize(
+    "start, end, now, until",
+    [
+        (time(22), time(7), datetime(2026, 3, 1, 22, 0, tzinfo=UTC), datetime(2026, 3, 2, 7, tzinfo=UTC)),
+        (time(22), time(7), datetime(2026, 3, 1, 23, 30, tzinfo=UTC), datetime(2026, 3, 2, 7, tzinfo=UTC)),
+        (time(22), time(7), datetime(2026, 3, 2, 6, 59, tzinfo=UTC), datetime(2026, 3, 2, 7, tzinfo=UTC)),
+        (time(22), time(7), datetime(2026, 3, 2, 7, 0, tzinfo=UTC), None),
+        (time(22), time(7), datetime(2026, 3, 2, 12, tzinfo=UTC), None),
+        (time(9), time(17), datetime(2026, 3, 2, 9, tzinfo=UTC), datetime(2026, 3, 2, 17, tzinfo=UTC)),
+        (time(9), time(17), datetime(2026, 3, 2, 17, tzinfo=UTC), None),
+    ],
+)
 def test_quiet_hours_run_from_start_to_end_and_across_midnight(start, end, now, until):
     assert push.quiet_until(start, end, "UTC", now) == until
 
 
 def test_equal_start_and_end_mean_no_quiet_time_and_an_offset_is_not_the_zone_s(bob):
-    answer = bob.client.put("/api/v1/accounts/preferences/", {"quiet_hours": {
-        "start": "22:00:00+05:00", "end": "07:00Z", "tz": "Asia/Tokyo"}}, format="json")
+    answer = bob.client.put(
+        "/api/v1/accounts/preferences/",
+        {"quiet_hours": {"start": "22:00:00+05:00", "end": "07:00Z", "tz": "Asia/Tokyo"}},
+        format="json",
+    )
     assert answer.json()["quiet_hours"] == {"start": "22:00", "end": "07:00", "tz": "Asia/Tokyo"}
     assert push.quiet_until(time(8), time(8), "UTC", datetime(2026, 3, 2, 8, tzinfo=UTC)) is None
 
@@ -393,6 +453,13 @@ def test_quiet_hours_are_the_player_s_wall_clock_across_a_dst_change():
     # 07:00 local the next morning is 05:00 UTC (not 06:00).
     until = push.quiet_until(time(23), time(7), "Europe/Paris", datetime(2026, 3, 28, 22, 30, tzinfo=UTC))
     assert until == datetime(2026, 3, 29, 5, tzinfo=UTC)
+
+
+def test_quiet_hours_ending_in_the_hour_read_twice_end_at_its_first_reading():
+    # Paris, 25 October 2026: at 03:00 summer time the clocks go back to 02:00, so 02:30 is read
+    # at 00:30 UTC and again at 01:30 UTC. Midnight there is 22:00 UTC the evening before.
+    until = push.quiet_until(time(23), time(2, 30), "Europe/Paris", datetime(2026, 10, 24, 22, tzinfo=UTC))
+    assert until == datetime(2026, 10, 25, 0, 30, tzinfo=UTC)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -417,9 +484,14 @@ def test_no_push_shows_a_card_the_player_cannot_see(alice, bob, duel, service):
                         assert f'"{card}"' not in text and f" {card}" not in text, (other, card, text)
         seen = len(service.messages)
     assert seen >= 2  # turns and the finish were pushed
-    titles = [json.loads(http_ece.decrypt(b, private_key=browsers[0 if p.endswith("alice") else 1].private,
-                                          auth_secret=unb64url(browsers[0].auth)))["title"]
-              for p, _, b in service.messages]
+    titles = [
+        json.loads(
+            http_ece.decrypt(
+                b, private_key=browsers[0 if p.endswith("alice") else 1].private, auth_secret=unb64url(browsers[0].auth)
+            )
+        )["title"]
+        for p, _, b in service.messages
+    ]
     assert "Duel (test game) is over" in titles
 
 
@@ -428,8 +500,10 @@ def test_no_push_shows_a_card_the_player_cannot_see(alice, bob, duel, service):
 # ---------------------------------------------------------------------------------------------
 def test_registering_again_is_idempotent_and_a_browser_can_unregister(bob, service):
     browser, created = subscribe(bob, service.endpoint("b"))
-    again = bob.post("/api/v1/push/subscriptions/", {"endpoint": service.endpoint("b"),
-                                                     "keys": {"p256dh": browser.p256dh, "auth": browser.auth}})
+    again = bob.post(
+        "/api/v1/push/subscriptions/",
+        {"endpoint": service.endpoint("b"), "keys": {"p256dh": browser.p256dh, "auth": browser.auth}},
+    )
     assert again.status_code == 200 and again.json()["id"] == created["id"]
     assert [s["endpoint"] for s in bob.get("/api/v1/push/subscriptions/").json()] == [service.endpoint("b")]
     gone = bob.post("/api/v1/push/subscriptions/unsubscribe/", {"endpoint": service.endpoint("b")})
@@ -447,18 +521,21 @@ def test_a_subscription_by_id_is_its_owner_s_alone(alice, bob, service):
 GOOD = Browser()
 
 
-@pytest.mark.parametrize("body", [
-    {},
-    {"endpoint": "http://127.0.0.1:9/x"},
-    {"endpoint": "not a url", "keys": {"p256dh": GOOD.p256dh, "auth": GOOD.auth}},
-    {"endpoint": "ftp://127.0.0.1/x", "keys": {"p256dh": GOOD.p256dh, "auth": GOOD.auth}},
-    {"endpoint": "http://127.0.0.1:9/x", "keys": {"p256dh": "AAAA", "auth": GOOD.auth}},
-    {"endpoint": "http://127.0.0.1:9/x", "keys": {"p256dh": GOOD.p256dh, "auth": "c2hvcnQ"}},
-    {"endpoint": "http://127.0.0.1:9/x", "keys": {"p256dh": "!!!", "auth": "%%%"}},
-    {"endpoint": "http://127.0.0.1:9/x", "keys": {"p256dh": 5, "auth": GOOD.auth}},
-    {"endpoint": "http://127.0.0.1:9/x", "keys": "both"},
-    {"endpoint": ["http://127.0.0.1:9/x"], "keys": {"p256dh": GOOD.p256dh, "auth": GOOD.auth}},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"endpoint": "http://127.0.0.1:9/x"},
+        {"endpoint": "not a url", "keys": {"p256dh": GOOD.p256dh, "auth": GOOD.auth}},
+        {"endpoint": "ftp://127.0.0.1/x", "keys": {"p256dh": GOOD.p256dh, "auth": GOOD.auth}},
+        {"endpoint": "http://127.0.0.1:9/x", "keys": {"p256dh": "AAAA", "auth": GOOD.auth}},
+        {"endpoint": "http://127.0.0.1:9/x", "keys": {"p256dh": GOOD.p256dh, "auth": "c2hvcnQ"}},
+        {"endpoint": "http://127.0.0.1:9/x", "keys": {"p256dh": "!!!", "auth": "%%%"}},
+        {"endpoint": "http://127.0.0.1:9/x", "keys": {"p256dh": 5, "auth": GOOD.auth}},
+        {"endpoint": "http://127.0.0.1:9/x", "keys": "both"},
+        {"endpoint": ["http://127.0.0.1:9/x"], "keys": {"p256dh": GOOD.p256dh, "auth": GOOD.auth}},
+    ],
+)
 def test_a_bad_subscription_is_refused_and_nothing_is_written(bob, body):
     answer = bob.post("/api/v1/push/subscriptions/", body)
     assert answer.status_code == 400, answer.content
@@ -468,8 +545,10 @@ def test_a_bad_subscription_is_refused_and_nothing_is_written(bob, body):
 
 def test_a_push_service_on_a_private_address_is_refused_in_production(bob):
     with override_settings(WEBHOOKS_ALLOW_PRIVATE=False):
-        answer = bob.post("/api/v1/push/subscriptions/", {
-            "endpoint": "http://169.254.169.254/latest", "keys": {"p256dh": GOOD.p256dh, "auth": GOOD.auth}})
+        answer = bob.post(
+            "/api/v1/push/subscriptions/",
+            {"endpoint": "http://169.254.169.254/latest", "keys": {"p256dh": GOOD.p256dh, "auth": GOOD.auth}},
+        )
     assert (answer.status_code, answer.json()["code"]) == (400, "invalid")
     assert not PushSubscription.objects.exists()
 
@@ -485,26 +564,38 @@ def test_a_mobile_client_registers_and_unregisters_its_device(alice, bob):
     assert not PushDevice.objects.exists()
 
 
-@pytest.mark.parametrize("body", [
-    {}, {"platform": "blackberry", "token": "x"}, {"platform": "fcm"}, {"platform": "fcm", "token": ""},
-    {"platform": "fcm", "token": 12}, {"platform": "fcm", "token": "x" * 513}, {"platform": ["fcm"], "token": "x"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"platform": "blackberry", "token": "x"},
+        {"platform": "fcm"},
+        {"platform": "fcm", "token": ""},
+        {"platform": "fcm", "token": 12},
+        {"platform": "fcm", "token": "x" * 513},
+        {"platform": ["fcm"], "token": "x"},
+    ],
+)
 def test_a_bad_device_is_refused_and_nothing_is_written(bob, body):
     answer = bob.post("/api/v1/push/devices/", body)
     assert answer.status_code == 400 and set(answer.json()) >= {"code", "detail"}
     assert not PushDevice.objects.exists()
 
 
-@pytest.mark.parametrize("quiet", [
-    {"start": "22:00", "end": "07:00", "tz": "Mars/Olympus"},
-    {"start": "25:00", "end": "07:00", "tz": "UTC"},
-    {"start": "22:00", "tz": "UTC"},
-    {"start": 2200, "end": "07:00", "tz": "UTC"},
-    "22-07",
-])
+@pytest.mark.parametrize(
+    "quiet",
+    [
+        {"start": "22:00", "end": "07:00", "tz": "Mars/Olympus"},
+        {"start": "25:00", "end": "07:00", "tz": "UTC"},
+        {"start": "22:00", "tz": "UTC"},
+        {"start": 2200, "end": "07:00", "tz": "UTC"},
+        "22-07",
+    ],
+)
 def test_bad_quiet_hours_are_refused_and_nothing_is_written(bob, quiet):
-    answer = bob.client.put("/api/v1/accounts/preferences/", {"quiet_hours": quiet, "email_digest_minutes": 5},
-                            format="json")
+    answer = bob.client.put(
+        "/api/v1/accounts/preferences/", {"quiet_hours": quiet, "email_digest_minutes": 5}, format="json"
+    )
     assert answer.status_code == 400 and set(answer.json()) >= {"code", "detail"}
     prefs = bob.get("/api/v1/accounts/preferences/").json()
     assert prefs["quiet_hours"] is None and prefs["email_digest_minutes"] == 60
@@ -514,9 +605,14 @@ def test_the_endpoints_are_typed_in_the_openapi_document(anonymous):
     doc = anonymous.get("/api/v1/schema/?format=json")
     assert doc.status_code == 200
     paths = json.loads(doc.content)["paths"]
-    for path in ["/api/v1/push/subscriptions/", "/api/v1/push/subscriptions/{subscription_id}/",
-                 "/api/v1/push/devices/", "/api/v1/push/devices/{device_id}/", "/api/v1/push/vapid-key/",
-                 "/api/v1/push/subscriptions/unsubscribe/"]:
+    for path in [
+        "/api/v1/push/subscriptions/",
+        "/api/v1/push/subscriptions/{subscription_id}/",
+        "/api/v1/push/devices/",
+        "/api/v1/push/devices/{device_id}/",
+        "/api/v1/push/vapid-key/",
+        "/api/v1/push/subscriptions/unsubscribe/",
+    ]:
         assert path in paths, path
     body = paths["/api/v1/push/subscriptions/"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert body["$ref"].endswith("/SubscriptionInRequest")
@@ -528,8 +624,11 @@ def test_the_endpoints_are_typed_in_the_openapi_document(anonymous):
 def test_the_export_has_the_subscriptions_and_devices_and_deletion_removes_them(bob, service):
     subscribe(bob, service.endpoint("b"))
     bob.post("/api/v1/push/devices/", {"platform": "fcm", "token": "tok"})
-    bob.client.put("/api/v1/accounts/preferences/", {"quiet_hours": {"start": "22:00", "end": "07:00",
-                                                                     "tz": "Europe/Paris"}}, format="json")
+    bob.client.put(
+        "/api/v1/accounts/preferences/",
+        {"quiet_hours": {"start": "22:00", "end": "07:00", "tz": "Europe/Paris"}},
+        format="json",
+    )
     export = bob.get("/api/v1/accounts/me/export/").json()["data"]
     assert [s["endpoint"] for s in export["push_subscriptions"]] == [service.endpoint("b")]
     assert [(d["platform"], d["token"]) for d in export["push_devices"]] == [("fcm", "tok")]
@@ -565,6 +664,19 @@ def test_check_names_each_platform_that_cannot_be_pushed_to(settings):
     settings.PUSH_PLATFORMS = ["fcm"]
     call_command("check", stdout=out, stderr=out)
     assert "darkroom.W103" in out.getvalue() and "FCM" in out.getvalue()
+
+
+def test_check_s_warning_says_what_is_missing_how_to_make_it_and_where_to_read(settings):
+    settings.PUSH_PLATFORMS, settings.VAPID_PRIVATE_KEY = ["web"], ""
+    (warning,) = push.check()
+    assert warning.msg == (
+        "Web Push has no VAPID key pair (VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY; "
+        "`manage.py vapid_keys` makes one): browsers get no push"
+    )
+    assert warning.hint == (
+        "docs/time-and-notifications.md, 'For operators'; leave the platform out of "
+        "PUSH_PLATFORMS if you do not mean to push there"
+    )
 
 
 def test_the_service_worker_is_served_from_the_root_for_the_root_scope(anonymous):

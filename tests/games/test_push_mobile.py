@@ -1,4 +1,4 @@
-"""Push to phones (issue 37): APNs and FCM, each played by a service written here on 127.0.0.1,
+"""Push to phones: APNs and FCM, each played by a service written here on 127.0.0.1,
 reached through the settings a deployment sets (APNS_ENDPOINT, FCM_ENDPOINT, PUSH_CA_FILE).
 
 - APNs is HTTP/2 over TLS only, so its stand-in is an h2 server behind a certificate from a CA
@@ -13,6 +13,7 @@ reached through the settings a deployment sets (APNS_ENDPOINT, FCM_ENDPOINT, PUS
 
 Neither stand-in is Apple's or Google's service: they check what this deployment sends against
 the published protocols, not that Apple or Google would accept the credentials."""
+
 import base64
 import json
 import socket
@@ -53,7 +54,12 @@ def unb64url(text: str) -> bytes:
 
 def jwt_parts(token: str) -> tuple[dict, dict, bytes, bytes]:
     header, claims, signature = token.split(".")
-    return json.loads(unb64url(header)), json.loads(unb64url(claims)), f"{header}.{claims}".encode(), unb64url(signature)
+    return (
+        json.loads(unb64url(header)),
+        json.loads(unb64url(claims)),
+        f"{header}.{claims}".encode(),
+        unb64url(signature),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -128,9 +134,15 @@ class APNs:
                         if status is None:
                             continue  # hanging: no answer ever
                         answer = json.dumps({"reason": reason}).encode() if reason else b""
-                        conn.send_headers(event.stream_id, [(":status", str(status)), ("apns-id", str(uuid.uuid4())),
-                                                            ("content-length", str(len(answer)))],
-                                          end_stream=not answer)
+                        conn.send_headers(
+                            event.stream_id,
+                            [
+                                (":status", str(status)),
+                                ("apns-id", str(uuid.uuid4())),
+                                ("content-length", str(len(answer))),
+                            ],
+                            end_stream=not answer,
+                        )
                         if answer:
                             conn.send_data(event.stream_id, answer, end_stream=True)
                 try:
@@ -149,8 +161,11 @@ class APNs:
         if header.get("alg") != "ES256" or header.get("kid") != KEY_ID:
             return f"token header {header}"
         try:
-            self.public_key.verify(encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
-                                   signed, ec.ECDSA(hashes.SHA256()))
+            self.public_key.verify(
+                encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
+                signed,
+                ec.ECDSA(hashes.SHA256()),
+            )
         except InvalidSignature:
             return "bad signature"
         if claims.get("iss") != TEAM or not time.time() - 3600 < claims.get("iat", 0) <= time.time() + 60:
@@ -182,11 +197,17 @@ def apns_service(ca, tmp_path) -> tuple[APNs, dict[str, str]]:
     deployment's environment sets them; PUSH_CA_FILE aside, the CA's)."""
     key = ec.generate_private_key(ec.SECP256R1())
     path = tmp_path / f"AuthKey_{KEY_ID}.p8"
-    path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                       serialization.NoEncryption()))
+    path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     service = APNs(ca, key.public_key())
-    return service, {"APNS_AUTH_KEY_PATH": str(path), "APNS_KEY_ID": KEY_ID, "APNS_TEAM_ID": TEAM,
-                     "APNS_TOPIC": TOPIC, "APNS_ENDPOINT": service.origin}
+    return service, {
+        "APNS_AUTH_KEY_PATH": str(path),
+        "APNS_KEY_ID": KEY_ID,
+        "APNS_TEAM_ID": TEAM,
+        "APNS_TOPIC": TOPIC,
+        "APNS_ENDPOINT": service.origin,
+    }
 
 
 @pytest.fixture
@@ -215,9 +236,9 @@ class FCM:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 if self.path == "/token":
-                    status, answer = service.token(body)
-                else:
-                    status, answer = service.send(self.path, dict(self.headers), body)
+                    status, answer = service.token(body, self.headers)
+                else:  # the path as sent: http.server folds a leading "//" into "/"
+                    status, answer = service.send(self.requestline.split()[1], self.headers, body)
                 if status is None:
                     time.sleep(30)  # a token endpoint that never answers (the client leaves first)
                     return
@@ -236,8 +257,10 @@ class FCM:
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
-    def token(self, body: bytes):
+    def token(self, body: bytes, headers):
         """RFC 7523's JWT bearer grant, as Google's endpoint takes it from a service account."""
+        if headers.get("Content-Type") != "application/x-www-form-urlencoded":  # RFC 6749 section 4.1.3
+            return 400, {"error": "invalid_request"}
         form = {k: v[0] for k, v in parse_qs(body.decode()).items()}
         if form.get("grant_type") != "urn:ietf:params:oauth:grant-type:jwt-bearer":
             return 400, {"error": "unsupported_grant_type"}
@@ -247,12 +270,15 @@ class FCM:
         except InvalidSignature:
             self.refused.append("assertion signature")
             return 400, {"error": "invalid_grant"}
-        if (header.get("alg") != "RS256" or claims.get("iss") != self.client_email
-                # google-auth names Google's token endpoint as the audience wherever token_uri
-                # sends the assertion: that is what Google's endpoint checks.
-                or claims.get("aud") != "https://oauth2.googleapis.com/token"
-                or not time.time() - 60 <= claims.get("iat", 0) < claims.get("exp", 0) <= time.time() + 3660
-                or "https://www.googleapis.com/auth/firebase.messaging" not in claims.get("scope", "").split()):
+        if (
+            header.get("alg") != "RS256"
+            or claims.get("iss") != self.client_email
+            # google-auth names Google's token endpoint as the audience wherever token_uri
+            # sends the assertion: that is what Google's endpoint checks.
+            or claims.get("aud") != "https://oauth2.googleapis.com/token"
+            or not time.time() - 60 <= claims.get("iat", 0) < claims.get("exp", 0) <= time.time() + 3660
+            or "https://www.googleapis.com/auth/firebase.messaging" not in claims.get("scope", "").split()
+        ):
             self.refused.append(f"assertion {header} {claims}")
             return 400, {"error": "invalid_grant"}
         if self.token_hang:
@@ -260,10 +286,12 @@ class FCM:
         self.issued.append(f"ya29.local-{len(self.issued) + 1}")
         return 200, {"access_token": self.issued[-1], "expires_in": 3600, "token_type": "Bearer"}
 
-    def send(self, path: str, headers: dict, body: bytes):
+    def send(self, path: str, headers, body: bytes):
         if path != f"/v1/projects/{PROJECT}/messages:send":
             return 404, {"error": {"code": 404, "status": "NOT_FOUND", "message": path}}
-        scheme, _, bearer = headers.get("Authorization", headers.get("authorization", "")).partition(" ")
+        if headers.get("Content-Type", "").split(";")[0].strip().lower() != "application/json":
+            return 400, {"error": {"code": 400, "status": "INVALID_ARGUMENT", "message": "not JSON"}}
+        scheme, _, bearer = headers.get("Authorization", "").partition(" ")
         if scheme != "Bearer" or bearer not in self.issued or bearer in self.revoked:
             self.refused.append("no token of ours")
             return 401, {"error": {"code": 401, "status": "UNAUTHENTICATED"}}
@@ -282,11 +310,21 @@ def fcm(tmp_path, settings):
     email = f"push@{PROJECT}.iam.gserviceaccount.com"
     service = FCM(key.public_key(), email)
     path = tmp_path / "service-account.json"
-    path.write_text(json.dumps({
-        "type": "service_account", "project_id": PROJECT, "private_key_id": "k1", "client_email": email,
-        "client_id": "1", "token_uri": f"{service.origin}/token",
-        "private_key": key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                         serialization.NoEncryption()).decode()}))
+    path.write_text(
+        json.dumps(
+            {
+                "type": "service_account",
+                "project_id": PROJECT,
+                "private_key_id": "k1",
+                "client_email": email,
+                "client_id": "1",
+                "token_uri": f"{service.origin}/token",
+                "private_key": key.private_bytes(
+                    serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+                ).decode(),
+            }
+        )
+    )
     settings.FCM_CREDENTIALS_PATH, settings.FCM_ENDPOINT = str(path), service.origin
     yield service
     service.close()
@@ -314,18 +352,30 @@ def test_an_iphone_gets_your_turn_in_photograph_with_ann_through_apns(make_playe
     delivery = pushes(bob.user).get()
     deliver_push(delivery.pk)
     assert apns.refused == []
-    (device, headers, payload), = apns.received
+    ((device, headers, payload),) = apns.received
     assert device == IPHONE
-    assert payload["aps"]["alert"] == {"title": "Your turn in Photograph with ann", "body": "It is your move."}
-    assert payload["url"] == f"/#/games/{game}" and payload["tag"] == f"your_turn:{game}"
+    # Exactly the keys docs/time-and-notifications.md lists: never the notice's data.
+    assert payload == {
+        "aps": {
+            "alert": {"title": "Your turn in Photograph with ann", "body": "It is your move."},
+            "sound": "default",
+            "thread-id": f"your_turn:{game}",
+        },
+        "url": f"/#/games/{game}",
+        "tag": f"your_turn:{game}",
+        "id": delivery.notification_id,
+    }
     assert headers["apns-collapse-id"] == f"your_turn:{game}"
+    # Shown at once (priority 10, an alert's), and its body is JSON.
+    assert (headers["apns-priority"], headers["content-type"]) == ("10", "application/json")
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == ("sent", 1)
-    assert delivery.attempt_log.get().status_code == 200
+    attempt = delivery.attempt_log.get()
+    assert (attempt.ok, attempt.status_code, attempt.error) == (True, 200, "") and 0 < attempt.duration_ms < 30_000
     assert IPHONE not in caplog.text  # the request's URL holds the token: not logged
 
 
-def test_an_android_phone_gets_your_turn_in_photograph_with_ann_through_fcm(make_player, fcm):
+def test_an_android_phone_gets_your_turn_in_photograph_with_ann_through_fcm(make_player, fcm, settings):
     ann, bob = make_player("ann"), make_player("bob")
     register(bob, "fcm", "fcm-token:APA91b_x")
     game = start_game(ann, [bob], kind="photograph")
@@ -333,13 +383,23 @@ def test_an_android_phone_gets_your_turn_in_photograph_with_ann_through_fcm(make
     delivery = pushes(bob.user).get()
     deliver_push(delivery.pk)
     assert fcm.refused == [] and fcm.issued == ["ya29.local-1"]
-    message, = fcm.received
-    assert message["token"] == "fcm-token:APA91b_x"
-    assert message["notification"] == {"title": "Your turn in Photograph with ann", "body": "It is your move."}
-    assert message["data"]["url"] == f"/#/games/{game}"
-    assert message["android"]["notification"]["tag"] == f"your_turn:{game}"
+    (message,) = fcm.received
+    # Exactly the fields docs/time-and-notifications.md lists (`data` all strings): never the
+    # notice's data.
+    assert message == {
+        "token": "fcm-token:APA91b_x",
+        "notification": {"title": "Your turn in Photograph with ann", "body": "It is your move."},
+        "data": {"url": f"/#/games/{game}", "tag": f"your_turn:{game}", "id": str(delivery.notification_id)},
+        "android": {
+            "collapse_key": f"your_turn:{game}",
+            "ttl": f"{settings.PUSH_TTL_SECONDS}s",
+            "notification": {"tag": f"your_turn:{game}"},
+        },
+    }
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == ("sent", 1)
+    attempt = delivery.attempt_log.get()
+    assert (attempt.ok, attempt.status_code, attempt.error) == (True, 200, "") and 0 < attempt.duration_ms < 30_000
 
 
 def test_a_browser_an_iphone_and_an_android_phone_each_get_it_once(alice, bob, duel, apns, fcm, settings):
@@ -362,6 +422,16 @@ def test_a_browser_an_iphone_and_an_android_phone_each_get_it_once(alice, bob, d
     assert delivery.attempt_log.count() == 3
 
 
+def test_endpoints_set_with_a_trailing_slash_reach_the_same_services(alice, bob, duel, apns, fcm, settings):
+    settings.APNS_ENDPOINT, settings.FCM_ENDPOINT = settings.APNS_ENDPOINT + "/", settings.FCM_ENDPOINT + "/"
+    register(bob, "apns", IPHONE)
+    register(bob, "fcm", "android-1")
+    play_until_pushed({0: alice, 1: bob}, duel, bob.user)
+    deliver_push(pushes(bob.user).get().pk)
+    assert apns.refused == [] and [device for device, _, _ in apns.received] == [IPHONE]
+    assert [message["token"] for message in fcm.received] == ["android-1"]
+
+
 def test_the_fcm_token_is_fetched_once_and_reused(alice, bob, duel, fcm):
     register(bob, "fcm", "android-1")
     for count in (1, 2):
@@ -370,22 +440,27 @@ def test_the_fcm_token_is_fetched_once_and_reused(alice, bob, duel, fcm):
     assert len(fcm.received) == 2 and fcm.issued == ["ya29.local-1"]
 
 
-def test_the_apns_provider_token_is_reused_until_apns_calls_it_expired(alice, bob, duel, apns):
+@pytest.mark.parametrize(
+    "reason, made_again", [("ExpiredProviderToken", True), ("InvalidProviderToken", True), ("Forbidden", False)]
+)
+def test_the_apns_provider_token_is_reused_until_apns_calls_it_expired_or_invalid(
+    alice, bob, duel, apns, reason, made_again
+):
     register(bob, "apns", IPHONE)
     play_until_pushed({0: alice, 1: bob}, duel, bob.user)
     deliver_push(pushes(bob.user).get().pk)
-    apns.answers[IPHONE] = (403, "ExpiredProviderToken")
+    apns.answers[IPHONE] = (403, reason)
     play_until_pushed({0: alice, 1: bob}, duel, bob.user, count=2)
     delivery = pushes(bob.user).last()
     deliver_push(delivery.pk)
     delivery.refresh_from_db()
-    assert (delivery.status, delivery.last_error) == ("pending", "HTTP 403 ExpiredProviderToken")
+    assert (delivery.status, delivery.last_error) == ("pending", f"HTTP 403 {reason}")
     assert len(apns.tokens) == 1  # both requests so far carried the same token
     del apns.answers[IPHONE]
     Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=delivery.attempt_log.last().at)
     deliver_push(delivery.pk)
     delivery.refresh_from_db()
-    assert delivery.status == "sent" and len(apns.tokens) == 2 and len(apns.received) == 3
+    assert delivery.status == "sent" and len(apns.tokens) == (2 if made_again else 1) and len(apns.received) == 3
 
 
 def test_a_token_fcm_no_longer_takes_is_dropped_and_the_retry_fetches_another(alice, bob, duel, fcm):
@@ -408,28 +483,72 @@ def test_a_token_fcm_no_longer_takes_is_dropped_and_the_retry_fetches_another(al
 # ---------------------------------------------------------------------------------------------
 # The services' answers: gone tokens, failures, the deadline
 # ---------------------------------------------------------------------------------------------
-FCM_UNREGISTERED = {"error": {"code": 404, "message": "Requested entity was not found.", "status": "NOT_FOUND",
-                              "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError",
-                                           "errorCode": "UNREGISTERED"}]}}
-FCM_BAD_TOKEN = {"error": {"code": 400, "message": "The registration token is not a valid FCM registration token",
-                           "status": "INVALID_ARGUMENT",
-                           "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError",
-                                        "errorCode": "INVALID_ARGUMENT"},
-                                       {"@type": "type.googleapis.com/google.rpc.BadRequest",
-                                        "fieldViolations": [{"field": "message.token",
-                                                             "description": "Invalid registration token"}]}]}}
-FCM_BAD_FIELD = {"error": {"code": 400, "message": "Invalid value at 'message.android.ttl'",
-                           "status": "INVALID_ARGUMENT",
-                           "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest",
-                                        "fieldViolations": [{"field": "message.android.ttl"}]}]}}
+FCM_UNREGISTERED = {
+    "error": {
+        "code": 404,
+        "message": "Requested entity was not found.",
+        "status": "NOT_FOUND",
+        "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "UNREGISTERED"}],
+    }
+}
+FCM_BAD_TOKEN = {
+    "error": {
+        "code": 400,
+        "message": "The registration token is not a valid FCM registration token",
+        "status": "INVALID_ARGUMENT",
+        "details": [
+            {"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "INVALID_ARGUMENT"},
+            {
+                "@type": "type.googleapis.com/google.rpc.BadRequest",
+                "fieldViolations": [{"field": "message.token", "description": "Invalid registration token"}],
+            },
+        ],
+    }
+}
+# The same, said one way only: by the status and the field, or by FCM's own code and the words.
+FCM_BAD_TOKEN_BY_STATUS = {
+    "error": {
+        "code": 400,
+        "status": "INVALID_ARGUMENT",
+        "details": [
+            {"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [{"field": "message.token"}]}
+        ],
+    }
+}
+FCM_BAD_TOKEN_BY_CODE = {
+    "error": {
+        "code": 400,
+        "message": "The registration token is not a valid FCM registration token",
+        "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "INVALID_ARGUMENT"}],
+    }
+}
+FCM_BAD_FIELD = {
+    "error": {
+        "code": 400,
+        "message": "Invalid value at 'message.android.ttl'",
+        "status": "INVALID_ARGUMENT",
+        "details": [
+            {
+                "@type": "type.googleapis.com/google.rpc.BadRequest",
+                "fieldViolations": [{"field": "message.android.ttl"}],
+            }
+        ],
+    }
+}
 
 
-@pytest.mark.parametrize("platform, status, answer", [
-    ("apns", 410, "Unregistered"),
-    ("apns", 400, "BadDeviceToken"),
-    ("fcm", 404, FCM_UNREGISTERED),
-    ("fcm", 400, FCM_BAD_TOKEN),
-])
+@pytest.mark.parametrize(
+    "platform, status, answer",
+    [
+        ("apns", 410, "Unregistered"),
+        ("apns", 400, "BadDeviceToken"),
+        ("fcm", 404, FCM_UNREGISTERED),
+        ("fcm", 404, {"error": {"code": 404, "status": "UNREGISTERED"}}),  # said in the status alone
+        ("fcm", 400, FCM_BAD_TOKEN),
+        ("fcm", 400, FCM_BAD_TOKEN_BY_STATUS),
+        ("fcm", 400, FCM_BAD_TOKEN_BY_CODE),
+    ],
+)
 def test_a_device_its_service_says_is_gone_is_removed(request, alice, bob, duel, platform, status, answer):
     service = request.getfixturevalue(platform)
     token = IPHONE if platform == "apns" else "android-gone"
@@ -444,14 +563,22 @@ def test_a_device_its_service_says_is_gone_is_removed(request, alice, bob, duel,
     assert delivery.attempt_log.get().status_code == status
 
 
-@pytest.mark.parametrize("platform, status, answer, error", [
-    ("apns", 500, "InternalServerError", "HTTP 500 InternalServerError"),
-    ("apns", 400, "BadTopic", "HTTP 400 BadTopic"),
-    ("fcm", 503, {"error": {"code": 503, "status": "UNAVAILABLE"}}, "HTTP 503 UNAVAILABLE"),
-    ("fcm", 400, FCM_BAD_FIELD, "HTTP 400 INVALID_ARGUMENT"),  # our message, not the device's token
-])
-def test_a_failure_that_is_not_the_device_s_is_retried_with_backoff_and_keeps_it(request, alice, bob, duel,
-                                                                                  platform, status, answer, error):
+@pytest.mark.parametrize(
+    "platform, status, answer, error",
+    [
+        ("apns", 500, "InternalServerError", "HTTP 500 InternalServerError"),
+        ("apns", 400, "BadTopic", "HTTP 400 BadTopic"),
+        ("apns", 503, "", "HTTP 503"),  # no reason given
+        ("apns", 500, "Internal" * 20, "HTTP 500 " + ("Internal" * 20)[:100]),  # a reason cut at 100 characters
+        ("fcm", 503, {"error": {"code": 503, "status": "UNAVAILABLE"}}, "HTTP 503 UNAVAILABLE"),
+        ("fcm", 400, FCM_BAD_FIELD, "HTTP 400 INVALID_ARGUMENT"),  # our message, not the device's token
+        ("fcm", 404, {"error": {"code": 404, "status": "NOT_FOUND"}}, "HTTP 404 NOT_FOUND"),  # the project's
+        ("fcm", 300, {"error": "Multiple Choices"}, "HTTP 300"),  # not a 2xx, and an error that is no object
+    ],
+)
+def test_a_failure_that_is_not_the_device_s_is_retried_with_backoff_and_keeps_it(
+    request, alice, bob, duel, platform, status, answer, error
+):
     service = request.getfixturevalue(platform)
     token = IPHONE if platform == "apns" else "android-1"
     service.answers[token] = (status, answer)
@@ -464,11 +591,29 @@ def test_a_failure_that_is_not_the_device_s_is_retried_with_backoff_and_keeps_it
     assert PushDevice.objects.filter(user=bob.user).count() == 1
 
 
-def test_an_apns_token_that_is_not_hex_is_removed_without_being_sent(alice, bob, duel, apns):
-    register(bob, "apns", "..")  # the API takes it (FCM's tokens have dots); APNs never would
+@pytest.mark.parametrize("token", ["..", "0X" + IPAD])
+def test_an_apns_token_that_is_not_hex_is_removed_without_being_sent(alice, bob, duel, apns, token):
+    register(bob, "apns", token)  # the API takes it (FCM's tokens have dots); APNs never would
+    play_until_pushed({0: alice, 1: bob}, duel, bob.user)
+    delivery = pushes(bob.user).get()
+    deliver_push(delivery.pk)
+    assert apns.received == [] and not PushDevice.objects.exists()
+    # The attempt as APNs itself would have answered it.
+    attempt = delivery.attempt_log.get()
+    assert (attempt.ok, attempt.status_code, attempt.error, attempt.duration_ms) == (
+        False,
+        400,
+        "BadDeviceToken (an APNs token is hexadecimal)",
+        0,
+    )
+
+
+def test_an_apns_token_in_capitals_is_hexadecimal_too(alice, bob, duel, apns):
+    register(bob, "apns", IPAD.upper())
     play_until_pushed({0: alice, 1: bob}, duel, bob.user)
     deliver_push(pushes(bob.user).get().pk)
-    assert apns.received == [] and not PushDevice.objects.exists()
+    assert [device for device, _, _ in apns.received] == [IPAD.upper()]
+    assert PushDevice.objects.filter(user=bob.user).exists()
 
 
 def test_an_apns_service_that_never_answers_is_cut_at_the_deadline(alice, bob, duel, apns, settings):
@@ -480,7 +625,30 @@ def test_an_apns_service_that_never_answers_is_cut_at_the_deadline(alice, bob, d
     deliver_push(delivery.pk)
     delivery.refresh_from_db()
     assert len(apns.received) == 1  # it got there, and was never answered
-    assert (delivery.status, delivery.attempts, delivery.last_error) == ("pending", 1, "no answer within the 2 s deadline")
+    assert (delivery.status, delivery.attempts, delivery.last_error) == (
+        "pending",
+        1,
+        "no answer within the 2 s deadline",
+    )
+    assert PushDevice.objects.count() == 1
+
+
+@pytest.mark.parametrize("platform", ["apns", "fcm"])
+def test_a_phone_service_that_refuses_the_connection_is_a_failed_attempt_that_says_so(
+    request, alice, bob, duel, settings, platform
+):
+    """Not the deadline: the attempt failed at once, and its error says what the network said."""
+    from tests.faults.stack import closed_port
+
+    request.getfixturevalue(platform)
+    setattr(settings, f"{platform.upper()}_ENDPOINT", f"https://127.0.0.1:{closed_port()}")
+    register(bob, platform, IPHONE)
+    play_until_pushed({0: alice, 1: bob}, duel, bob.user)
+    delivery = pushes(bob.user).get()
+    deliver_push(delivery.pk)
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == ("pending", 1)
+    assert delivery.last_error == "All connection attempts failed"  # httpx's word for a refusal
     assert PushDevice.objects.count() == 1
 
 

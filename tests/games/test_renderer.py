@@ -1,4 +1,5 @@
 """games/api/renderers.py: orjson writes the bodies DRF's JSONRenderer would write, byte for byte."""
+
 import datetime
 import decimal
 import uuid
@@ -13,8 +14,12 @@ AT = datetime.datetime(2026, 12, 1, 16, 31, 39, 339929, tzinfo=datetime.UTC)
 
 BODIES = [
     {"id": uuid.UUID("06bd7816-0227-4df6-a1ae-4893089325de"), "created_at": AT, "finished_at": None},
-    {"on_the_second": AT.replace(microsecond=0), "day": AT.date(), "at": datetime.time(16, 31, 39, 339929),
-     "span": datetime.timedelta(seconds=90)},
+    {
+        "on_the_second": AT.replace(microsecond=0),
+        "day": AT.date(),
+        "at": datetime.time(16, 31, 39, 339929),
+        "span": datetime.timedelta(seconds=90),
+    },
     [{"seat": 0, "gifts": {"1": [27, 35], "2": [49, 66]}}, {"scores": [0, 12, 3], "left": 259200.0}],
     {"detail": gettext_lazy("Not found."), "price": decimal.Decimal("1.50")},
     {"name": "Zoë ✓ 写真", "line": "a\u2028b\u2029c", "quote": 'say "cheese"\n'},
@@ -36,8 +41,9 @@ def test_no_data_is_an_empty_body():
 def test_an_indented_body_is_drf_own():
     body = {"a": [1, 2]}
     context = {"indent": 2}
-    assert JSONRenderer().render(body, "application/json; indent=2", context) == \
-        DRFRenderer().render(body, "application/json; indent=2", context)
+    assert JSONRenderer().render(body, "application/json; indent=2", context) == DRFRenderer().render(
+        body, "application/json; indent=2", context
+    )
     assert b"\n  " in JSONRenderer().render(body, "application/json; indent=2", context)
 
 

@@ -1,4 +1,5 @@
 """Never a 500 on client input; throttling; a clear line when a service is down."""
+
 import subprocess
 import sys
 
@@ -21,14 +22,16 @@ def any_game(request, make_player):
     return start_game(seats[0], seats[1:], kind=kind), seats[0]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.too_slow])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(move=moves, version=st.one_of(st.integers(-5, 50), json_values), extra=json_values)
 def test_any_move_body_gets_a_4xx_or_a_201_and_only_a_201_writes(any_game, move, version, extra):
     game_id, player = any_game
     before = Event.objects.filter(game_id=game_id).count()
-    response = player.post(f"/api/v1/games/{game_id}/moves/",
-                           {"move": move, "expected_version": version, "extra": extra})
+    response = player.post(
+        f"/api/v1/games/{game_id}/moves/", {"move": move, "expected_version": version, "extra": extra}
+    )
     assert response.status_code in {201, 400, 403, 409}, response.content
     body = response.json()
     if response.status_code != 201:
@@ -54,15 +57,23 @@ def test_too_many_token_requests_are_429_with_retry_after(anonymous, monkeypatch
     cache.clear()
 
 
-@pytest.mark.parametrize("env, needle", [
-    ({"DATABASE_URL": "postgres://postgres@127.0.0.1:1/darkroom"}, "PostgreSQL is not reachable at 127.0.0.1:1"),
-    ({"REDIS_URL": "redis://127.0.0.1:1/0"}, "Redis is not reachable at redis://127.0.0.1:1/0"),
-])
+@pytest.mark.parametrize(
+    "env, needle",
+    [
+        ({"DATABASE_URL": "postgres://postgres@127.0.0.1:1/darkroom"}, "PostgreSQL is not reachable at 127.0.0.1:1"),
+        ({"REDIS_URL": "redis://127.0.0.1:1/0"}, "Redis is not reachable at redis://127.0.0.1:1/0"),
+    ],
+)
 def test_a_missing_service_is_one_clear_line_not_a_traceback(env, needle):
     import os
 
-    result = subprocess.run([sys.executable, "manage.py", "check_services"], capture_output=True, text=True,
-                            env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env}, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check_services"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        timeout=60,
+    )
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0] and "docker compose -f compose.dev.yml up -d" in lines[0]

@@ -2,6 +2,7 @@
 found it unstated): a claim's lifetime and Redis down, a task that cannot be sent, a game's wake
 time and its slice, wakes near enough, after commit only, and deliveries: each webhook its own
 task, one email task per user and digest slot, none past the horizon, resends deduplicated."""
+
 import logging
 import socket
 import uuid
@@ -9,13 +10,9 @@ from datetime import UTC, datetime, timedelta
 from datetime import timezone as dt_timezone
 
 import pytest
-import redis
 from django.conf import settings
 from django.utils import timezone
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
-from config import scheduling as config_scheduling
 from games.play import scheduling
 from games.realtime import live
 from games.models import Game
@@ -25,13 +22,11 @@ HORIZON = timedelta(seconds=settings.TIMER_MAX_ETA_SECONDS)
 
 
 @pytest.fixture
-def redis_down(monkeypatch):
+def redis_down(settings):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    # Nothing listens there: refused at once (no retries, so the test does not wait out backoffs).
-    monkeypatch.setattr(config_scheduling, "_client", redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5,
-                                                     retry=Retry(NoBackoff(), 0)))
+    settings.REDIS_URL = f"redis://127.0.0.1:{port}/0"  # nothing listens there: refused at once
 
 
 def fresh_key():

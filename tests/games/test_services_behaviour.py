@@ -1,6 +1,7 @@
 """The use cases' promises that mutation testing found unstated: the projection rebuilt from the
 events alone for every way a game can stand, an Idempotency-Key belonging to one game and one
 answer, and the refusals' own words."""
+
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -20,8 +21,7 @@ from tests.games.timetravel import rewind
 
 def projection(game_id):
     game = Game.objects.get(pk=game_id)
-    return {"version": game.version, "status": game.status, "active_seats": game.active_seats,
-            "result": game.result}
+    return {"version": game.version, "status": game.status, "active_seats": game.active_seats, "result": game.result}
 
 
 def rebuilt(game_id):
@@ -73,14 +73,13 @@ def test_an_unrated_finished_game_rebuilds_with_the_engine_s_outcome_alone(alice
 def test_an_aborted_game_rebuilds_with_the_abort_s_result(alice, bob, duel):
     assert alice.post(f"/api/v1/games/{duel}/abort/").json()["aborted"] is True
     aborted = Event.objects.get(game_id=duel, type="GameAborted")
-    assert rebuilt(duel) == {"version": 5, "status": "aborted", "active_seats": [],
-                             "result": aborted.data["result"]}
+    assert rebuilt(duel) == {"version": 5, "status": "aborted", "active_seats": [], "result": aborted.data["result"]}
     assert rebuilt(duel) == projection(duel)
 
 
 def test_a_rolled_back_game_rebuilds_as_resumed_from_the_earlier_state(alice, bob, duel, staff_user):
     card = alice.game(duel)["state"]["hand"][0]
-    alice.move(duel, {"type": "play", "card": card})      # seq 5, then voided
+    alice.move(duel, {"type": "play", "card": card})  # seq 5, then voided
     dispute = services.open_dispute(duel, alice.user, 5, "misclick")
     services.resolve_dispute(dispute.pk, staff_user, True, "replay it", roll_back=True)
     assert rebuilt(duel) == {"version": 7, "status": "active", "active_seats": [0], "result": None}
@@ -101,7 +100,7 @@ def test_a_retry_after_later_moves_answers_as_the_first_time(alice, bob, duel):
     move = {"type": "play", "card": alice.game(duel)["state"]["hand"][0]}
     first = alice.move(duel, move, 4, key="late-retry")
     assert first.status_code == 201 and first.json()["version"] == 5
-    bob.move(duel, {"type": "play", "card": bob.game(duel)["state"]["hand"][0]})   # the trick ends
+    bob.move(duel, {"type": "play", "card": bob.game(duel)["state"]["hand"][0]})  # the trick ends
     assert Game.objects.get(pk=duel).version > 5
     again = alice.move(duel, move, 4, key="late-retry")
     assert again["Idempotent-Replayed"] == "true"
@@ -121,15 +120,17 @@ def test_the_request_hash_is_the_sha256_of_the_canonical_request():
     # Computed once by hand: printf '{"expected_version":4,"move":{"card":"D01","type":"play"},"user":7}'
     # | sha256sum (sorted keys, no spaces).
     user = SimpleNamespace(pk=7)
-    assert services.request_hash(user, {"type": "play", "card": "D01"}, 4) == \
-        "cc8bd3c9818efb22e345b8a83aa780b8c125d0401a0a9663377661657495c7aa"
+    assert (
+        services.request_hash(user, {"type": "play", "card": "D01"}, 4)
+        == "cc8bd3c9818efb22e345b8a83aa780b8c125d0401a0a9663377661657495c7aa"
+    )
 
 
 @pytest.fixture
 def staff_user(db):
     from accounts.models import User
 
-    return User.objects.create_user("referee", password="x", is_staff=True)
+    return User.objects.create_user("referee", password="x", is_staff=True, is_superuser=True)
 
 
 def test_a_dispute_resolution_is_logged_whole_with_the_disputer_s_seat(alice, bob, duel, staff_user):
@@ -138,9 +139,16 @@ def test_a_dispute_resolution_is_logged_whole_with_the_disputer_s_seat(alice, bo
     services.resolve_dispute(dispute.pk, staff_user, False, "he did")
     logged = Event.objects.filter(game_id=duel).last()
     assert logged.type == "DisputeResolved" and logged.user_id == staff_user.pk
-    assert logged.data == {"dispute": dispute.pk, "status": "dismissed", "resolution": "he did", "seq": 3,
-                           "reason": "I never joined", "raised_by": 1,
-                           "opened_at": Dispute.objects.get(pk=dispute.pk).created_at.isoformat()}
+    assert logged.data == {
+        "dispute": dispute.pk,
+        "status": "dismissed",
+        "resolution": "he did",
+        "seq": 3,
+        "reason": "I never joined",
+        "raised_by": 1,
+        "opened_at": Dispute.objects.get(pk=dispute.pk).created_at.isoformat(),
+        "decided_by": "referee",
+    }
     decided = Dispute.objects.get(pk=dispute.pk)
     assert (decided.status, decided.resolved_by, decided.resolution) == ("dismissed", staff_user, "he did")
     assert decided.resolved_at <= timezone.now()
@@ -148,16 +156,18 @@ def test_a_dispute_resolution_is_logged_whole_with_the_disputer_s_seat(alice, bo
 
 def test_each_game_is_rebuilt_from_its_own_events_only(alice, bob, carol, duel, staff_user):
     resigned, aborted = start_game(alice, [carol]), start_game(bob, [carol])
-    assert carol.post(f"/api/v1/games/{resigned}/resign/").json()["status"] == "finished"   # at seq 6
+    assert carol.post(f"/api/v1/games/{resigned}/resign/").json()["status"] == "finished"  # at seq 6
     assert bob.post(f"/api/v1/games/{aborted}/abort/").json()["aborted"] is True
     # Another game finished and another aborted: this one is still in play.
     assert rebuilt(duel)["status"] == "active" and rebuilt(duel) == projection(duel)
     alice.move(duel, {"type": "play", "card": alice.game(duel)["state"]["hand"][0]})
     dispute = services.open_dispute(duel, alice.user, 5, "misclick")
-    services.resolve_dispute(dispute.pk, staff_user, True, "replay it", roll_back=True)    # seq 7
+    services.resolve_dispute(dispute.pk, staff_user, True, "replay it", roll_back=True)  # seq 7
     # A rollback in another game, later in its own log than this game's end, changes nothing here.
-    assert Event.objects.get(game_id=duel, type="GameRolledBack").seq > \
-        Event.objects.get(game_id=resigned, type="GameFinished").seq
+    assert (
+        Event.objects.get(game_id=duel, type="GameRolledBack").seq
+        > Event.objects.get(game_id=resigned, type="GameFinished").seq
+    )
     assert rebuilt(resigned)["status"] == "finished" and rebuilt(resigned) == projection(resigned)
 
 
@@ -180,8 +190,10 @@ def test_a_game_due_by_its_projection_with_nothing_to_settle_appends_nothing(ali
 
 
 def test_when_a_batch_fails_each_game_is_expired_alone_and_counted(make_player, monkeypatch, caplog):
-    games = [start_game(make_player(), [make_player()], options={"time_control": "per_move", "move_seconds": 60})
-             for _ in range(3)]
+    games = [
+        start_game(make_player(), [make_player()], options={"time_control": "per_move", "move_seconds": 60})
+        for _ in range(3)
+    ]
     for game_id in games:
         rewind(game_id, 61)
     bad = games[1]
@@ -193,13 +205,12 @@ def test_when_a_batch_fails_each_game_is_expired_alone_and_counted(make_player, 
         return settle(self)
 
     monkeypatch.setattr(turns.Turn, "settle", failing)
-    counts = services.settle_due_games(batch=2)   # the first two, then the third
+    counts = services.settle_due_games(batch=2)  # the first two, then the third
     # Two games expired with a TimerExpired and an auto-move each; the one whose rules broke is
     # still overdue, so its seat is reminded.
     assert counts == {"games": 2, "expired": 4, "reminded": 1}
     # Only the batch holding the broken game fell back, and the broken game was tried once.
-    assert errors(caplog) == ["expiring a batch failed; expiring its games one by one",
-                              f"expiring game {bad} failed"]
+    assert errors(caplog) == ["expiring a batch failed; expiring its games one by one", f"expiring game {bad} failed"]
 
 
 def errors(caplog):
@@ -207,8 +218,10 @@ def errors(caplog):
 
 
 def test_due_games_without_trouble_are_expired_in_batches_with_no_fallback(make_player, caplog):
-    games = [start_game(make_player(), [make_player()], options={"time_control": "per_move", "move_seconds": 60})
-             for _ in range(3)]
+    games = [
+        start_game(make_player(), [make_player()], options={"time_control": "per_move", "move_seconds": 60})
+        for _ in range(3)
+    ]
     for game_id in games[:2]:
         rewind(game_id, 61)
     assert services.settle_due_games(batch=1) == {"games": 2, "expired": 4, "reminded": 0}
@@ -248,14 +261,18 @@ def test_a_join_records_the_seat_and_who_took_it(alice, bob):
     game_id = alice.post("/api/v1/games/", {"kind": "duel"}).json()["id"]
     bob.post(f"/api/v1/games/{game_id}/join/")
     joins = Event.objects.filter(game_id=game_id, type="PlayerJoined").order_by("seq")
-    # Stored by id only; the log shows the name the account has when it is read (issue 33 #1).
+    # Stored by id only; the log shows the name the account has when it is read.
     assert [(e.actor, e.user_id, e.data) for e in joins] == [
         (0, alice.user.pk, {"seat": 0, "user": alice.user.pk}),
-        (1, bob.user.pk, {"seat": 1, "user": bob.user.pk})]
-    shown = [e["data"] for e in bob.get(f"/api/v1/games/{game_id}/events/").json()["events"]
-             if e["type"] == "PlayerJoined"]
-    assert shown == [{"seat": 0, "user": alice.user.pk, "username": "alice"},
-                     {"seat": 1, "user": bob.user.pk, "username": "bob"}]
+        (1, bob.user.pk, {"seat": 1, "user": bob.user.pk}),
+    ]
+    shown = [
+        e["data"] for e in bob.get(f"/api/v1/games/{game_id}/events/").json()["events"] if e["type"] == "PlayerJoined"
+    ]
+    assert shown == [
+        {"seat": 0, "user": alice.user.pk, "username": "alice"},
+        {"seat": 1, "user": bob.user.pk, "username": "bob"},
+    ]
 
 
 def test_a_clock_falls_due_at_its_very_instant(alice, bob, monkeypatch):

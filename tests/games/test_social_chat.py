@@ -1,7 +1,6 @@
 """Chat per game over HTTP: the two channels and who reads and writes each, limits, plain text
 (never HTML, not even in the admin), reports, hiding by staff, notifications that collapse, and
 the personal-data registration."""
-import pytest
 
 from accounts import personal_data
 from games.models import ChatMessage, ChatReport, Event, Notification
@@ -33,8 +32,8 @@ def test_who_may_read_and_write_which_channel(alice, bob, carol, duel):
     say(alice, duel, "secret plan")
     say(carol, duel, "kibitz", "spectators")
     cases = [
-        (carol.get(chat(duel), channel="players"), 403),           # spectators never read the players
-        (alice.get(chat(duel), channel="spectators"), 403),        # no kibitzing while the game runs
+        (carol.get(chat(duel), channel="players"), 403),  # spectators never read the players
+        (alice.get(chat(duel), channel="spectators"), 403),  # no kibitzing while the game runs
         (say(carol, duel, "let me in"), 403),
         (say(bob, duel, "hi", "spectators"), 403),
     ]
@@ -48,10 +47,17 @@ def test_who_may_read_and_write_which_channel(alice, bob, carol, duel):
 
 def test_bad_messages_are_400_and_write_nothing(alice, duel, settings):
     settings.CHAT_MAX_LENGTH = 20
-    bad = [{"channel": "players"}, {"channel": "players", "text": ""}, {"channel": "players", "text": "   "},
-           {"channel": "players", "text": "x" * 21}, {"channel": "lobby", "text": "hi"},
-           {"channel": "players", "text": "bell\x07"}, {"channel": "players", "text": "nul\x00"},
-           {"channel": "players", "text": ["hi"]}, {"text": "hi"}]
+    bad = [
+        {"channel": "players"},
+        {"channel": "players", "text": ""},
+        {"channel": "players", "text": "   "},
+        {"channel": "players", "text": "x" * 21},
+        {"channel": "lobby", "text": "hi"},
+        {"channel": "players", "text": "bell\x07"},
+        {"channel": "players", "text": "nul\x00"},
+        {"channel": "players", "text": ["hi"]},
+        {"text": "hi"},
+    ]
     for body in bad:
         response = alice.post(chat(duel), body)
         assert (response.status_code, response.json()["code"]) == (400, "invalid"), (body, response.content)
@@ -86,8 +92,7 @@ def test_text_is_plain_served_raw_as_json_and_escaped_in_the_admin(alice, bob, d
         assert "&lt;script&gt;" in text
 
 
-def test_a_report_reaches_staff_who_hide_the_message_keeping_it(alice, bob, carol, duel, client,
-                                                                 django_user_model):
+def test_a_report_reaches_staff_who_hide_the_message_keeping_it(alice, bob, carol, duel, client, django_user_model):
     message_id = say(alice, duel, "rude words").json()["id"]
     report = bob.post(f"{chat(duel)}{message_id}/report/", {"reason": "rude"})
     assert report.status_code == 201, report.content
@@ -115,7 +120,7 @@ def test_chat_notifies_the_other_players_collapsed_like_turn_notices(alice, bob,
     say(carol, duel, "spectators notify nobody", "spectators")
     notes = Notification.objects.filter(type="chat")
     assert [(n.user, n.collapsed) for n in notes] == [(bob.user, 2)]
-    assert notes[0].title == f"alice wrote in Duel (test game)"
+    assert notes[0].title == "alice wrote in Duel (test game)"
     assert not Notification.objects.filter(user=alice.user, type="chat").exists()
 
 

@@ -1,6 +1,7 @@
 """Chat on the live channel, against a real server process: a new message reaches the game's
 stream as `event: chat` (no id: it is not an event of the log), to the readers of its channel
 only; a move still arrives as an event with its seq. Waits are bounded; nothing is timed."""
+
 import queue
 
 import pytest
@@ -33,8 +34,9 @@ def test_chat_reaches_the_streams_of_its_channel_as_its_own_message_type(server,
     # The players' channel never reached the spectator, nor the spectators' the players.
     with server.client(alice.token) as http:
         moves = http.get(f"/games/{duel}/legal-moves/").json()
-        played = http.post(f"/games/{duel}/moves/", json={"move": moves["moves"][0],
-                                                          "expected_version": moves["version"]})
+        played = http.post(
+            f"/games/{duel}/moves/", json={"move": moves["moves"][0], "expected_version": moves["version"]}
+        )
     assert played.status_code == 201
     version = played.json()["version"]
     for who, stream in streams.items():

@@ -1,12 +1,9 @@
 """Private games, invitations, join links, rematches, open seeks and spectating, over HTTP: each
 use case, its bad inputs (a clear 4xx, nothing written) and who may reach what."""
-from datetime import timedelta
-
-import pytest
 
 from games.play.kinds import get_engine
 from games.play import store
-from games.models import ChatMessage, Event, Game, Invitation, Seat
+from games.models import ChatMessage, Game, Invitation, Seat
 from tests.conftest import start_game
 
 GAMES = "/api/v1/games/"
@@ -52,9 +49,13 @@ def test_decline_and_expiry_close_an_invitation(alice, bob, carol, settings):
 
 def test_bad_invitations_are_400_and_write_nothing(alice, bob):
     games = Game.objects.count()
-    for body in ({"kind": "duel", "invite": ["nobody"]}, {"kind": "duel", "invite": "bob"},
-                 {"kind": "duel", "invite": ["alice"]}, {"kind": "duel", "private": "yes please"},
-                 {"kind": "duel", "invite": [f"u{n}" for n in range(11)]}):
+    for body in (
+        {"kind": "duel", "invite": ["nobody"]},
+        {"kind": "duel", "invite": "bob"},
+        {"kind": "duel", "invite": ["alice"]},
+        {"kind": "duel", "private": "yes please"},
+        {"kind": "duel", "invite": [f"u{n}" for n in range(11)]},
+    ):
         response = alice.post(GAMES, body)
         assert (response.status_code, response.json()["code"]) == (400, "invalid"), body
     assert Game.objects.count() == games and Invitation.objects.count() == 0
@@ -75,14 +76,32 @@ def test_a_private_game_is_invisible_to_everyone_not_seated_or_invited(alice, bo
     bob.post(f"/api/v1/invitations/{invitation_of(bob)['id']}/accept/")
     alice.post(f"{GAMES}{game_id}/start/")
     alice.post(f"{GAMES}{game_id}/chat/", {"channel": "players", "text": "just us"})
-    for path in ("", "events/", "state/", "legal-moves/", "chat/", "chat/?channel=spectators", "abort/",
-                 "invitations/", "disputes/"):
+    for path in (
+        "",
+        "events/",
+        "state/",
+        "legal-moves/",
+        "chat/",
+        "chat/?channel=spectators",
+        "abort/",
+        "invitations/",
+        "disputes/",
+    ):
         response = carol.get(f"{GAMES}{game_id}/{path}")
         assert (response.status_code, response.json()["code"]) == (404, "not_found"), path
-    for path, body in (("join/", None), ("moves/", {"move": {"type": "play", "card": "D01"}, "expected_version": 4}),
-                       ("chat/", {"channel": "spectators", "text": "hi"}), ("resign/", None), ("abort/", None),
-                       ("claim-forfeit/", {"seat": 0}), ("rematch/", None), ("mute/", None), ("start/", None),
-                       ("disputes/", {"seq": 1, "reason": "x"}), ("chat/1/report/", {})):
+    for path, body in (
+        ("join/", None),
+        ("moves/", {"move": {"type": "play", "card": "D01"}, "expected_version": 4}),
+        ("chat/", {"channel": "spectators", "text": "hi"}),
+        ("resign/", None),
+        ("abort/", None),
+        ("claim-forfeit/", {"seat": 0}),
+        ("rematch/", None),
+        ("mute/", None),
+        ("start/", None),
+        ("disputes/", {"seq": 1, "reason": "x"}),
+        ("chat/1/report/", {}),
+    ):
         response = carol.post(f"{GAMES}{game_id}/{path}", body)
         assert (response.status_code, response.json()["code"]) == (404, "not_found"), path
     for listing in (GAMES, f"{GAMES}?status=active", "/api/v1/spectate/", "/api/v1/seeks/"):

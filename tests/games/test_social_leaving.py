@@ -1,6 +1,5 @@
 """Leaving a game well, over HTTP: resign, abort (alone before every seat has moved, by a
 unanimous vote after), claiming a vanished seat, and the default clock of new games."""
-import pytest
 
 from games.play import services
 from games.models import AbortVote, Event, Game, Notification

@@ -1,5 +1,6 @@
 """The state cache's two layers (games/play/statecache.py): this process's memory, then Redis. A state
 enters them only once its write commits; every reader gets its own copy; memory is bounded."""
+
 import json
 import uuid
 
@@ -136,8 +137,13 @@ def test_the_states_and_the_news_of_a_write_go_out_together_after_commit():
 @pytest.mark.django_db(transaction=True)
 def test_with_redis_away_a_write_still_commits_and_its_state_is_kept_in_memory(settings):
     # The cache's Redis is one nobody listens on (port 1), as when Redis is down.
-    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": "redis://127.0.0.1:1/0",
-                                   "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2}}}
+    settings.CACHES = {
+        "default": {
+            **settings.CACHES["default"],
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2},
+        }
+    }
     key = name()
     with transaction.atomic():
         statecache.put_after_commit({key: b'"kept"'}, [("darkroom-test-news", "1")])

@@ -1,5 +1,6 @@
 """The event store: append-only in PostgreSQL itself, gap-free, and snapshots that always agree
 with a full replay."""
+
 import json
 
 import pytest
@@ -22,11 +23,14 @@ def play_to_the_end(game_id, players):
         assert players[seat].move(game_id, moves["moves"][-1], moves["version"]).status_code == 201
 
 
-@pytest.mark.parametrize("sql", [
-    "UPDATE games_event SET type = 'Forged' WHERE game_id = %s",
-    "UPDATE games_event SET data = '{}'::jsonb WHERE game_id = %s",
-    "DELETE FROM games_event WHERE game_id = %s",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE games_event SET type = 'Forged' WHERE game_id = %s",
+        "UPDATE games_event SET data = '{}'::jsonb WHERE game_id = %s",
+        "DELETE FROM games_event WHERE game_id = %s",
+    ],
+)
 def test_raw_sql_cannot_change_or_delete_events(duel, sql):
     before = list(Event.objects.filter(game_id=duel).values_list("seq", "type", "data"))
     with pytest.raises(DatabaseError, match="append-only"):
@@ -37,9 +41,11 @@ def test_raw_sql_cannot_change_or_delete_events(duel, sql):
 
 @pytest.mark.django_db(transaction=True)
 def test_raw_sql_cannot_truncate_events(duel):
-    """Committed events (a TRUNCATE inside the inserting transaction fails for another reason)."""
+    """Committed events (a TRUNCATE inside the inserting transaction fails for another reason),
+    on a connection without the test-only door's setting, as every production connection is."""
     with pytest.raises(DatabaseError, match="append-only"):
         with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL darkroom.allow_truncate = 'off'")
             cursor.execute("TRUNCATE games_event CASCADE")
     assert Event.objects.filter(game_id=duel).count() == 4
 
@@ -53,7 +59,7 @@ def test_skipping_triggers_by_replication_role_does_not_work_either(duel):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_test_only_truncate_door_needs_its_setting(duel):
-    """The flush the test runner does opens the door explicitly; without the setting it is shut."""
+    """The test settings open the door on every connection; with the setting off it is shut."""
     with pytest.raises(DatabaseError):
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL darkroom.allow_truncate = 'off'")
@@ -119,7 +125,9 @@ def test_many_states_load_from_snapshots_and_tails_when_the_cache_is_cold(alice,
         loaded = store.states_of(games)
     assert {str(pk) for pk in loaded} == set(ids)
     for game in games:
-        assert json.dumps(loaded[game.pk], sort_keys=True) == json.dumps(store.replay_from_scratch(game), sort_keys=True)
+        assert json.dumps(loaded[game.pk], sort_keys=True) == json.dumps(
+            store.replay_from_scratch(game), sort_keys=True
+        )
 
 
 def test_a_corrupt_snapshot_is_caught_by_comparing_with_a_full_replay(alice, bob, duel):
@@ -138,8 +146,12 @@ def test_the_game_projection_can_be_rebuilt_from_the_events(alice, bob, duel):
     play_to_the_end(duel, {0: alice, 1: bob})
     game = Game.objects.get(pk=duel)
     rebuilt = services.rebuild_projection(game)
-    assert rebuilt == {"version": game.version, "status": game.status,
-                       "active_seats": game.active_seats, "result": game.result}
+    assert rebuilt == {
+        "version": game.version,
+        "status": game.status,
+        "active_seats": game.active_seats,
+        "result": game.result,
+    }
 
 
 def test_the_seed_is_in_the_first_event_and_its_hash_public_from_the_start(alice, duel):

@@ -1,6 +1,7 @@
 """The store's promises that no other test pins down: a version ahead of the game is as wrong as
 one behind it, a writer that skipped the row lock still cannot fork history, and a forfeit replays
 the same with no cache or snapshot to lean on."""
+
 import json
 
 import pytest
@@ -22,8 +23,9 @@ def test_append_ahead_of_the_game_conflicts_and_leaves_no_gap(duel):
         with transaction.atomic():
             store.append(game, before + 1, [NewEvent(store.DISPUTE_RESOLVED, {})], timezone.now())
     assert conflict.value.current == before
-    assert list(Event.objects.filter(game_id=duel).order_by("seq").values_list("seq", flat=True)) == \
-        list(range(1, before + 1))
+    assert list(Event.objects.filter(game_id=duel).order_by("seq").values_list("seq", flat=True)) == list(
+        range(1, before + 1)
+    )
     assert Game.objects.get(pk=duel).version == before
 
 
@@ -33,7 +35,12 @@ def test_a_writer_that_lost_the_race_without_the_lock_gets_the_current_version(d
     first, second = Game.objects.get(pk=duel), Game.objects.get(pk=duel)
     start = first.version
     with transaction.atomic():
-        store.append(first, start, [NewEvent(store.DISPUTE_RESOLVED, {"by": "first"}), NewEvent(store.DISPUTE_RESOLVED, {})], timezone.now())
+        store.append(
+            first,
+            start,
+            [NewEvent(store.DISPUTE_RESOLVED, {"by": "first"}), NewEvent(store.DISPUTE_RESOLVED, {})],
+            timezone.now(),
+        )
     with pytest.raises(VersionConflict) as conflict:
         with transaction.atomic():
             store.append(second, start, [NewEvent(store.DISPUTE_RESOLVED, {"by": "second"})], timezone.now())
@@ -49,8 +56,12 @@ def test_a_forfeit_replays_identically_with_no_cache_and_no_snapshot(alice, bob,
 
     from games.play import services
 
-    game_id = start_game(alice, [bob, carol], kind="pickpic",
-                         options={"time_control": "per_move", "move_seconds": 60, "timeout_policy": "forfeit"})
+    game_id = start_game(
+        alice,
+        [bob, carol],
+        kind="pickpic",
+        options={"time_control": "per_move", "move_seconds": 60, "timeout_policy": "forfeit"},
+    )
     game = Game.objects.get(pk=game_id)
     Game.objects.filter(pk=game_id).update(next_deadline=timezone.now() - timedelta(seconds=1))
     clocks = game.clocks  # only seat 0 has run out of time: the other two play on
@@ -59,7 +70,10 @@ def test_a_forfeit_replays_identically_with_no_cache_and_no_snapshot(alice, bob,
     # The expiry, the forfeit, and the cards the forfeited seat must still give (played for it).
     assert services.expire_due(game_id) == 3
     assert list(Event.objects.filter(game=game).order_by("seq").values_list("type", flat=True))[-3:] == [
-        "TimerExpired", store.SEAT_FORFEITED, "CardsGiven"]
+        "TimerExpired",
+        store.SEAT_FORFEITED,
+        "CardsGiven",
+    ]
     game.refresh_from_db()
     assert game.status == "active"
     assert [e.data["seat"] for e in Event.objects.filter(game=game, type=store.SEAT_FORFEITED)] == [0]
@@ -68,5 +82,6 @@ def test_a_forfeit_replays_identically_with_no_cache_and_no_snapshot(alice, bob,
     Snapshot.objects.filter(game=game).delete()
     rebuilt = store.state_at(game)
     assert json.dumps(rebuilt, sort_keys=True) == served
-    assert set(rebuilt["_forfeited"]) == {e.data["seat"] for e in Event.objects.filter(
-        game=game, type=store.SEAT_FORFEITED)}
+    assert set(rebuilt["_forfeited"]) == {
+        e.data["seat"] for e in Event.objects.filter(game=game, type=store.SEAT_FORFEITED)
+    }

@@ -1,6 +1,7 @@
 """A client that hangs up while a long-poll or a stream waits, against a real server process
 (uvicorn, Django's ASGI handler): the server cancels the wait quietly (no 500, no traceback in
 its log) and goes on answering. Waits are bounded; nothing here is timed."""
+
 import time
 
 import httpx
@@ -35,8 +36,12 @@ def trouble(log: str) -> list[str]:
 def hang_up_during_long_poll(web: Server, token: str, game_id, after: int) -> None:
     """Open the long-poll and close the connection while the server waits (the client gives up
     reading after a second of a 20-second wait)."""
-    with httpx.Client(base_url=f"{web.url}/api/v1", headers={"Authorization": f"Token {token}"},
-                      timeout=httpx.Timeout(10, read=1), verify=TLS) as http:
+    with httpx.Client(
+        base_url=f"{web.url}/api/v1",
+        headers={"Authorization": f"Token {token}"},
+        timeout=httpx.Timeout(10, read=1),
+        verify=TLS,
+    ) as http:
         with pytest.raises(httpx.ReadTimeout):
             http.get(f"/games/{game_id}/events/", params={"after": after, "wait": 20})
 
@@ -62,7 +67,7 @@ def test_hanging_up_on_a_long_poll_logs_no_error_and_the_server_still_answers(we
     for _ in range(3):  # a few times: the handler's threads are reused between requests
         hang_up_during_long_poll(web, bob.token, duel, after=4)
     assert disconnect_handled(web)
-    log = web.output()[len(before):]
+    log = web.output()[len(before) :]
     assert trouble(log) == [], log[-3000:]
     with web.client(bob.token) as http:
         idle = http.get(f"/games/{duel}/events/", params={"after": 4, "wait": 1})
@@ -83,7 +88,7 @@ def test_hanging_up_on_streams_logs_no_error_and_the_server_still_answers(web, a
         # close() stops the reader at its next line: the heartbeat (every second here) ends it
         assert game.closed.wait(20) and mine.closed.wait(20)
     assert disconnect_handled(web)
-    log = web.output()[len(before):]
+    log = web.output()[len(before) :]
     assert trouble(log) == [], log[-3000:]
     with web.client(bob.token) as http:
         idle = http.get(f"/games/{duel}/events/", params={"after": 4, "wait": 1})

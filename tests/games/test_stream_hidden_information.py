@@ -1,14 +1,17 @@
 """Hidden information on streams is exactly that of /events/: every game played whole through a
 real server while every seat and a spectator watch its stream; what each stream carried must be,
 entry for entry, what /events/ shows the same viewer at that moment (whose redaction the engines'
-and the API's own tests check phase by phase). A stream opened mid-game must agree too."""
+and the API's own tests check phase by phase). A stream opened mid-game must agree too. The same
+holds of the game followed on each viewer's own stream (`/stream/?games=`), which carries it
+frame for frame as the game's stream does."""
+
 import random
 
 import pytest
 
 from games.models import Event, Game
 from tests.conftest import start_game
-from tests.live_server import game_stream
+from tests.live_server import followed_stream, game_stream
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.long]
 
@@ -18,7 +21,7 @@ KINDS = [("duel", 2), ("pickpic", 3), ("photograph", 2), ("provence", 2)]
 def caught_up(viewers, streams, game_id, server, after, version):
     """Each stream's messages up to `version`, beside what /events/ shows the same viewer now:
     both read before anyone acts again, so what may be shown only for a moment (Photograph's
-    blurred faces, issue 11) is shown by both or by neither."""
+    blurred faces) is shown by both or by neither."""
     for i, (viewer, stream) in enumerate(zip(viewers, streams)):
         got = stream.until(lambda m: int(m.id) >= version, timeout=60) if version > after[i] else []
         with server.client(viewer.token) as http:
@@ -30,13 +33,16 @@ def caught_up(viewers, streams, game_id, server, after, version):
         yield from got
 
 
+@pytest.mark.parametrize("open_stream", [game_stream, followed_stream], ids=["game-stream", "user-stream"])
 @pytest.mark.parametrize("kind, players", KINDS)
-def test_each_viewer_stream_shows_what_events_shows_them_through_a_whole_game(server, make_player, kind, players):
+def test_each_viewer_stream_shows_what_events_shows_them_through_a_whole_game(
+    server, make_player, kind, players, open_stream
+):
     seats = [make_player() for _ in range(players)]
     spectator = make_player()
     game_id = start_game(seats[0], seats[1:], kind=kind)
     viewers = [*seats, spectator]
-    streams = [game_stream(server, v.token, game_id, after=0) for v in viewers]
+    streams = [open_stream(server, v.token, game_id, after=0) for v in viewers]
     for stream in streams:
         assert stream.next().event == "ready"
     after = [0] * len(streams)  # per stream, the last seq compared
@@ -50,7 +56,7 @@ def test_each_viewer_stream_shows_what_events_shows_them_through_a_whole_game(se
             if game.status != "active":
                 break
             if step == 10:  # a spectator who joins the stream mid-game, from the present
-                late = game_stream(server, spectator.token, game_id)
+                late = open_stream(server, spectator.token, game_id)
                 ready = late.next()
                 assert ready.event == "ready" and ready.data["after"] == game.version
                 viewers.append(spectator)
@@ -58,8 +64,10 @@ def test_each_viewer_stream_shows_what_events_shows_them_through_a_whole_game(se
                 after.append(ready.data["after"])
             seat = chooser.choice(game.active_seats)
             listed = clients[seat].get(f"/games/{game_id}/legal-moves/").json()
-            answer = clients[seat].post(f"/games/{game_id}/moves/", json={
-                "move": chooser.choice(listed["moves"]), "expected_version": listed["version"]})
+            answer = clients[seat].post(
+                f"/games/{game_id}/moves/",
+                json={"move": chooser.choice(listed["moves"]), "expected_version": listed["version"]},
+            )
             assert answer.status_code == 201, answer.text
             seen += caught_up(viewers, streams, game_id, server, after, answer.json()["version"])
         assert Game.objects.get(pk=game_id).status == "finished"

@@ -4,6 +4,7 @@ Several web processes: a reader on one hears moves made through another, because
 through Redis, not through the process. Redis down: moves still commit, every endpoint answers,
 streams fall back to polling the database; when Redis is back, the subscription returns by
 itself. The Redis stopped here is a private one, never the shared one."""
+
 import time
 
 import httpx
@@ -20,8 +21,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def play(server, player, game_id):
     with server.client(player.token) as http:
         listed = http.get(f"/games/{game_id}/legal-moves/").json()
-        answer = http.post(f"/games/{game_id}/moves/", json={"move": listed["moves"][0],
-                                                             "expected_version": listed["version"]})
+        answer = http.post(
+            f"/games/{game_id}/moves/", json={"move": listed["moves"][0], "expected_version": listed["version"]}
+        )
     assert answer.status_code == 201, answer.text
     return answer.json()["version"]
 
@@ -71,7 +73,8 @@ def private_redis():
 
 
 def test_with_redis_down_moves_commit_every_endpoint_answers_and_streams_poll_then_resume(
-        private_redis, alice, bob, duel):
+    private_redis, alice, bob, duel
+):
     web = Server(redis_url=private_redis.url).start()
     try:
         stream = game_stream(web, bob.token, duel)

@@ -1,6 +1,7 @@
 """Server-Sent Events against a real server process (uvicorn, the test database, Redis): each
 event as /events/ shows it, resume without loss or repeat, heartbeats, the caller's own stream,
 tickets, and the bad inputs. Waits are bounded; nothing here is timed."""
+
 import pytest
 
 from games.models import Game
@@ -13,8 +14,9 @@ def play(server, player, game_id):
     """The player's first legal move, made through the server."""
     with server.client(player.token) as http:
         listed = http.get(f"/games/{game_id}/legal-moves/").json()
-        answer = http.post(f"/games/{game_id}/moves/", json={"move": listed["moves"][0],
-                                                             "expected_version": listed["version"]})
+        answer = http.post(
+            f"/games/{game_id}/moves/", json={"move": listed["moves"][0], "expected_version": listed["version"]}
+        )
     assert answer.status_code == 201, answer.text
     return answer.json()["version"]
 
@@ -84,19 +86,22 @@ def test_an_idle_stream_sends_heartbeat_comments(server, alice, duel):
     stream.close()
 
 
-@pytest.mark.parametrize("path, headers, status, code", [
-    ("/games/{game}/stream/", {}, 401, "not_authenticated"),
-    ("/games/{game}/stream/", {"Authorization": "Token nonsense"}, 401, "authentication_failed"),
-    ("/games/{game}/stream/?token={token}", {}, 401, "not_authenticated"),  # never a token in a URL
-    ("/games/{game}/stream/?ticket=made-up", {}, 401, "authentication_failed"),
-    ("/games/00000000-0000-0000-0000-000000000000/stream/", "auth", 404, "not_found"),
-    ("/games/not-a-uuid/stream/", "auth", 404, "not_found"),
-    ("/games/{game}/stream/?after=x", "auth", 400, "invalid"),
-    ("/games/{game}/stream/?after=-1", "auth", 400, "invalid"),
-    ("/games/{game}/stream/", {"Last-Event-ID": "7.5"}, 400, "invalid"),
-    ("/stream/", {}, 401, "not_authenticated"),
-    ("/stream/?after=x", "auth", 400, "invalid"),
-])
+@pytest.mark.parametrize(
+    "path, headers, status, code",
+    [
+        ("/games/{game}/stream/", {}, 401, "not_authenticated"),
+        ("/games/{game}/stream/", {"Authorization": "Token nonsense"}, 401, "authentication_failed"),
+        ("/games/{game}/stream/?token={token}", {}, 401, "not_authenticated"),  # never a token in a URL
+        ("/games/{game}/stream/?ticket=made-up", {}, 401, "authentication_failed"),
+        ("/games/00000000-0000-0000-0000-000000000000/stream/", "auth", 404, "not_found"),
+        ("/games/not-a-uuid/stream/", "auth", 404, "not_found"),
+        ("/games/{game}/stream/?after=x", "auth", 400, "invalid"),
+        ("/games/{game}/stream/?after=-1", "auth", 400, "invalid"),
+        ("/games/{game}/stream/", {"Last-Event-ID": "7.5"}, 400, "invalid"),
+        ("/stream/", {}, 401, "not_authenticated"),
+        ("/stream/?after=x", "auth", 400, "invalid"),
+    ],
+)
 def test_bad_stream_requests_get_a_clear_error(server, alice, duel, path, headers, status, code):
     auth = {"Authorization": f"Token {alice.token}"}
     if headers == "auth":
@@ -113,14 +118,15 @@ def test_a_ticket_opens_one_stream_once(server, alice, bob, duel):
         issued = http.post("/stream-tickets/")
     assert issued.status_code == 201 and 0 < issued.json()["expires_in"] <= 60
     ticket = issued.json()["ticket"]
-    stream = Stream(f"{server.url}/api/v1/games/{duel}/stream/?after=4&ticket={ticket}",
-                    {"Accept": "text/event-stream", "Cache-Control": "no-cache"}).open()  # as EventSource
+    stream = Stream(
+        f"{server.url}/api/v1/games/{duel}/stream/?after=4&ticket={ticket}",
+        {"Accept": "text/event-stream", "Cache-Control": "no-cache"},
+    ).open()  # as EventSource
     assert stream.status == 200 and stream.next().data["your_seat"] == 1  # the ticket is bob's
     version = play(server, alice, duel)
     assert stream.next().id == str(version)
     stream.close()
-    reused = Stream(f"{server.url}/api/v1/games/{duel}/stream/?ticket={ticket}",
-                    {"Accept": "text/event-stream"}).open()
+    reused = Stream(f"{server.url}/api/v1/games/{duel}/stream/?ticket={ticket}", {"Accept": "text/event-stream"}).open()
     assert (reused.status, "authentication_failed" in reused.body) == (401, True)
     with server.client() as http:
         anonymous = http.post("/stream-tickets/")
@@ -137,15 +143,19 @@ def test_a_ticket_lives_in_redis_with_its_time_to_live(server, bob, settings):
 
 
 def test_my_stream_tells_of_my_games_starting_my_turn_notices_and_the_end(server, alice, bob):
-    stream = user_stream(server, bob.token)
+    stream = user_stream(server, bob.token, own=False)  # the games' own events: test_user_stream_games
     assert stream.next().event == "ready"
     with server.client(alice.token) as http:
         game_id = http.post("/games/", json={"kind": "duel", "options": {"hand_size": 1}}).json()["id"]
     with server.client(bob.token) as http:
         assert http.post(f"/games/{game_id}/join/").status_code == 200
     joined = stream.next()
-    assert (joined.event, joined.data["game"], joined.data["status"], joined.data["your_seat"]) == \
-        ("game", game_id, "open", 1)
+    assert (joined.event, joined.data["game"], joined.data["status"], joined.data["your_seat"]) == (
+        "game",
+        game_id,
+        "open",
+        1,
+    )
     with server.client(alice.token) as http:
         assert http.post(f"/games/{game_id}/start/").status_code == 200
     started = stream.next()
@@ -162,7 +172,7 @@ def test_my_stream_tells_of_my_games_starting_my_turn_notices_and_the_end(server
     assert any(m.event == "game" and m.data["status"] == "finished" for m in got)
     notice = got[-1]
     stream.close()
-    again = user_stream(server, bob.token, **{"Last-Event-ID": str(int(notice.id) - 1)})
+    again = user_stream(server, bob.token, own=False, **{"Last-Event-ID": str(int(notice.id) - 1)})
     resumed = again.until(lambda m: m.event == "notification")
     assert resumed[-1].id == notice.id and resumed[-1].data == notice.data
     again.close()
@@ -216,13 +226,15 @@ def test_waiting_clients_share_a_few_pooled_connections(server, alice, bob, caro
     assert 0 < peak[0] <= 4
 
 
-def test_every_middleware_can_run_async():
+def test_every_middleware_of_the_live_process_can_run_async():
     """One sync-only middleware makes Django run the chain, and the view, on a thread: each
-    stream and long-poll would then hold one while it waits (see config/static.py)."""
-    from django.conf import settings
+    stream and long-poll would then hold one while it waits. `live` runs none (WhiteNoise, the
+    site's only one, serves static files, which live has none of)."""
     from django.utils.module_loading import import_string
 
-    sync_only = [m for m in settings.MIDDLEWARE if not getattr(import_string(m), "async_capable", False)]
+    from config import live_settings
+
+    sync_only = [m for m in live_settings.MIDDLEWARE if not getattr(import_string(m), "async_capable", False)]
     assert sync_only == []
 
 
@@ -237,8 +249,7 @@ def test_a_deleted_token_stops_opening_long_polls_and_streams_at_once(server, bo
         assert http.get(f"/games/{duel}/events/", params={"after": 4, "wait": 1}).status_code == 200
         assert http.get(f"/games/{duel}/events/", params={"after": 4, "wait": 1}).status_code == 200  # cached
         AuthToken.objects.get(digest=digest(bob.token)).delete()  # as revoking it does
-        assert wait_for(lambda: http.get(f"/games/{duel}/events/", params={"after": 4}).status_code == 401,
-                        timeout=10)
+        assert wait_for(lambda: http.get(f"/games/{duel}/events/", params={"after": 4}).status_code == 401, timeout=10)
         answer = http.get(f"/games/{duel}/stream/")
     assert (answer.status_code, answer.json()["code"]) == (401, "authentication_failed")
 

@@ -1,9 +1,9 @@
-"""The sweeper settles due games in batches (issue 10): every due game once, however the wakes
+"""The sweeper settles due games in batches: every due game once, however the wakes
 are lost, duplicated or early; one game's trouble does not hold up the others; the auto-move is
 the engine's `auto_move` hook; wakes are shared per slice of time."""
+
 from datetime import timedelta
 
-import pytest
 from django.utils import timezone
 
 from games.play import scheduling, services, turns
@@ -16,8 +16,10 @@ from tests.worker import purge_queue
 
 
 def timed_games(make_player, count, seconds=60):
-    return [start_game(make_player(), [make_player()], options={"time_control": "per_move", "move_seconds": seconds})
-            for _ in range(count)]
+    return [
+        start_game(make_player(), [make_player()], options={"time_control": "per_move", "move_seconds": seconds})
+        for _ in range(count)
+    ]
 
 
 def expiries(game_id):
@@ -31,7 +33,7 @@ def test_a_batch_expires_every_due_game_once_and_a_second_run_nothing(make_playe
     counts = services.settle_due_games(batch=2)  # three batches: 2 + 2 + none left
     assert counts["games"] == 4 and counts["expired"] == 8  # TimerExpired + the auto-move each
     assert [len(expiries(g)) for g in games] == [1, 1, 1, 1, 0]  # the fifth is not due
-    assert services.settle_due_games(batch=2)["expired"] == 0   # a duplicated wake: nothing
+    assert services.settle_due_games(batch=2)["expired"] == 0  # a duplicated wake: nothing
     assert [len(expiries(g)) for g in games] == [1, 1, 1, 1, 0]
     for game_id in games[:4]:
         game = Game.objects.get(pk=game_id)

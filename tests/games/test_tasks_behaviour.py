@@ -1,6 +1,7 @@
 """The worker's tasks, pinned one by one (mutation testing found them unstated): what the sweeper
 settles, wakes and resends, and reports; a webhook's payload, its success and its backoff; the
 email task's window, digest, record and retry; a game's own wake."""
+
 import json
 import threading
 import time
@@ -45,8 +46,9 @@ def quiet_start(alice, bob, email_digest_minutes=None):
     Delivery.objects.all().delete()
     NotificationPreference.objects.update(email_digest_at=None)
     if email_digest_minutes is not None:
-        response = bob.client.put("/api/v1/accounts/preferences/", {"email_digest_minutes": email_digest_minutes},
-                                  format="json")
+        response = bob.client.put(
+            "/api/v1/accounts/preferences/", {"email_digest_minutes": email_digest_minutes}, format="json"
+        )
         assert response.status_code == 200
     return game
 
@@ -57,7 +59,7 @@ def quiet_start(alice, bob, email_digest_minutes=None):
 def test_the_sweeper_settles_wakes_what_falls_due_before_its_next_run_and_resends(make_player, queue):
     players = [make_player() for _ in range(10)]
     due, soon, reminded, later, over = [timed(players[i], players[i + 1]) for i in range(0, 10, 2)]
-    rewind(due, 61)                                               # past its deadline: settled now
+    rewind(due, 61)  # past its deadline: settled now
     now = timezone.now()
     soon_at, reminder_at = now + timedelta(seconds=7.3), now + timedelta(seconds=9.1)
     Game.objects.filter(pk=soon).update(next_deadline=soon_at, next_reminder=None)
@@ -65,26 +67,34 @@ def test_the_sweeper_settles_wakes_what_falls_due_before_its_next_run_and_resend
     Game.objects.filter(pk=later).update(next_deadline=now + timedelta(seconds=15), next_reminder=None)  # after 2 runs
     Game.objects.filter(pk=over).update(status=Game.Status.FINISHED, next_deadline=soon_at)
     Delivery.objects.all().delete()
-    note = Notification.objects.create(user=players[0].user, type="chat", title="t", data={}, created_at=now,
-                                       updated_at=now)
+    note = Notification.objects.create(
+        user=players[0].user, type="chat", title="t", data={}, created_at=now, updated_at=now
+    )
     # Ids of their own: resends are deduplicated by delivery id in the Redis every test run shares.
     ids = iter(range(1_000_000_000 + uuid.uuid4().int % 1_000_000_000, 2_100_000_000))
 
     def delivery(channel, seconds, **fields):
-        return Delivery.objects.create(pk=next(ids), notification=note, channel=channel,
-                                       next_attempt_at=now + timedelta(seconds=seconds), **fields)
+        return Delivery.objects.create(
+            pk=next(ids), notification=note, channel=channel, next_attempt_at=now + timedelta(seconds=seconds), **fields
+        )
 
     pending = [delivery("webhook", -5), delivery("webhook", -1, attempts=2)]
-    delivery("webhook", 30)                                       # not due yet
-    delivery("webhook", 0, status=Delivery.Status.SENT)           # sent
+    delivery("webhook", 30)  # not due yet
+    delivery("webhook", 0, status=Delivery.Status.SENT)  # sent
     email = delivery("email", -2)
     queue()
     counts = tasks.sweep()
     assert counts == {"games": 1, "expired": 2, "reminded": 0, "scheduled": 2, "deliveries": 3}
     assert Event.objects.filter(game_id=due, type="TimerExpired").count() == 1
-    assert queue() == sorted([(SETTLE, [], scheduling.bucket(soon_at)), (SETTLE, [], scheduling.bucket(reminder_at)),
-                              *[(WEBHOOK, [d.pk], d.next_attempt_at) for d in pending],
-                              (EMAIL, [players[0].user.pk], email.next_attempt_at)], key=repr)
+    assert queue() == sorted(
+        [
+            (SETTLE, [], scheduling.bucket(soon_at)),
+            (SETTLE, [], scheduling.bucket(reminder_at)),
+            *[(WEBHOOK, [d.pk], d.next_attempt_at) for d in pending],
+            (EMAIL, [players[0].user.pk], email.next_attempt_at),
+        ],
+        key=repr,
+    )
     # Swept again at once: the resends and the wakes are deduplicated; still counted as found.
     assert tasks.sweep() == {"games": 0, "expired": 0, "reminded": 0, "scheduled": 0, "deliveries": 3}
     assert queue() == []
@@ -144,10 +154,15 @@ def test_a_webhook_carries_the_notice_and_is_recorded_as_sent(alice, bob):
         after = timezone.now()
     finally:
         receiver.close()
-    (_, body), = receiver.requests
-    assert json.loads(body) == {"id": note.pk, "delivery": delivery.pk, "type": "finished",
-                                "title": "Duel (test game) is over", "data": note.data,
-                                "created_at": note.created_at.isoformat()}
+    ((_, body),) = receiver.requests
+    assert json.loads(body) == {
+        "id": note.pk,
+        "delivery": delivery.pk,
+        "type": "finished",
+        "title": "Duel (test game) is over",
+        "data": note.data,
+        "created_at": note.created_at.isoformat(),
+    }
     assert note.data == {"result": {"winners": [1]}, "game": str(note.game_id), "kind": "duel"}
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts, delivery.last_error) == ("sent", 1, "")
@@ -183,7 +198,8 @@ def test_a_webhook_is_sent_within_a_second_of_its_time_and_not_before(alice, bob
 
 
 def test_a_failed_webhook_is_rescheduled_after_commit_with_backoff_then_given_up(
-        alice, bob, receiver, queue, django_capture_on_commit_callbacks):
+    alice, bob, receiver, queue, django_capture_on_commit_callbacks
+):
     receiver.status = 503
     _, _, delivery = webhook_for_bob(alice, bob, receiver.url)
     queue()
@@ -221,7 +237,7 @@ def test_an_email_digest_lists_the_due_notices_in_order_and_records_each(alice, 
     later = notify.send([alice.user.pk], game, "finished", {"result": None})[0]  # not bob's either
     now = timezone.now()
     hook = Delivery.objects.create(notification=first, channel="webhook", next_attempt_at=now)  # not an email
-    old = notify.send([bob.user.pk], game, "dispute", {})[0]
+    old = notify.send([bob.user.pk], game, "dispute", {}, what="A dispute was raised")[0]
     Delivery.objects.filter(notification=old).update(status="sent", attempts=1)  # sent before: not again
     before = timezone.now()
     tasks.deliver_email(bob.user.pk)
@@ -235,7 +251,8 @@ def test_an_email_digest_lists_the_due_notices_in_order_and_records_each(alice, 
     assert [(d.status, d.attempts) for d in bobs] == [("sent", 1), ("sent", 1)]
     assert bobs[0].sent_at == bobs[1].sent_at and bobs[0].sent_at >= before
     assert sorted(DeliveryAttempt.objects.values_list("delivery_id", "ok", "at")) == [
-        (d.pk, True, d.sent_at) for d in bobs]
+        (d.pk, True, d.sent_at) for d in bobs
+    ]
     assert Delivery.objects.get(notification=later).status == "pending"
     assert Delivery.objects.get(notification__user=carol.user).status == "pending"
 
@@ -255,16 +272,19 @@ def test_an_email_is_sent_within_a_second_of_its_slot_and_not_before(alice, bob)
 def test_a_mail_server_failure_retries_each_notice_after_commit(alice, bob, queue, django_capture_on_commit_callbacks):
     game = quiet_start(alice, bob, email_digest_minutes=0)
     for kind in ("finished", "dispute"):
-        notify.send([bob.user.pk], game, kind, {})
+        notify.send([bob.user.pk], game, kind, {}, what="A dispute was raised")
     queue()
     before = timezone.now()
-    broken = override_settings(EMAIL_BACKEND="accounts.mail.SMTPBackend",
-                               EMAIL_HOST="127.0.0.1", EMAIL_PORT=closed_port(), EMAIL_TIMEOUT=2)
+    broken = override_settings(
+        EMAIL_BACKEND="accounts.mail.SMTPBackend", EMAIL_HOST="127.0.0.1", EMAIL_PORT=closed_port(), EMAIL_TIMEOUT=2
+    )
     with django_capture_on_commit_callbacks() as callbacks, broken:
         tasks.deliver_email(bob.user.pk)
     after = timezone.now()
     bobs = list(Delivery.objects.order_by("pk"))
-    assert [(d.status, d.attempts, d.last_error) for d in bobs] == [("pending", 1, "[Errno 111] Connection refused")] * 2
+    assert [(d.status, d.attempts, d.last_error) for d in bobs] == [
+        ("pending", 1, "[Errno 111] Connection refused")
+    ] * 2
     assert bobs[0].next_attempt_at == bobs[1].next_attempt_at
     assert before + timedelta(seconds=0.3) <= bobs[0].next_attempt_at <= after + timedelta(seconds=0.3)
     assert not DeliveryAttempt.objects.exists()

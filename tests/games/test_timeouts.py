@@ -1,6 +1,7 @@
 """Time controls on real PostgreSQL: deadlines in the projection, expiry on the next write or by
 the timer task, auto-moves that replay exactly, forfeits, vacations. (The worker-driven versions
 of these are in test_worker.py.)"""
+
 import json
 
 import pytest
@@ -65,9 +66,9 @@ def test_the_expiry_task_run_twice_appends_once(alice, bob):
 def test_an_early_or_stale_task_does_nothing(alice, bob):
     game_id = timed(alice, bob)
     game = Game.objects.get(pk=game_id)
-    assert services.expire_due(game_id, game.version) == 0       # not due yet
+    assert services.expire_due(game_id, game.version) == 0  # not due yet
     rewind(game_id, 3 * DAY + 1)
-    assert services.expire_due(game_id, game.version - 1) == 0   # scheduled for an older version
+    assert services.expire_due(game_id, game.version - 1) == 0  # scheduled for an older version
     assert "TimerExpired" not in types(game_id)
 
 
@@ -83,9 +84,11 @@ def test_the_auto_move_is_chosen_from_the_seed_and_event_number_and_replays_exac
     from games.play.kinds import get_engine
 
     legal = get_engine("duel").legal_moves(state_before, 0)
-    assert auto.data["move"] in legal          # the rules require a legal move for the late seat
+    assert auto.data["move"] in legal  # the rules require a legal move for the late seat
     assert auto.data["move"] == base.rng(seed, "auto", auto.seq).choice(legal)  # and a reproducible one
-    assert json.dumps(store.replay_from_scratch(game), sort_keys=True) == json.dumps(store.state_at(game), sort_keys=True)
+    assert json.dumps(store.replay_from_scratch(game), sort_keys=True) == json.dumps(
+        store.state_at(game), sort_keys=True
+    )
 
 
 def test_forfeit_in_a_two_seat_game_ends_it_and_the_other_seat_wins(alice, bob):
@@ -100,8 +103,12 @@ def test_forfeit_in_a_two_seat_game_ends_it_and_the_other_seat_wins(alice, bob):
 
 
 def test_a_forfeited_seat_in_a_bigger_game_is_played_for_and_ranked_last(alice, bob, carol):
-    game_id = start_game(alice, [bob, carol], kind="pickpic",
-                         options={"time_control": "per_move", "move_seconds": 3600, "timeout_policy": "forfeit"})
+    game_id = start_game(
+        alice,
+        [bob, carol],
+        kind="pickpic",
+        options={"time_control": "per_move", "move_seconds": 3600, "timeout_policy": "forfeit"},
+    )
     game = Game.objects.get(pk=game_id)
     assert game.active_seats == [0, 1, 2]  # the give phase is simultaneous
     moves = {p: p.get(f"/api/v1/games/{game_id}/legal-moves/").json()["moves"][0] for p in (bob, carol)}
@@ -125,8 +132,16 @@ def test_the_engine_outcome_ranks_forfeited_seats_last_whatever_their_score():
     from games.play.kinds import get_engine
 
     duel = get_engine("duel")
-    over = {"players": 2, "deck": [], "hands": [[], []], "turn": 0, "trick": [], "tricks": [5, 1],
-            "discard": [], "_forfeited": [0]}
+    over = {
+        "players": 2,
+        "deck": [],
+        "hands": [[], []],
+        "turn": 0,
+        "trick": [],
+        "tricks": [5, 1],
+        "discard": [],
+        "_forfeited": [0],
+    }
     result = duel.outcome(over)
     assert result["winners"] == [1] and result["places"] == [2, 1] and result["scores"] == [5, 1]
 
@@ -142,9 +157,12 @@ def test_new_games_have_a_correspondence_clock_by_default(alice, bob, duel):
 
 
 def test_bad_clock_options_are_refused_at_create(alice):
-    for options in [{"time_control": "per_move", "move_seconds": 0},
-                    {"time_control": "bank", "bank_initial_seconds": 100, "bank_max_seconds": 50},
-                    {"timeout_policy": "resign"}, {"reminder_fraction": 2}]:
+    for options in [
+        {"time_control": "per_move", "move_seconds": 0},
+        {"time_control": "bank", "bank_initial_seconds": 100, "bank_max_seconds": 50},
+        {"timeout_policy": "resign"},
+        {"reminder_fraction": 2},
+    ]:
         response = alice.post("/api/v1/games/", {"kind": "duel", "options": options})
         assert (response.status_code, response.json()["code"]) == (400, "invalid"), options
 
@@ -188,8 +206,16 @@ def test_bank_time_control_spends_and_earns(alice, bob, monkeypatch):
     # The clock stands still but for the rewind: exact figures, whatever the machine's load.
     frozen = timezone.now()
     monkeypatch.setattr(timezone, "now", lambda: frozen)
-    game_id = start_game(alice, [bob], options={"time_control": "bank", "bank_initial_seconds": 1000,
-                                                "bank_increment_seconds": 100, "bank_max_seconds": 1050})
+    game_id = start_game(
+        alice,
+        [bob],
+        options={
+            "time_control": "bank",
+            "bank_initial_seconds": 1000,
+            "bank_increment_seconds": 100,
+            "bank_max_seconds": 1050,
+        },
+    )
     rewind(game_id, 300)
     alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
     seat = Game.objects.get(pk=game_id).clocks["seats"]["0"]

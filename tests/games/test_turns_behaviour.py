@@ -1,6 +1,7 @@
 """A Turn's promises that mutation testing found unstated: the auto-move is fixed by the seed and
 the event number alone, the game-wide reads (seeds, vacations) answer for the games asked about,
 and a vacation moves the wake times of the user's own active games only."""
+
 from datetime import timedelta
 
 import pytest
@@ -22,8 +23,9 @@ PINNED = {4: "D10", 5: "D01", 6: "D10", 7: "D10", 8: "D04", 9: "D10"}
 def auto_move_at(version, seed=SEED):
     engine = Duel()
     state = engine.setup(2, {}, seed)
-    turn = Turn(Game(version=version, clocks={}, active_seats=[0], options={}), engine, state,
-                timezone.now(), seed=seed)
+    turn = Turn(
+        Game(version=version, clocks={}, active_seats=[0], options={}), engine, state, timezone.now(), seed=seed
+    )
     turn.auto_move(0)
     (event,) = turn.events
     assert event.actor == 0 and event.data["auto"] is True
@@ -64,8 +66,8 @@ def test_a_vacation_moves_the_deadlines_of_the_user_s_active_games_only(alice, b
     assert alice.post("/api/v1/accounts/vacation/", {"days": 2}).status_code == 201
     after = {g: Game.objects.get(pk=g).next_deadline for g in (mine, theirs, aborted)}
     assert abs((after[mine] - before[mine]).total_seconds() - 2 * 86400) < 5
-    assert after[theirs] == before[theirs]     # bob and carol's game: not alice's clock
-    assert after[aborted] is None              # over: nothing falls due in it any more
+    assert after[theirs] == before[theirs]  # bob and carol's game: not alice's clock
+    assert after[aborted] is None  # over: nothing falls due in it any more
 
 
 @pytest.mark.parametrize("reason", [None, "resigned"])
@@ -83,15 +85,24 @@ def away(player, start_ago, end_ago):
     from accounts.models import Vacation
 
     now = timezone.now()
-    Vacation.objects.create(user=player.user, start=now - timedelta(seconds=start_ago),
-                            end=now - timedelta(seconds=end_ago))
+    Vacation.objects.create(
+        user=player.user, start=now - timedelta(seconds=start_ago), end=now - timedelta(seconds=end_ago)
+    )
 
 
 def test_time_spent_on_vacation_is_not_taken_from_the_bank_of_the_seat_that_moves(alice, bob):
-    game_id = start_game(alice, [bob], options={"time_control": "bank", "bank_initial_seconds": 3600,
-                                                "bank_increment_seconds": 0, "bank_max_seconds": 3600})
-    rewind(game_id, 1800)          # alice's clock has run half an hour ...
-    away(alice, 1500, 300)         # ... twenty minutes of which she was away
+    game_id = start_game(
+        alice,
+        [bob],
+        options={
+            "time_control": "bank",
+            "bank_initial_seconds": 3600,
+            "bank_increment_seconds": 0,
+            "bank_max_seconds": 3600,
+        },
+    )
+    rewind(game_id, 1800)  # alice's clock has run half an hour ...
+    away(alice, 1500, 300)  # ... twenty minutes of which she was away
     assert alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]}).status_code == 201
     left = Game.objects.get(pk=game_id).clocks["seats"]["0"]["left"]
     assert 3600 - 600 - 5 < left <= 3600 - 600
@@ -99,9 +110,9 @@ def test_time_spent_on_vacation_is_not_taken_from_the_bank_of_the_seat_that_move
 
 def test_a_seat_whose_running_time_was_spent_on_vacation_is_not_timed_out(alice, bob):
     game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600})
-    rewind(game_id, 2 * 3600)      # two hours since alice's clock started, of an hour's allowance ...
-    away(alice, 2 * 3600, 0)       # ... all of them away
-    Game.objects.filter(pk=game_id).update(next_deadline=timezone.now())   # a wake comes all the same
+    rewind(game_id, 2 * 3600)  # two hours since alice's clock started, of an hour's allowance ...
+    away(alice, 2 * 3600, 0)  # ... all of them away
+    Game.objects.filter(pk=game_id).update(next_deadline=timezone.now())  # a wake comes all the same
     assert services.expire_due(game_id) == 0
     assert not Event.objects.filter(game_id=game_id, type="TimerExpired").exists()
 
@@ -127,10 +138,11 @@ def test_an_engine_timer_falls_due_at_its_very_instant(alice, bob, monkeypatch):
 
 def test_seats_overdue_together_expire_in_the_order_their_time_ran_out(make_player):
     players = [make_player() for _ in range(3)]
-    game_id = start_game(players[0], players[1:], kind="pickpic",
-                         options={"time_control": "per_move", "move_seconds": 3600})
+    game_id = start_game(
+        players[0], players[1:], kind="pickpic", options={"time_control": "per_move", "move_seconds": 3600}
+    )
     game = Game.objects.get(pk=game_id)
-    assert game.active_seats == [0, 1, 2]   # the give phase is simultaneous
+    assert game.active_seats == [0, 1, 2]  # the give phase is simultaneous
     now = timezone.now()
     ran_out = {"0": now - timedelta(seconds=60), "1": now - timedelta(seconds=120)}  # seat 1 first
     for seat, when in ran_out.items():
@@ -139,8 +151,7 @@ def test_seats_overdue_together_expire_in_the_order_their_time_ran_out(make_play
     services.expire_due(game_id)
     expired = Event.objects.filter(game_id=game_id, type="TimerExpired").order_by("seq")
     assert [(e.data["timer"], e.data["seat"]) for e in expired] == [("clock", 1), ("clock", 0)]
-    assert expired[0].data == {"timer": "clock", "seat": 1, "deadline": ran_out["1"].isoformat(),
-                               "policy": "auto_move"}
+    assert expired[0].data == {"timer": "clock", "seat": 1, "deadline": ran_out["1"].isoformat(), "policy": "auto_move"}
 
 
 def test_the_end_of_a_rated_game_publishes_the_seed_and_the_rating_changes(alice, bob, duel):
@@ -167,8 +178,8 @@ def test_a_seat_s_clock_falls_due_at_its_very_instant(alice, bob, monkeypatch):
 def test_a_seat_already_to_move_is_not_told_again_when_another_seat_moves(make_player):
     players = [make_player() for _ in range(3)]
     game_id = start_game(players[0], players[1:], kind="pickpic")
-    assert Game.objects.get(pk=game_id).active_seats == [0, 1, 2]   # the give phase is simultaneous
-    Notification.objects.update(read_at=timezone.now())              # every seat has seen its turn
+    assert Game.objects.get(pk=game_id).active_seats == [0, 1, 2]  # the give phase is simultaneous
+    Notification.objects.update(read_at=timezone.now())  # every seat has seen its turn
     move = players[1].get(f"/api/v1/games/{game_id}/legal-moves/").json()["moves"][0]
     assert players[1].move(game_id, move).status_code == 201
     assert not Notification.objects.filter(type="your_turn", read_at__isnull=True).exists()
@@ -190,8 +201,11 @@ def test_one_wake_plays_a_resigned_seat_s_turn_that_an_engine_timer_brings(make_
     monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
     assert services.expire_due(game_id, game.version) == 3
     events = Event.objects.filter(game=game, seq__gt=game.version).order_by("seq")
-    assert [(e.type, e.actor) for e in events] == [("TimerExpired", None), ("HourglassRanOut", None),
-                                                   ("PlayerReady", 3)]
+    assert [(e.type, e.actor) for e in events] == [
+        ("TimerExpired", None),
+        ("HourglassRanOut", None),
+        ("PlayerReady", 3),
+    ]
     assert events[2].data["move"] == {"type": "ready"} and events[2].data["auto"] is True
 
 
@@ -212,15 +226,15 @@ def test_a_team_game_finished_by_a_turn_is_rated_team_against_team(make_player):
     players = [make_player() for _ in range(4)]
     game = Game.objects.get(pk=start_game(players[0], players[1:], kind="photoshoot"))
     assert game.rated is True
-    last_round = started(4)                       # the last round in play since T0, team 1 to photograph
+    last_round = started(4)  # the last round in play since T0, team 1 to photograph
     last_round["scores"] = [30, 10]
     last_round = started_again(run_out(last_round).state)
     turn = Turn(game, ENGINE, last_round, timezone.now())
-    turn.settle()                                 # its hourglass ran out long ago: the game ends
+    turn.settle()  # its hourglass ran out long ago: the game ends
     turn.commit()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result["winners"] == [0, 2]
-    assert game.result["places"] == [1, 2, 1, 2]   # the teams are placed (rules version 2)
+    assert game.result["places"] == [1, 2, 1, 2]  # the teams are placed (rules version 2)
     changes = game.result["rating_changes"]
     result = {"places": [1, 2, 1, 2]}
     as_teams = ratings.rate_finished(game, result, [[0, 2], [1, 3]], fresh_users(4, "team"), game.finished_at)
@@ -236,16 +250,20 @@ def clock_started(game, seat):
 
 
 def test_the_reminder_wake_comes_when_the_chosen_fraction_of_the_allowance_is_left(alice, bob):
-    game = Game.objects.get(pk=start_game(alice, [bob], options={
-        "time_control": "per_move", "move_seconds": 3600, "reminder_fraction": 0.25}))
+    game = Game.objects.get(
+        pk=start_game(
+            alice, [bob], options={"time_control": "per_move", "move_seconds": 3600, "reminder_fraction": 0.25}
+        )
+    )
     since = clock_started(game, 0)
     assert game.next_deadline == since + timedelta(seconds=3600)
-    assert game.next_reminder == since + timedelta(seconds=2700)     # a quarter of the hour left
+    assert game.next_reminder == since + timedelta(seconds=2700)  # a quarter of the hour left
 
 
 def test_a_reminder_fraction_of_zero_never_sets_a_reminder_wake(alice, bob):
-    game = Game.objects.get(pk=start_game(alice, [bob], options={
-        "time_control": "per_move", "move_seconds": 3600, "reminder_fraction": 0}))
+    game = Game.objects.get(
+        pk=start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600, "reminder_fraction": 0})
+    )
     assert game.next_deadline == clock_started(game, 0) + timedelta(seconds=3600)
     assert game.next_reminder is None
 
@@ -253,24 +271,26 @@ def test_a_reminder_fraction_of_zero_never_sets_a_reminder_wake(alice, bob):
 def test_a_clock_started_while_its_player_is_away_is_due_and_reminded_after_the_vacation(alice, bob):
     from accounts.models import Vacation
 
-    game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600,
-                                                "reminder_fraction": 0.25})
+    game_id = start_game(
+        alice, [bob], options={"time_control": "per_move", "move_seconds": 3600, "reminder_fraction": 0.25}
+    )
     now = timezone.now()
     back = Vacation.objects.create(user=bob.user, start=now - timedelta(hours=1), end=now + timedelta(days=1)).end
     assert alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]}).status_code == 201
     game = Game.objects.get(pk=game_id)
     assert game.active_seats == [1] and clock_started(game, 1) < back
-    assert game.next_deadline == back + timedelta(seconds=3600)      # bob's hour starts when he is back
+    assert game.next_deadline == back + timedelta(seconds=3600)  # bob's hour starts when he is back
     assert game.next_reminder == back + timedelta(seconds=2700)
 
 
 def test_the_state_after_a_move_is_read_back_from_the_cache_without_a_query(
-        alice, bob, duel, django_capture_on_commit_callbacks, django_assert_num_queries):
-    alice.move(duel, {"type": "play", "card": alice.game(duel)["state"]["hand"][0]})     # version 5: a snapshot
+    alice, bob, duel, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    alice.move(duel, {"type": "play", "card": alice.game(duel)["state"]["hand"][0]})  # version 5: a snapshot
     with django_capture_on_commit_callbacks(execute=True):
         assert bob.move(duel, {"type": "play", "card": bob.game(duel)["state"]["hand"][0]}).status_code == 201
     game = Game.objects.get(pk=duel)
-    assert game.version == 6                                                              # no snapshot due
+    assert game.version == 6  # no snapshot due
     with django_assert_num_queries(0):
         state = store.state_at(game)
     assert state == store.replay_from_scratch(game)

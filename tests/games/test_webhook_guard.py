@@ -1,5 +1,6 @@
 """The webhook URL guard: no address that reaches a private network, however it is spelled; one
 DNS lookup per delivery, whose checked address is the one connected to."""
+
 import ipaddress
 import socket
 import ssl
@@ -13,17 +14,38 @@ from accounts import webhooks
 from games.errors import Invalid
 from tests.games.test_webhooks import Receiver, bob_gets_a_turn, register  # noqa: F401
 
-EMBEDDED_LOOPBACK = ["http://[::127.0.0.1]:9/", "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]/",
-                     "http://[::ffff:0:7f00:1]/", "http://[fec0::1]/", "http://[::ffff:127.0.0.1]/"]
-OTHER_PRIVATE = ["http://[64:ff9b::a00:1]/",      # NAT64 of 10.0.0.1
-                 "http://[2002:c0a8:1::1]/",      # 6to4 of 192.168.0.1
-                 "http://[2002:a9fe:a9fe::1]/",   # 6to4 of the metadata address
-                 "http://[::ffff:169.254.169.254]/", "http://[fd00::1]/", "http://[fe80::1]/",
-                 "http://[2001:db8::1]/", "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",  # Teredo
-                 "http://[ff02::1]/", "http://[::]/", "http://100.64.0.1/", "http://2130706433/",
-                 "http://0x7f.1/", "http://127.1/", "http://[64:ff9b:1::a00:1]/"]
-PUBLIC = ["http://8.8.8.8/hook", "http://[2606:4700:4700::1111]/", "http://[64:ff9b::808:808]/",
-          "http://[2002:808:808::1]/", "http://[::ffff:8.8.8.8]/"]
+EMBEDDED_LOOPBACK = [
+    "http://[::127.0.0.1]:9/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://[2002:7f00:1::]/",
+    "http://[::ffff:0:7f00:1]/",
+    "http://[fec0::1]/",
+    "http://[::ffff:127.0.0.1]/",
+]
+OTHER_PRIVATE = [
+    "http://[64:ff9b::a00:1]/",  # NAT64 of 10.0.0.1
+    "http://[2002:c0a8:1::1]/",  # 6to4 of 192.168.0.1
+    "http://[2002:a9fe:a9fe::1]/",  # 6to4 of the metadata address
+    "http://[::ffff:169.254.169.254]/",
+    "http://[fd00::1]/",
+    "http://[fe80::1]/",
+    "http://[2001:db8::1]/",
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",  # Teredo
+    "http://[ff02::1]/",
+    "http://[::]/",
+    "http://100.64.0.1/",
+    "http://2130706433/",
+    "http://0x7f.1/",
+    "http://127.1/",
+    "http://[64:ff9b:1::a00:1]/",
+]
+PUBLIC = [
+    "http://8.8.8.8/hook",
+    "http://[2606:4700:4700::1111]/",
+    "http://[64:ff9b::808:808]/",
+    "http://[2002:808:808::1]/",
+    "http://[::ffff:8.8.8.8]/",
+]
 
 
 @pytest.mark.parametrize("url", EMBEDDED_LOOPBACK + OTHER_PRIVATE)
@@ -48,8 +70,9 @@ def fake_dns(monkeypatch, answers):
     def getaddrinfo(host, port, *args, **kwargs):
         addresses = answers[min(len(calls), len(answers) - 1)]
         calls.append(host)
-        return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port))
-                for a in addresses]
+        return [
+            (socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port)) for a in addresses
+        ]
 
     monkeypatch.setattr(webhooks.socket, "getaddrinfo", getaddrinfo)
     return calls
@@ -107,8 +130,26 @@ def test_https_keeps_the_host_name_for_sni_and_the_certificate_check(tmp_path, m
     """TLS to the pinned address still names the URL's host: the server sees it as SNI, and a
     certificate for another name (here a self-signed one) fails the check."""
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                    "/CN=other.test", "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=other.test",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     names = []

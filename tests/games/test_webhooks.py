@@ -1,5 +1,6 @@
 """Webhooks: signed POSTs to a server the test starts on loopback, retries, refusals of private
 addresses."""
+
 import hashlib
 import hmac
 import json
@@ -63,9 +64,13 @@ def test_a_notification_is_posted_as_signed_json(alice, bob, duel, receiver):
     assert len(hook["secret"]) == 64
     delivery = bob_gets_a_turn(alice, duel)
     deliver_webhook(delivery.pk)
-    (headers, body), = receiver.requests
-    expected = "sha256=" + hmac.new(hook["secret"].encode(), headers["X-Darkroom-Timestamp"].encode() + b"." + body,
-                                    hashlib.sha256).hexdigest()
+    ((headers, body),) = receiver.requests
+    expected = (
+        "sha256="
+        + hmac.new(
+            hook["secret"].encode(), headers["X-Darkroom-Timestamp"].encode() + b"." + body, hashlib.sha256
+        ).hexdigest()
+    )
     assert headers["X-Darkroom-Signature"] == expected
     assert headers["X-Darkroom-Delivery"] == str(delivery.pk)
     payload = json.loads(body)
@@ -107,9 +112,19 @@ def test_an_unreachable_endpoint_is_recorded_as_an_error(alice, bob, duel):
     assert delivery.status == "pending" and delivery.attempts == 1 and delivery.last_error
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1/x", "http://localhost:8000/", "http://10.1.2.3/",
-                                 "http://192.168.0.1/", "http://169.254.169.254/latest/meta-data",
-                                 "http://[::1]/", "http://0.0.0.0/", "ftp://example.org/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1/x",
+        "http://localhost:8000/",
+        "http://10.1.2.3/",
+        "http://192.168.0.1/",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/",
+        "http://0.0.0.0/",
+        "ftp://example.org/",
+    ],
+)
 def test_webhooks_may_not_point_at_loopback_private_or_odd_addresses(bob, url):
     with override_settings(WEBHOOKS_ALLOW_PRIVATE=False):
         response = bob.post("/api/v1/accounts/webhooks/", {"url": url})
@@ -137,5 +152,4 @@ def test_removing_a_webhook_stops_deliveries(alice, bob, duel, receiver):
 
 def test_the_signature_helper_matches_a_known_vector():
     # printf '1700000000.{}' | openssl dgst -sha256 -hmac key: an independent computation.
-    assert sign("key", "1700000000", b"{}") == \
-        "sha256=9d713ed406bb7076d4123f0dc2c39d2df5c654ed4b0cd56b52c8b4c940bd63ae"
+    assert sign("key", "1700000000", b"{}") == "sha256=9d713ed406bb7076d4123f0dc2c39d2df5c654ed4b0cd56b52c8b4c940bd63ae"

@@ -1,6 +1,7 @@
 """Delivery promises mutation testing found unstated: an IPv6 receiver is reached over IPv6, and
 an endpoint that accepts the connection and then says nothing costs a bounded wait, over plain
 HTTP as over TLS, instead of holding the worker for ever."""
+
 import socket
 import threading
 import time
@@ -39,7 +40,7 @@ def test_a_receiver_on_an_ipv6_address_gets_the_delivery():
         with override_settings(WEBHOOKS_ALLOW_PRIVATE=True):
             outcome = webhooks.post(receiver.url, "secret", 7, {"hello": "v6"})
         assert (outcome.ok, outcome.status_code, outcome.error) == (True, 200, "")
-        (headers, body), = receiver.requests
+        ((headers, body),) = receiver.requests
         assert body == b'{"hello": "v6"}' and headers["X-Darkroom-Delivery"] == "7"
     finally:
         receiver.close()
@@ -75,7 +76,7 @@ def test_an_endpoint_that_never_answers_fails_the_attempt_after_the_timeout(sile
     assert not outcome.ok and outcome.status_code is None
     assert "timed out" in outcome.error
     assert time.monotonic() - started < 10
-    assert 400 <= outcome.duration_ms < 10_000   # the half second waited, in milliseconds
+    assert 400 <= outcome.duration_ms < 10_000  # the half second waited, in milliseconds
 
 
 class Recorder:
@@ -114,12 +115,11 @@ def recorder():
 def test_a_delivery_is_canonical_json_to_the_url_s_path_with_the_promised_headers(recorder):
     when = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
     with override_settings(WEBHOOKS_ALLOW_PRIVATE=True):
-        outcome = webhooks.post(f"http://127.0.0.1:{recorder.port}/hook/in?token=x", "secret", 42,
-                                {"b": 1, "a": when})
+        outcome = webhooks.post(f"http://127.0.0.1:{recorder.port}/hook/in?token=x", "secret", 42, {"b": 1, "a": when})
     assert (outcome.ok, outcome.status_code, outcome.error) == (True, 200, "")
-    (path, headers, body), = recorder.requests
+    ((path, headers, body),) = recorder.requests
     assert path == "/hook/in?token=x"
-    assert body == b'{"a": "2026-12-01 03:00:00+00:00", "b": 1}'   # sorted keys, other values as text
+    assert body == b'{"a": "2026-12-01 03:00:00+00:00", "b": 1}'  # sorted keys, other values as text
     assert headers["Content-Type"] == "application/json"
     assert headers["User-Agent"] == "Darkroom-Webhooks/1"
     assert headers["X-Darkroom-Delivery"] == "42"
@@ -164,8 +164,14 @@ def test_the_refusals_say_what_is_wrong_and_nothing_more(monkeypatch):
     assert refused.value.detail == "the webhook host does not resolve"
 
 
-@pytest.mark.parametrize("url, port", [("http://hooks.example.test/", 80), ("https://hooks.example.test/", 443),
-                                       ("https://hooks.example.test:8443/", 8443)])
+@pytest.mark.parametrize(
+    "url, port",
+    [
+        ("http://hooks.example.test/", 80),
+        ("https://hooks.example.test/", 443),
+        ("https://hooks.example.test:8443/", 8443),
+    ],
+)
 def test_the_port_is_the_scheme_s_unless_the_url_names_one(monkeypatch, url, port):
     fake_dns(monkeypatch, [["8.8.8.8"]])
     assert webhooks.resolve(url).port == port
@@ -188,8 +194,14 @@ def test_a_failed_attempt_says_what_failed_in_at_most_500_characters(monkeypatch
     assert (outcome.ok, outcome.status_code, outcome.error) == (False, None, said)
 
 
-@pytest.mark.parametrize("url, path", [("http://hooks.example.test", "/"), ("http://hooks.example.test/in", "/in"),
-                                       ("http://hooks.example.test/in?a=1", "/in?a=1")])
+@pytest.mark.parametrize(
+    "url, path",
+    [
+        ("http://hooks.example.test", "/"),
+        ("http://hooks.example.test/in", "/in"),
+        ("http://hooks.example.test/in?a=1", "/in?a=1"),
+    ],
+)
 def test_the_path_posted_to_is_the_url_s_with_its_query_and_at_least_a_slash(monkeypatch, url, path):
     fake_dns(monkeypatch, [["8.8.8.8"]])
     assert webhooks.resolve(url).path == path

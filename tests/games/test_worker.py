@@ -1,4 +1,5 @@
 """Timers and deliveries with a real Celery worker on the real Redis broker."""
+
 import time
 
 import pytest
@@ -25,8 +26,10 @@ def expiries(game_id):
 
 
 def expired_deadlines(game_id):
-    return [(e.data["seat"], e.data["deadline"])
-            for e in Event.objects.filter(game_id=game_id, type="TimerExpired").order_by("seq")]
+    return [
+        (e.data["seat"], e.data["deadline"])
+        for e in Event.objects.filter(game_id=game_id, type="TimerExpired").order_by("seq")
+    ]
 
 
 def test_a_two_second_move_times_out_with_no_request_while_a_worker_runs(alice, bob, worker):
@@ -42,13 +45,13 @@ def test_a_two_second_move_times_out_with_no_request_while_a_worker_runs(alice, 
 def test_a_timeout_missed_while_the_worker_was_down_is_swept_once_it_is_back(alice, bob):
     purge_queue()
     game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 2})
-    purge_queue()             # the scheduled task is lost with the broker's queue
-    time.sleep(3)             # the deadline passes while no worker runs
+    purge_queue()  # the scheduled task is lost with the broker's queue
+    time.sleep(3)  # the deadline passes while no worker runs
     assert expiries(game_id) == 0
     worker = Worker().start()
     try:
         assert wait_for(lambda: expiries(game_id) >= 1, timeout=30), worker.output()[-3000:]
-        time.sleep(3)         # several more sweeps (bob's own 2 s may run out meanwhile: his is another deadline)
+        time.sleep(3)  # several more sweeps (bob's own 2 s may run out meanwhile: his is another deadline)
         expired = expired_deadlines(game_id)
         assert expired[0][0] == 0
         assert len(expired) == len(set(expired)), "a deadline expired twice"
@@ -75,8 +78,9 @@ def give_bob_a_turn_notice(alice, bob, receiver):
 @pytest.mark.parametrize("webhook_receiver", [503], indirect=True)
 def test_a_failing_webhook_is_retried_by_the_worker_then_marked_failed(alice, bob, worker, webhook_receiver):
     delivery = give_bob_a_turn_notice(alice, bob, webhook_receiver)
-    assert wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "failed", timeout=30), \
-        worker.output()[-3000:]
+    assert wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "failed", timeout=30), worker.output()[
+        -3000:
+    ]
     assert len(webhook_receiver.requests) == 3
     assert [a.status_code for a in delivery.attempt_log.all()] == [503, 503, 503]
 
@@ -85,6 +89,5 @@ def test_a_failing_webhook_is_retried_by_the_worker_then_marked_failed(alice, bo
 def test_a_webhook_is_delivered_by_the_worker_after_commit(alice, bob, worker, webhook_receiver):
     delivery = give_bob_a_turn_notice(alice, bob, webhook_receiver)
     # The worker records "sent" after the receiver has answered: wait for the state, not the request.
-    assert wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "sent", timeout=60), \
-        worker.output()[-3000:]
+    assert wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "sent", timeout=60), worker.output()[-3000:]
     assert len(webhook_receiver.requests) == 1

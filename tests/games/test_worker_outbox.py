@@ -1,5 +1,6 @@
 """A crash after commit loses nothing: a delivery whose task never reached a worker (the broker's
 queue was lost) is sent by the sweeper of the next worker that runs."""
+
 import pytest
 
 from games.models import Delivery
@@ -19,8 +20,9 @@ def test_a_pending_delivery_whose_task_was_lost_is_sent_by_the_sweeper(alice, bo
         assert Delivery.objects.get(pk=delivery.pk).status == "pending"
         worker = Worker().start()
         try:
-            assert wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "sent", timeout=60), \
-                worker.output()[-3000:]
+            assert wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "sent", timeout=60), worker.output()[
+                -3000:
+            ]
         finally:
             worker.stop()
         assert len(receiver.requests) == 1

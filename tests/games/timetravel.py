@@ -1,6 +1,7 @@
 """Moving a game's clocks into the past, so a test can be 'three days later' at once.
 
 Only the projection (Game.clocks and its wake times) is shifted: events stay as they were."""
+
 from datetime import datetime, timedelta
 
 from games.models import Game

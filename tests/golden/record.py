@@ -1,16 +1,19 @@
 """Record a golden game: a whole game played through the real services, written as JSON.
 
     python -m tests.golden.record --kind pickpic --players 3 --seed golden-1 [--options '{...}']
+        [--resign SEAT@EVENTS ...]
 
 The game is played in one database transaction that is rolled back at the end, so nothing stays
 in the database (`DATABASE_URL`, migrated). Moves are drawn from `legal_moves` by a chooser seeded
-with the seed, so a recording is reproducible under the rules it was made with. The file
+with the seed, so a recording is reproducible under the rules it was made with; `--resign 1@40`
+has seat 1 resign once the log holds 40 events (a forfeit, for the rules that turn on it). The file
 (tests/golden/<kind>/<players>p-<seed>.json unless --out) holds the event log exactly as the store
 wrote it, the hash of the final state (`state_hash`) and the outcome; `test_golden.py` replays every
 file through the store and the engines and must find the same hash and outcome forever. A change
 that breaks a golden game is a new rules version (see docs/games.md, "Rules versions"), never an edited
 golden file.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,19 +36,32 @@ def state_hash(state: Any) -> str:
 
 
 def _event_json(event) -> dict[str, Any]:
-    return {"seq": event.seq, "type": event.type, "actor": event.actor, "data": event.data,
-            "created_at": event.created_at.isoformat()}
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "actor": event.actor,
+        "data": event.data,
+        "created_at": event.created_at.isoformat(),
+    }
 
 
 class _Rollback(Exception):
     pass
 
 
-def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = None,
-           max_moves: int = 5000) -> dict[str, Any]:
+def record(
+    kind: str,
+    players: int,
+    seed: str,
+    options: dict[str, Any] | None = None,
+    max_moves: int = 5000,
+    resign: dict[int, int] | None = None,
+) -> dict[str, Any]:
+    """`resign`: seat -> how many events the log holds when that seat resigns."""
     from django.db import transaction
 
     from accounts.models import User
+    from games.community import social
     from games.play import services, store
     from games.play.kinds import get_engine
     from games.models import Event, Game
@@ -56,8 +72,9 @@ def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = 
     clock = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
     try:
         with transaction.atomic(), mock.patch("django.utils.timezone.now", lambda: clock[0]):
-            users = [User.objects.create_user(f"golden-{seed}-{i}", f"g{i}@example.org", "x" * 12)
-                     for i in range(players)]
+            users = [
+                User.objects.create_user(f"golden-{seed}-{i}", f"g{i}@example.org", "x" * 12) for i in range(players)
+            ]
             with mock.patch("games.play.services.secrets.token_hex", return_value=seed):
                 # Unrated: a golden game pins the rules; ratings would add rating changes to
                 # the recorded result that no replay of the rules gives back.
@@ -66,10 +83,16 @@ def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = 
                 services.join_game(game.pk, user)
             services.start_game(game.pk, users[0])
             chooser = random.Random(f"{kind}:{players}:{seed}")
+            resigning = dict(resign or {})
             for _ in range(max_moves):
                 game.refresh_from_db()
                 if game.status != Game.Status.ACTIVE:
                     break
+                leaving = sorted(seat for seat, after in resigning.items() if after <= game.version)
+                if leaving:
+                    social.resign(game.pk, users[leaving[0]])
+                    del resigning[leaving[0]]
+                    continue
                 engine = get_engine(kind)
                 state = store.state_at(game)
                 clock[0] += timedelta(seconds=1)
@@ -90,7 +113,9 @@ def record(kind: str, players: int, seed: str, options: dict[str, Any] | None = 
             final = store.replay_from_scratch(game)
             created = Event.objects.get(game=game, seq=1).data
             recorded = {
-                "kind": kind, "players": players, "seed": seed,
+                "kind": kind,
+                "players": players,
+                "seed": seed,
                 "rules_version": created.get("rules_version", 1),
                 "options": game.options,
                 "events": [_event_json(e) for e in store.events(game)],
@@ -109,18 +134,28 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--seed", required=True)
     parser.add_argument("--options", default="{}", help="the game's options, as JSON")
+    parser.add_argument(
+        "--resign",
+        action="append",
+        default=[],
+        metavar="SEAT@EVENTS",
+        help="seat SEAT resigns once the log holds EVENTS events (repeatable)",
+    )
     parser.add_argument("--out", help="file to write (default tests/golden/<kind>/<players>p-<seed>.json)")
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
-    game = record(args.kind, args.players, args.seed, json.loads(args.options))
+    resign = {int(seat): int(after) for seat, after in (r.split("@") for r in args.resign)}
+    game = record(args.kind, args.players, args.seed, json.loads(args.options), resign=resign)
     out = Path(args.out) if args.out else HERE / args.kind / f"{args.players}p-{args.seed}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(game, indent=1, sort_keys=True) + "\n")
-    print(f"{out}: {len(game['events'])} events, rules_version {game['rules_version']}, "
-          f"state {game['state_hash'][:12]}, winners {game['result']['winners']}")
+    print(
+        f"{out}: {len(game['events'])} events, rules_version {game['rules_version']}, "
+        f"state {game['state_hash'][:12]}, winners {game['result']['winners']}"
+    )
     return out
 
 

@@ -2,6 +2,7 @@
 `python -m tests.golden.record`) replayed through the store and the engines. They must match
 forever: the final state's hash, the outcome, and every move's event type and record. A change that
 breaks one is a new rules version (docs/games.md, "Rules versions"), never an edited golden file."""
+
 from __future__ import annotations
 
 import json
@@ -29,13 +30,27 @@ def stored_game(recorded: dict, user) -> Game:
     created = recorded["events"][0]
     assert created["type"] == store.GAME_CREATED
     game = Game.objects.create(
-        kind=recorded["kind"], options=recorded["options"], seats=recorded["players"],
-        creator=user, seed_hash=created["data"]["seed_hash"],
-        rules_version=created["data"].get("rules_version", 1), status=Game.Status.FINISHED)
-    Event.objects.bulk_create([
-        Event(game=game, seq=e["seq"], type=e["type"], actor=e["actor"], data=e["data"],
-              created_at=datetime.fromisoformat(e["created_at"]))
-        for e in recorded["events"]])
+        kind=recorded["kind"],
+        options=recorded["options"],
+        seats=recorded["players"],
+        creator=user,
+        seed_hash=created["data"]["seed_hash"],
+        rules_version=created["data"].get("rules_version", 1),
+        status=Game.Status.FINISHED,
+    )
+    Event.objects.bulk_create(
+        [
+            Event(
+                game=game,
+                seq=e["seq"],
+                type=e["type"],
+                actor=e["actor"],
+                data=e["data"],
+                created_at=datetime.fromisoformat(e["created_at"]),
+            )
+            for e in recorded["events"]
+        ]
+    )
     game.version = len(recorded["events"])
     game.save(update_fields=["version"])
     return game
@@ -74,11 +89,13 @@ def test_golden_game_moves_cause_the_recorded_events(path):
     engine = get_engine(recorded["kind"], recorded["rules_version"])
     started = next(e for e in events if e["type"] == store.GAME_STARTED)
     state = engine.setup(recorded["players"], started["data"]["options"], recorded["seed"])
-    moves = [e for e in events if e["type"] not in store.SERVER_TYPES]
+    moves = [e for e in events if e["type"] not in store.SERVER_TYPES or e["type"] == store.SEAT_FORFEITED]
     assert moves, "a golden game has moves"
     for event in moves:
-        step = engine.play(state, event["actor"], event["data"]["move"],
-                           datetime.fromisoformat(event["created_at"]))
+        if event["type"] == store.SEAT_FORFEITED:  # a seat out: the rules of who plays next change
+            state = engine.forfeit(state, event["data"]["seat"])
+            continue
+        step = engine.play(state, event["actor"], event["data"]["move"], datetime.fromisoformat(event["created_at"]))
         assert (step.event_type, step.record) == (event["type"], event["data"]["record"]), event["seq"]
         state = step.state
     assert state_hash(state) == recorded["state_hash"]

@@ -1,5 +1,6 @@
 """Rules versions: a game records the rules it was created under and is played and replayed by
 them forever; a version this server no longer has is refused, never replayed by other rules."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -60,10 +61,11 @@ def test_a_game_whose_rules_version_is_gone_is_refused_not_replayed_by_other_rul
     hand = alice.game(game_id)["state"]["you"]["hand"]
     Game.objects.filter(pk=game_id).update(rules_version=99)  # a projection column, not history
     version = Game.objects.get(pk=game_id).version
-    for response in (alice.get(f"/api/v1/games/{game_id}/"),
-                     alice.get(f"/api/v1/games/{game_id}/legal-moves/"),
-                     alice.move(game_id, {"type": "give", "gifts": {"1": hand[:2], "2": hand[2:]}},
-                                expected_version=version)):
+    for response in (
+        alice.get(f"/api/v1/games/{game_id}/"),
+        alice.get(f"/api/v1/games/{game_id}/legal-moves/"),
+        alice.move(game_id, {"type": "give", "gifts": {"1": hand[:2], "2": hand[2:]}}, expected_version=version),
+    ):
         assert response.status_code == 409, response.content
         assert response.json()["code"] == "rules_version_unavailable"
         assert "99" in response.json()["detail"]
@@ -76,8 +78,9 @@ def _replayed(recorded: dict, upto: int):
     state = engine.setup(recorded["players"], started["data"]["options"], recorded["seed"])
     for event in recorded["events"][:upto]:
         if event["type"] not in store.SERVER_TYPES:
-            state = engine.apply(state, event["actor"], event["data"]["move"],
-                                 datetime.fromisoformat(event["created_at"]))
+            state = engine.apply(
+                state, event["actor"], event["data"]["move"], datetime.fromisoformat(event["created_at"])
+            )
     return state
 
 
@@ -103,15 +106,15 @@ def test_a_game_created_under_the_old_pickpic_deal_goes_on_exactly_as_it_was_pla
     recorded = load(OLD_DEAL)
     evaluated = [e for e in recorded["events"] if e["type"] == "RoundEvaluated"]
     cut = evaluated[5]["seq"]  # the move that ends round 6 and deals round 7
-    users = [django_user_model.objects.create_user(f"old{i}", f"o{i}@example.org", "x" * 12)
-             for i in range(3)]
-    running = {**recorded, "events": recorded["events"][:cut - 1]}
+    users = [django_user_model.objects.create_user(f"old{i}", f"o{i}@example.org", "x" * 12) for i in range(3)]
+    running = {**recorded, "events": recorded["events"][: cut - 1]}
     game = stored_game(running, users[0])
     for number, user in enumerate(users):
         Seat.objects.create(game=game, user=user, number=number)
     state = store.state_at(game)
     Game.objects.filter(pk=game.pk).update(
-        status=Game.Status.ACTIVE, active_seats=sorted(engine_of(game).active_players(state)))
+        status=Game.Status.ACTIVE, active_seats=sorted(engine_of(game).active_players(state))
+    )
     last = recorded["events"][cut - 1]
     services.submit_move(game.pk, users[last["actor"]], last["data"]["move"], cut - 1)
     game.refresh_from_db()

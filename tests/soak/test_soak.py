@@ -1,4 +1,4 @@
-"""The soak (issue 36; `make soak`, never `make test`): SOAK_GAMES bot-only games of every kind
+"""The soak (`make soak`, never `make test`): SOAK_GAMES bot-only games of every kind
 at once, over the real HTTP API and the Procfile's processes (web, worker, outbound, bots, push,
 beat), for SOAK_SECONDS. Every game is on a per-move clock of SOAK_MOVE_SECONDS.
 
@@ -18,6 +18,7 @@ It reports, never asserts speed (the figures go to SOAK_REPORT and docs/bots.md)
 - timer lateness p50/p99/max (tests/faults/figures.py: a TimerExpired event's commit time less
   its deadline).
 The test fails only on what must never happen: a 500, a leak, a stuck game, a dead process."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -54,8 +55,7 @@ PROCESSES = ("web", "worker", "outbound", "bots", "push", "beat")
 SEATS = {"photoshoot": 4}  # two teams; every other kind with the fewest seats it allows
 ACCESS = re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S* (\d{3})\b")
 
-pytestmark = [pytest.mark.soak, pytest.mark.django_db(transaction=True),
-              pytest.mark.timeout(int(SECONDS) + 1800)]
+pytestmark = [pytest.mark.soak, pytest.mark.django_db(transaction=True), pytest.mark.timeout(int(SECONDS) + 1800)]
 
 
 def example_bot():
@@ -88,8 +88,12 @@ class Http:
 
 def register(url: str, name: str) -> tuple[str, str]:
     password = "correct horse battery"
-    answer = httpx.post(f"{url}/api/v1/accounts/register/", timeout=60,
-                        json={"username": name, "password": password, "email": f"{name}@example.com"}, verify=TLS)
+    answer = httpx.post(
+        f"{url}/api/v1/accounts/register/",
+        timeout=60,
+        json={"username": name, "password": password, "email": f"{name}@example.com"},
+        verify=TLS,
+    )
     assert answer.status_code == 201, answer.text
     return answer.json()["token"], password
 
@@ -104,9 +108,16 @@ def create_games(url: str, kind: str, played: bool, count: int) -> tuple[str, st
     made = []
     for n in range(count):
         levels = [1 + (n + i) % 3 for i in range(seats - 1)]
-        answer = creator.send("POST", "/api/v1/games/", json={
-            "kind": kind, "seats": seats, "bots": levels,
-            "options": {"time_control": "per_move", "move_seconds": MOVE_SECONDS}})
+        answer = creator.send(
+            "POST",
+            "/api/v1/games/",
+            json={
+                "kind": kind,
+                "seats": seats,
+                "bots": levels,
+                "options": {"time_control": "per_move", "move_seconds": MOVE_SECONDS},
+            },
+        )
         assert answer.status_code == 201, answer.text
         assert answer.json()["status"] == "active", answer.json()
         made.append(answer.json()["id"])
@@ -129,14 +140,15 @@ def leak_check(game_id: str, viewers: dict, spectator: Http) -> int:
 
     def expected_log(seat):  # the latest write's lines are fresh until the next write
         now = Game.objects.get(pk=game_id)
-        return canonical([selectors.describe(now, e, seat) for e in list(store.events(now, after))[:at - after]])
+        return canonical([selectors.describe(now, e, seat) for e in list(store.events(now, after))[: at - after]])
 
     checked = 0
     for seat, viewer in [*viewers.items(), (None, spectator)]:
         answers = []
         for path, params, key, expected in [
-                (f"/api/v1/games/{game_id}/state/", {"at": at}, "state", expected_state),
-                (f"/api/v1/games/{game_id}/events/", {"after": after, "limit": at - after}, "events", expected_log)]:
+            (f"/api/v1/games/{game_id}/state/", {"at": at}, "state", expected_state),
+            (f"/api/v1/games/{game_id}/events/", {"after": after, "limit": at - after}, "events", expected_log),
+        ]:
             before = expected(seat)
             answer = viewer.get(path, **params)
             # a move between the two reads changes what the viewer may rightly be shown: ask again
@@ -191,8 +203,11 @@ def test_soak(tmp_path):
             bots.append((bot, runner))
 
         # Watch: every game's version, as its creator lists it, a round every 5 s.
-        accounts = [Http(url, tokens.issue(User.objects.get(username=f"soak-{k}-{m}"))[1])
-                    for k in engines.kinds() for m in ("bot", "away")]
+        accounts = [
+            Http(url, tokens.issue(User.objects.get(username=f"soak-{k}-{m}"))[1])
+            for k in engines.kinds()
+            for m in ("bot", "away")
+        ]
         checked, leaks = 0, []
         seat_viewers: dict[int, Http] = {}
 
@@ -249,21 +264,33 @@ def test_soak(tmp_path):
         five = {code: n for code, n in (served + Http.statuses).items() if code >= 500}
         bot_errors = [e for bot, _ in bots for e in bot.errors]
         events = Event.objects.filter(game_id__in=list(games)).count()
-        per_kind = ", ".join(f"{kind} {sum(games[g] == kind for g in finished)}/{sum(games[g] == kind for g in moving)}/"
-                             f"{sum(games[g] == kind for g in stuck)}" for kind in engines.kinds())
+        per_kind = ", ".join(
+            f"{kind} {sum(games[g] == kind for g in finished)}/{sum(games[g] == kind for g in moving)}/"
+            f"{sum(games[g] == kind for g in stuck)}"
+            for kind in engines.kinds()
+        )
         lines += [
-            (f"soak: {len(games)} games ({GAMES} of each of {', '.join(engines.kinds())}), "
-             f"{ended - started:.0f} s, per-move clocks of {MOVE_SECONDS} s, on {os.cpu_count()} cores "
-             f"(load average {os.getloadavg()[0]:.1f} at the end)"),
-            (f"games: {len(finished)} finished, {len(moving)} still moving, {len(stuck)} stuck"
-             + (f", {dict(other)}" if other else "") + f"; {events} events written; {per_kind} "
-             "(finished/moving/stuck)"),
-            (f"responses: {sum(served.values())} served by web, 5xx: {five or 0}; the example bots: "
-             f"{sum(b.moves for b, _ in bots)} moves, {sum(b.conflicts for b, _ in bots)} read again after "
-             f"a 409, {sum(b.dropped for b, _ in bots)} sent again after a dropped connection, "
-             f"{len(bot_errors)} errors"),
-            (f"leak checks: {checked} channel reads over {len(games)} games and {len(seat_viewers) + 1} "
-             f"viewers, {len(leaks)} leaks"),
+            (
+                f"soak: {len(games)} games ({GAMES} of each of {', '.join(engines.kinds())}), "
+                f"{ended - started:.0f} s, per-move clocks of {MOVE_SECONDS} s, on {os.cpu_count()} cores "
+                f"(load average {os.getloadavg()[0]:.1f} at the end)"
+            ),
+            (
+                f"games: {len(finished)} finished, {len(moving)} still moving, {len(stuck)} stuck"
+                + (f", {dict(other)}" if other else "")
+                + f"; {events} events written; {per_kind} "
+                "(finished/moving/stuck)"
+            ),
+            (
+                f"responses: {sum(served.values())} served by web, 5xx: {five or 0}; the example bots: "
+                f"{sum(b.moves for b, _ in bots)} moves, {sum(b.conflicts for b, _ in bots)} read again after "
+                f"a 409, {sum(b.dropped for b, _ in bots)} sent again after a dropped connection, "
+                f"{len(bot_errors)} errors"
+            ),
+            (
+                f"leak checks: {checked} channel reads over {len(games)} games and {len(seat_viewers) + 1} "
+                f"viewers, {len(leaks)} leaks"
+            ),
             record("timers", list(games), note="while the bots think"),
         ]
     finally:

@@ -1,6 +1,7 @@
 """The web client in a real browser: Debian's chromium driven by Playwright, against a real server
 process (uvicorn, the test database, Redis). One browser context per user; every page is watched
 for console errors and for requests outside /api/v1/ and /static/."""
+
 from __future__ import annotations
 
 import os
@@ -23,9 +24,17 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # the full Chromium (the `notifications` marker).
 HEADLESS_SHELL = os.environ.get("CHROMIUM_HEADLESS_SHELL", "/usr/bin/chromium-headless-shell")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-ALLOWED = re.compile(r"^/(api/v1/|static/|sw\.js$|$)")  # sw.js: the push service worker
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# sw.js: the service worker (push, the offline shell); the manifest of the installable app.
+ALLOWED = re.compile(r"^/(api/v1/|static/|sw\.js$|manifest\.webmanifest$|$)")
 
 
 def pytest_collection_modifyitems(items):
@@ -110,7 +119,9 @@ class Player:
         `clean()`, so a test plays on and reports every screen that failed at once."""
         from tests.web.pages import axe_violations
 
-        phase = self.page.evaluate("() => (document.querySelector('[data-phase]') || {dataset: {}}).dataset.phase || ''")
+        phase = self.page.evaluate(
+            "() => (document.querySelector('[data-phase]') || {dataset: {}}).dataset.phase || ''"
+        )
         screen = " ".join(filter(None, [self.page.url.split("#", 1)[-1], phase, detail]))
         if screen in self.audited:
             return

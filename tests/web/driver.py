@@ -2,6 +2,7 @@
 buttons, and every move is made by clicking (or pressing Enter/Space on) what the table offers
 (`[data-choice]` elements: each one a step toward a legal move, never a guess). What to click is
 read from the page."""
+
 from __future__ import annotations
 
 import random
@@ -16,11 +17,21 @@ SETTLED = """r => { const t = document.getElementById('table');
                     return t && t.dataset.render !== r && !t.dataset.busy; }"""
 
 
+def create_form(page, kind: str):
+    """The lobby's full create form for `kind`, unfolded from under its "More options"."""
+    box = page.locator(f"article.kind-box[data-kind={kind}]")
+    details = box.locator("details.more-options")
+    if not details.evaluate("d => d.open"):
+        details.locator("summary").click()
+    return box.locator("form.create")
+
+
 def create_game(host, kind: str, seats: int, **options) -> str:
-    """The host fills the lobby's form for `kind` and lands on the new game's page: its id."""
+    """The host fills the lobby's form for `kind` and lands on the new game's page: its id. The
+    game starts itself when the last seat is taken (the form's default)."""
     page = host.page
     host.goto("#/")
-    form = page.locator(f"form[data-kind={kind}]")
+    form = create_form(page, kind)
     form.locator("input[name=seats]").fill(str(seats))
     set_options(form, options)
     form.get_by_role("button", name=re.compile("^Create")).click()
@@ -31,8 +42,6 @@ def create_game(host, kind: str, seats: int, **options) -> str:
 
 def set_options(form, options: dict) -> None:
     """Fill the create form's option fields (the kind's `options_schema`) as a person would."""
-    if options and form.locator("details:not([open]) > summary").count():
-        form.locator("details:not([open]) > summary").first.click()
     for name, value in options.items():
         field = form.locator(f"[name='option:{name}']")
         if isinstance(value, bool):
@@ -44,16 +53,15 @@ def set_options(form, options: dict) -> None:
 
 
 def join(player, game_id: str) -> None:
+    """Join from the lobby's list of games waiting for players."""
     player.goto("#/")
-    player.page.locator(f"li[data-game='{game_id}']").get_by_role("button", name="Join").click()
-    player.page.locator("[data-status=open]").wait_for()
+    player.page.locator(f"li[data-seek='{game_id}']").get_by_role("button", name="Join").click()
+    player.page.locator("[data-status=open], [data-status=active]").first.wait_for()
 
 
 def start(host, seats: int) -> None:
-    page = host.page
-    page.locator(".players").filter(has_text=f"— {seats}/{seats}").wait_for()
-    page.get_by_role("button", name="Start").click()
-    page.locator("[data-status=active]").wait_for()
+    """The game starts itself when its last seat is taken: the host's page shows it started."""
+    host.page.locator("[data-status=active]").wait_for()
 
 
 def open_game(player, game_id: str) -> None:
@@ -109,7 +117,7 @@ def take_turn(player, rng: random.Random, prefer=PREFER, limit: int = 60) -> int
         if click_choice(player, rng, prefer) is None:
             player.page.wait_for_timeout(100)  # a redraw in flight: look again
         clicks += 1
-    player.audit()   # axe-core on each screen the game shows this player (checked in clean())
+    player.audit()  # axe-core on each screen the game shows this player (checked in clean())
     return clicks
 
 
@@ -134,8 +142,9 @@ def play_to_the_end(seats, rng: random.Random, after_turn=None, limit: int = 400
 
 def api_view(web, player, game_id: str) -> dict:
     """What the API gives this player (for comparing with what another player's page shows)."""
-    return httpx.get(f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {player.token}"},
-                     timeout=30, verify=TLS).json()
+    return httpx.get(
+        f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {player.token}"}, timeout=30, verify=TLS
+    ).json()
 
 
 def table_text(player) -> str:
@@ -152,10 +161,16 @@ def table_text(player) -> str:
 
 def shown_cards(player) -> set[int]:
     """The card ids the page draws (`data-card`)."""
-    return set(player.page.evaluate(
-        "() => [...document.querySelectorAll('[data-card]')].map(e => Number(e.dataset.card))"))
+    return set(
+        player.page.evaluate("() => [...document.querySelectorAll('[data-card]')].map(e => Number(e.dataset.card))")
+    )
 
 
 def api_at(web, player, game_id: str, at: int) -> dict:
-    return httpx.get(f"{web.url}/api/v1/games/{game_id}/state/", params={"at": at},
-                     headers={"Authorization": f"Token {player.token}"}, timeout=30, verify=TLS).json()
+    return httpx.get(
+        f"{web.url}/api/v1/games/{game_id}/state/",
+        params={"at": at},
+        headers={"Authorization": f"Token {player.token}"},
+        timeout=30,
+        verify=TLS,
+    ).json()

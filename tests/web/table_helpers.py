@@ -1,5 +1,6 @@
 """Shared steps of the full-game browser tests of the Provence and Photoshoot tables: a game made,
 joined and started through the pages, and the API's own answers to compare the DOM with."""
+
 from __future__ import annotations
 
 import re
@@ -7,7 +8,7 @@ import re
 import httpx
 
 from tests.web.conftest import Player, signup
-from tests.web.driver import set_options
+from tests.web.driver import create_form, set_options
 from tests.loopback import TLS
 
 # The shared machine is slow under load: a full game waits longer than the shell's default.
@@ -28,30 +29,33 @@ def seated(players, *names: str) -> list[Player]:
 
 
 def api(web, player: Player, path: str) -> dict:
-    answer = httpx.get(f"{web.url}/api/v1{path}", headers={"Authorization": f"Token {player.token}"}, timeout=20, verify=TLS)
+    answer = httpx.get(
+        f"{web.url}/api/v1{path}", headers={"Authorization": f"Token {player.token}"}, timeout=20, verify=TLS
+    )
     assert answer.status_code == 200, answer.text
     return answer.json()
 
 
 def new_game(kind: str, creator: Player, others: list[Player], options: dict | None = None) -> str:
-    """The creator makes the game in the lobby, the others join it from the lobby, the creator
-    starts it; returns the game's id."""
+    """The creator makes the game in the lobby, the others join it from its page, and the last
+    join starts it; returns the game's id."""
     page = creator.page
     page.get_by_role("heading", name="Lobby").wait_for()
-    form = page.locator(f"form[data-kind={kind}]")
+    form = create_form(page, kind)
     form.locator("input[name=seats]").fill(str(1 + len(others)))
     set_options(form, options or {})
     # Until the shell's number inputs accept fractions (step="any"), a fractional default such
     # as reminder_fraction makes the browser refuse the form before any request.
-    form.evaluate("f => f.querySelectorAll('input[type=number]').forEach(i => { if (!i.checkValidity()) i.step = 'any'; })")
+    form.evaluate(
+        "f => f.querySelectorAll('input[type=number]').forEach(i => { if (!i.checkValidity()) i.step = 'any'; })"
+    )
     form.get_by_role("button", name=re.compile("Create")).click()
     page.wait_for_function("/^#\\/games\\/[0-9a-f-]+$/.test(location.hash)")
     game_id = page.evaluate("location.hash").rsplit("/", 1)[1]
     for other in others:
         other.goto(f"#/games/{game_id}")
         other.page.locator(".lobby-actions").get_by_role("button", name="Join").click()
-        other.page.locator(".lobby-actions").get_by_role("button", name="Leave").wait_for()
-    page.get_by_role("button", name="Start").click()
+        other.page.locator(".lobby-actions button:text-is('Leave'), [data-status=active]").first.wait_for()
     for player in [creator, *others]:
         player.page.locator("[data-status=active]").wait_for()
     return game_id

@@ -1,6 +1,7 @@
 """A whole game from the keyboard alone: Ann plays Pick Pic to the end with Tab and Enter only
 (Ben and Cat play through the API). After every step the focus is on the table's next step, never
 back on the page's body, so a move takes few key presses."""
+
 import random
 
 from tests.web.driver import SETTLED
@@ -22,7 +23,9 @@ def test_ann_plays_pick_pic_to_the_end_from_the_keyboard(web, browser):
             play(game_id, [ben, cat], 2, seed=rng.randrange(1000))
             page.wait_for_timeout(150)
             continue
-        page.wait_for_function("() => document.getElementById('table').dataset.yourTurn === 'true' && !document.getElementById('table').dataset.busy")
+        page.wait_for_function(
+            "() => document.getElementById('table').dataset.yourTurn === 'true' && !document.getElementById('table').dataset.busy"
+        )
         presses = 0
         while not page.evaluate(ON_A_STEP):
             page.keyboard.press("Tab")
@@ -34,7 +37,9 @@ def test_ann_plays_pick_pic_to_the_end_from_the_keyboard(web, browser):
         page.keyboard.press("Enter")
         enters += 1
         page.wait_for_function(SETTLED, arg=before)
-        assert page.evaluate("document.activeElement !== document.body"), f"the focus fell back to the page's body after {step!r} (step {enters})"
+        assert page.evaluate("document.activeElement !== document.body"), (
+            f"the focus fell back to the page's body after {step!r} (step {enters})"
+        )
     page.locator(".result").wait_for()
     context.close()
     assert not errors

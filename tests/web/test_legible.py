@@ -6,6 +6,7 @@ inbox, my games, an open game with its join link, a join link followed and a dea
 scrolls sideways, and on the phone every control is at least 44x44 px. Text drawn inside a
 picture (a card's art) is held to the same 12 px as the page's own. Photoshoot's objective and
 moves sit beside its square on a desktop, in view with it."""
+
 import pytest
 
 from tests.web.pages import SIZES, Seat, axe_violations, game, measure, open_page, play
@@ -18,13 +19,13 @@ def games(web):
     ann, ben, cat, dan = (Seat(web, n) for n in ("ann", "ben", "cat", "dan"))
     made = {}
     made["pickpic"] = game("pickpic", [ann, ben, cat])
-    play(made["pickpic"], [ann, ben, cat], 6)             # a whole round: the evaluation shows
+    play(made["pickpic"], [ann, ben, cat], 6)  # a whole round: the evaluation shows
     made["photograph"] = game("photograph", [ann, ben])
     play(made["photograph"], [ann, ben], 12)
     made["provence"] = game("provence", [ann, ben])
     play(made["provence"], [ann, ben], 5)
     made["photoshoot"] = game("photoshoot", [ann, ben], {"hourglass_seconds": 3600})
-    play(made["photoshoot"], [ann, ben], 2, only={"ready", "mend"})   # the hourglass runs: actions
+    play(made["photoshoot"], [ann, ben], 2, only={"ready", "mend"})  # the hourglass runs: actions
     made["finished"] = game("pickpic", [ann, ben, cat], {"target": 2})
     play(made["finished"], [ann, ben, cat], 60)
     assert ann.get(f"/games/{made['finished']}/")["status"] == "finished"
@@ -40,7 +41,10 @@ def seat_with_moves(seats, game_id):
 
 def every_setting_shown(page) -> None:
     """Each create form as a player choosing every setting sees it: custom, with a time bank (the
-    clock with the most fields)."""
+    clock with the most fields), unfolded from under "More options"."""
+    folded = page.locator("details.more-options:not([open]) > summary")
+    while folded.count():
+        folded.first.click()
     for form in page.locator("form.create").all():
         form.get_by_label("Custom: choose every setting").check()
         clock = form.locator("[name='option:time_control']")
@@ -50,23 +54,30 @@ def every_setting_shown(page) -> None:
 
 def pages_of(ann, ben, dan, made):
     """(name, viewer, fragment, what shows once drawn, what the viewer does first)."""
-    pages = [("login", None, "#/login", "form", None),
-             ("lobby", ann, "#/", "form.create", None),
-             ("create form", ann, "#/", "form.create", every_setting_shown)]
+    pages = [
+        ("front", None, "#/", "#play-now", None),
+        ("login", None, "#/login", "form", None),
+        ("lobby", ann, "#/", "article.kind-box", None),
+        ("create form", ann, "#/", "article.kind-box", every_setting_shown),
+    ]
     for kind in RULES:
         viewer = seat_with_moves([ann, ben], made[kind])
         pages.append((kind, viewer, f"#/games/{made[kind]}", "#table[data-render]", None))
-    pages += [("replay", ann, f"#/games/{made['photograph']}/replay", "#table[data-at]", None),
-              ("result", ann, f"#/games/{made['finished']}", ".result", None),
-              ("settings", ann, "#/settings", "#notification-settings", None),
-              ("profile", ann, "#/players/ann", "tr[data-kind=pickpic]", None),
-              ("leaderboard", ann, "#/leaderboard/pickpic", "tr[data-player=ann]", None)]
+    pages += [
+        ("replay", ann, f"#/games/{made['photograph']}/replay", "#table[data-at]", None),
+        ("result", ann, f"#/games/{made['finished']}", ".result", None),
+        ("settings", ann, "#/settings", "#notification-settings", None),
+        ("profile", ann, "#/players/ann", "tr[data-kind=pickpic]", None),
+        ("leaderboard", ann, "#/leaderboard/pickpic", "tr[data-player=ann]", None),
+    ]
     pages += [(f"rules {kind}", ann, f"#/rules/{kind}", "ol.rules", None) for kind in RULES]
-    pages += [("inbox", ann, "#/inbox", "ul.inbox", None),
-              ("my games", ann, "#/mine", "ul.games", None),
-              ("open game with its join link", ann, f"#/games/{made['private']}", "#join-link", None),
-              ("join link followed", dan, f"#/join/{made['join_code']}", ".lobby-actions button", None),
-              ("dead join link", dan, "#/join/no-such-code", "text=This link does not open a game", None)]
+    pages += [
+        ("inbox", ann, "#/inbox", "ul.inbox", None),
+        ("my games", ann, "#/mine", "ul.games", None),
+        ("open game with its join link", ann, f"#/games/{made['private']}", "#join-link", None),
+        ("join link followed", dan, f"#/join/{made['join_code']}", ".lobby-actions button", None),
+        ("dead join link", dan, "#/join/no-such-code", "text=This link does not open a game", None),
+    ]
     return pages
 
 
@@ -85,11 +96,15 @@ def test_every_page_a_player_sees_is_legible_and_accessible(web, browser, size_n
             font, target = found["fonts"][0], found["targets"][0] if found["targets"] else (999, "")
             smallest[name] = (font[0], target[0])
             if font[0] < MIN_TEXT:
-                problems.append(f"{size_name} {name}: text at {font[0]} px: {[f for f in found['fonts'] if f[0] < MIN_TEXT][:5]}")
+                problems.append(
+                    f"{size_name} {name}: text at {font[0]} px: {[f for f in found['fonts'] if f[0] < MIN_TEXT][:5]}"
+                )
             if found["scroll"] > found["width"]:
                 problems.append(f"{size_name} {name}: {found['scroll']} px wide on a {found['width']} px screen")
             if size_name == "phone" and target[0] < MIN_TARGET:
-                problems.append(f"{size_name} {name}: controls under 44 px: {[t for t in found['targets'] if t[0] < MIN_TARGET][:6]}")
+                problems.append(
+                    f"{size_name} {name}: controls under 44 px: {[t for t in found['targets'] if t[0] < MIN_TARGET][:6]}"
+                )
             problems += [f"{size_name} {name}: axe: {v}" for v in axe_violations(page)]
             if name == "photoshoot" and size_name == "desktop":
                 problems += beside_the_square(page)
@@ -105,8 +120,10 @@ def test_text_drawn_inside_card_pictures_is_legible(web, browser):
     ann, _ben, _dan, made = games(web)
     problems, seen = [], 0
     for size_name, size in SIZES.items():
-        for name, fragment, ready in (("pickpic", f"#/games/{made['pickpic']}", "#table[data-render]"),
-                                      ("result", f"#/games/{made['finished']}", ".result")):
+        for name, fragment, ready in (
+            ("pickpic", f"#/games/{made['pickpic']}", "#table[data-render]"),
+            ("result", f"#/games/{made['finished']}", ".result"),
+        ):
             context, page, errors = open_page(browser, web, ann, fragment, size, ready)
             try:
                 page.locator("#table image").first.wait_for()

@@ -1,6 +1,8 @@
 """A new player, with no docs, only the pages: registers, creates a game from a preset, invites a
 friend with the link the page shows, and the two play it through to the result. The friend has
-no account yet: the link asks them to register, then seats them. axe-core checks every screen."""
+no account yet: the link asks them to register, then seats them, and the game starts itself;
+the creator's inbox says who joined. axe-core checks every screen."""
+
 import random
 
 from tests.web import driver
@@ -13,7 +15,7 @@ def register(player) -> None:
     form.get_by_label("Password", exact=True).fill(f"{player.name}-Kodachrome-64")
     form.get_by_role("button", name="Register").click()
     player.page.get_by_role("button", name="Log out").wait_for()
-    player.token = player.page.evaluate("localStorage.getItem('darkroom.token')")   # for the API's own word
+    player.token = player.page.evaluate("localStorage.getItem('darkroom.token')")  # for the API's own word
 
 
 def test_a_new_player_registers_creates_a_preset_game_invites_a_friend_by_link_and_plays_it_through(players, web):
@@ -21,18 +23,24 @@ def test_a_new_player_registers_creates_a_preset_game_invites_a_friend_by_link_a
     page = ann.page
     page.set_default_timeout(PATIENCE_MS)
     ann.goto("#/")
-    page.get_by_role("form", name="Log in").wait_for()   # a stranger is asked to log in or register
+    page.get_by_role("link", name="Log in or register").click()  # a stranger chooses to register
+    page.get_by_role("form", name="Log in").wait_for()
     ann.audit("a stranger")
     register(ann)
     page.get_by_role("heading", name="Lobby").wait_for()
     ann.audit()
     # A two-player game, the way a person would make it: the preset's words, "private" for a link.
-    form = page.get_by_role("form", name="New Photograph")
+    form = driver.create_form(page, "photograph")
     form.get_by_label("Correspondence: 3 days a move").check()
     form.get_by_label("private (invitation or link only)").check()
     form.get_by_role("button", name="Create a Photograph game").click()
     page.locator("[data-status=open]").wait_for()
     ann.audit("waiting for a friend")
+    # The chat is open before the start: ann leaves a word for whoever comes.
+    chat = page.get_by_role("region", name="Chat (players)")
+    chat.get_by_label("Message").fill("Welcome! Take your time.")
+    chat.get_by_role("button", name="Send").click()
+    chat.locator("li").filter(has_text="Welcome! Take your time.").wait_for()
     game_id = page.evaluate("location.hash").rsplit("/", 1)[1]
     options = driver.api_view(web, ann, game_id)["options"]
     assert options["time_control"] == "per_move" and options["move_seconds"] == 3 * 86400
@@ -49,12 +57,20 @@ def test_a_new_player_registers_creates_a_preset_game_invites_a_friend_by_link_a
     ben.page.get_by_role("form", name="Register").wait_for()
     ben.audit("a friend's link, before an account")
     register(ben)
-    ben.page.locator(".lobby-actions").get_by_role("button", name="Leave").wait_for()
+    # Ben took the last seat: nobody presses Start, the game starts itself on both pages.
+    ben.page.locator("[data-status=active]").wait_for()
     assert ben.page.evaluate("location.hash") == f"#/games/{game_id}"
     ben.audit("seated by the link")
-
-    driver.start(ann, 2)          # ann's page sees ben seated, and her Start button is enabled
-    ben.page.locator("[data-status=active]").wait_for()
+    ben.page.get_by_role("region", name="Chat (players)").locator("li").filter(
+        has_text="ann: Welcome! Take your time."
+    ).wait_for()
+    page.locator("[data-status=active]").wait_for()
+    # Ann's inbox tells her who joined.
+    page.locator("#unread:text-matches('[1-9]')").wait_for()
+    ann.goto("#/inbox")
+    page.get_by_role("link", name="ben joined your game of Photograph").wait_for()
+    ann.goto(f"#/games/{game_id}")
+    page.locator("[data-status=active]").wait_for()
     seats = [ann, ben]
     driver.play_to_the_end(seats, random.Random(35))
     final = driver.api_view(web, ann, game_id)

@@ -1,5 +1,6 @@
 """Photograph in the browser: two users play a whole game by clicking (take a row's end and how
 far, wind a hand card to its place), a third watches; hidden hand cards never show their number."""
+
 import random
 
 from tests.web import driver
@@ -19,7 +20,9 @@ def assert_hands_as_the_api_shows(web, viewer, game_id):
         if page["version"] == view["version"]:
             break
         if page["version"] < view["version"]:  # the page catches up, then both are looked at again
-            viewer.page.wait_for_function(f"Number(document.querySelector('#table').dataset.version) >= {view['version']}")
+            viewer.page.wait_for_function(
+                f"Number(document.querySelector('#table').dataset.version) >= {view['version']}"
+            )
     else:
         raise AssertionError(f"{viewer.name}'s page never showed the API's version")
     if view["state"] is None or driver.finished(viewer):
@@ -28,7 +31,9 @@ def assert_hands_as_the_api_shows(web, viewer, game_id):
         api = view["state"]["hands"][card["seat"]][card["pos"]]
         assert card["number"] == (str(api["number"]) if "number" in api else None), (viewer.name, card, api)
         if "number" not in api:
-            assert api["range"] in card["text"] and not any(ch.isdigit() for ch in card["text"].replace(api["range"], "")), card
+            assert api["range"] in card["text"] and not any(
+                ch.isdigit() for ch in card["text"].replace(api["range"], "")
+            ), card
 
 
 def test_two_players_play_photograph_to_the_end_and_hidden_cards_stay_hidden(players, web, shoot):
@@ -82,7 +87,12 @@ def replay_steps_through_the_past(web, viewer, game_id):
         page.wait_for_function("n => document.getElementById('table')?.dataset.at === String(n)", arg=at)
     past = driver.api_at(web, viewer, game_id, last - 2)["state"]
     drawn = table.locator("[data-row]").evaluate_all(
-        "els => els.map(e => [Number(e.dataset.row), Number(e.dataset.place), e.dataset.number ?? null])")
-    expected = [[r, i, str(c["number"]) if "number" in c else None]
-                for r, row in enumerate(past["layout"]) for i, c in enumerate(row) if c]
+        "els => els.map(e => [Number(e.dataset.row), Number(e.dataset.place), e.dataset.number ?? null])"
+    )
+    expected = [
+        [r, i, str(c["number"]) if "number" in c else None]
+        for r, row in enumerate(past["layout"])
+        for i, c in enumerate(row)
+        if c
+    ]
     assert sorted(drawn) == sorted(expected)

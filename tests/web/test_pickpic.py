@@ -1,5 +1,6 @@
 """Pick Pic in the browser: three players (each a user with a context of their own) play a whole
 game through the page, a fourth watches; no page shows another seat's secrets."""
+
 import random
 
 import httpx

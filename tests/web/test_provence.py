@@ -1,5 +1,6 @@
 """Walking in Provence through the pages only: two players place a card and walk every round to
 the result; a spectator's page never shows a hand or a choice not yet revealed."""
+
 from __future__ import annotations
 
 import re
@@ -29,8 +30,11 @@ def place(player, round_no: int, rotate: bool) -> None:
     click_until(page, page.locator("circle.spot").first, page.get_by_test_id("preview"), key="Enter")
     player.audit("a placement previewed")
     # Waiting for the others, or (the last to choose) already walking.
-    click_until(page, page.get_by_test_id("confirm-place"),
-                page.get_by_test_id("pending").or_(summary(player, round_no, "walking")))
+    click_until(
+        page,
+        page.get_by_test_id("confirm-place"),
+        page.get_by_test_id("pending").or_(summary(player, round_no, "walking")),
+    )
 
 
 def walk(player, round_no: int, move_drone: bool) -> None:
@@ -43,8 +47,13 @@ def walk(player, round_no: int, move_drone: bool) -> None:
     confirm = page.get_by_test_id("confirm-walk")
     if not confirm.is_enabled():
         page.get_by_role("button", name="Reset").click()
-    click_until(page, page.get_by_test_id("confirm-walk"), page.get_by_text("Your walk is chosen").or_(
-        page.locator(f".provence-summary:not([data-round='{round_no}']), .provence-result")))
+    click_until(
+        page,
+        page.get_by_test_id("confirm-walk"),
+        page.get_by_text("Your walk is chosen").or_(
+            page.locator(f".provence-summary:not([data-round='{round_no}']), .provence-result")
+        ),
+    )
 
 
 def hidden_strings(web, seated, game_id) -> list[str]:

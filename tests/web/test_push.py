@@ -10,6 +10,7 @@ generated, with an endpoint on a push service of the test's own; the vendor deli
 worker is not exercised (tests/games/test_push.py covers the server's side of the delivery,
 decrypting it with these same kinds of keys). Nor is a window opened or focused by a click:
 Chromium allows that only for a click a person made (docs/time-and-notifications.md)."""
+
 import json
 
 import httpx
@@ -75,8 +76,10 @@ def test_the_worker_registers_at_the_root_and_turning_push_on_and_off_registers_
         page = ann.page
         endpoint = service.endpoint("ann")
         page.context.grant_permissions(["notifications"], origin=web.url)
-        page.context.add_init_script(STUB % json.dumps(
-            {"endpoint": endpoint, "keys": {"p256dh": browser_keys.p256dh, "auth": browser_keys.auth}}))
+        page.context.add_init_script(
+            STUB
+            % json.dumps({"endpoint": endpoint, "keys": {"p256dh": browser_keys.p256dh, "auth": browser_keys.auth}})
+        )
         ann.goto("#/")  # a fresh load, so the stub is in place
         page.get_by_role("link", name="Settings").click()
         page.get_by_role("heading", name="Push on this browser").wait_for()
@@ -113,7 +116,9 @@ def test_quiet_hours_are_saved_from_the_settings_page(players, web):
     form.locator("select[name=tz]").select_option("Europe/Paris")
     form.get_by_role("button", name="Save quiet hours").click()
     page.get_by_text("Quiet hours saved.").wait_for()
-    prefs = httpx.get(f"{web.url}/api/v1/accounts/preferences/", headers={"Authorization": f"Token {ben.token}"}, verify=TLS).json()
+    prefs = httpx.get(
+        f"{web.url}/api/v1/accounts/preferences/", headers={"Authorization": f"Token {ben.token}"}, verify=TLS
+    ).json()
     assert prefs["quiet_hours"] == {"start": "22:30", "end": "07:15", "tz": "Europe/Paris"}
     ben.clean()
 
@@ -185,11 +190,14 @@ def test_a_push_shows_its_notice_and_a_click_on_it_opens_its_game_in_the_open_wi
     cdp.send("ServiceWorker.enable")
     ours = lambda: [r for r in registrations if r["scopeURL"] == f"{web.url}/" and not r["isDeleted"]]  # noqa: E731
     assert eventually(page, ours)
-    cdp.send("ServiceWorker.deliverPushMessage", {"origin": web.url, "registrationId": ours()[0]["registrationId"],
-                                                  "data": json.dumps(payload)})
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": web.url, "registrationId": ours()[0]["registrationId"], "data": json.dumps(payload)},
+    )
     assert eventually(page, lambda: notifications_shown(page))
-    assert notifications_shown(page) == [{"title": payload["title"], "body": payload["body"], "tag": payload["tag"],
-                                          "url": f"/#/games/{game_id}"}]
+    assert notifications_shown(page) == [
+        {"title": payload["title"], "body": payload["body"], "tag": payload["tag"], "url": f"/#/games/{game_id}"}
+    ]
     # The click: the notice a person would click, dispatched in the worker.
     (worker,) = page.context.service_workers
     worker.evaluate("""async () => {

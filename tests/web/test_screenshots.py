@@ -1,9 +1,10 @@
 """Screenshots at 1280x800 and 390x844: every game mid-game, from the eyes of the seat whose turn it
 is (a step of a move under way where the table offers one), and the other screens a player meets
-(the lobby, a create form, a finished game's result, its replay, settings, a profile, a game
+(the front page without an account, the lobby, a create form, a finished game's result, its replay, settings, a profile, a game
 against the computer and the computer's profile, a leaderboard, a rules page). They go to
 tests/web/artifacts/screenshots/; with DARKROOM_SCREENSHOTS=docs they also replace
 docs/screenshots/<name>-<desktop|phone>.png (checked by eye before a commit)."""
+
 import os
 import shutil
 from pathlib import Path
@@ -20,7 +21,12 @@ def test_screenshots_of_every_game_on_a_desktop_and_a_phone(web, browser):
         "pickpic": (game("pickpic", [ann, ben, cat], {"target": 12}), [ann, ben, cat], 6, None),
         "photograph": (game("photograph", [ann, ben]), [ann, ben], 14, None),
         "provence": (game("provence", [ann, ben]), [ann, ben], 6, None),
-        "photoshoot": (game("photoshoot", [ann, ben, cat, dan], {"hourglass_seconds": 3600}), [ann, ben, cat, dan], 4, {"ready", "mend"}),
+        "photoshoot": (
+            game("photoshoot", [ann, ben, cat, dan], {"hourglass_seconds": 3600}),
+            [ann, ben, cat, dan],
+            4,
+            {"ready", "mend"},
+        ),
     }
     for game_id, seats, moves, only in made.values():
         play(game_id, seats, moves, only=only)
@@ -32,9 +38,11 @@ def test_screenshots_of_every_game_on_a_desktop_and_a_phone(web, browser):
         viewer = next((s for s in seats if s.get(f"/games/{game_id}/legal-moves/")["moves"]), seats[0])
         for size_name, size in SIZES.items():
             context, page, errors = open_page(browser, web, viewer, f"#/games/{game_id}", size, "#table[data-render]")
-            first = page.locator("#table .cards [data-choice], #table .row-end[data-choice], #table .provence-hand [data-choice]").first
+            first = page.locator(
+                "#table .cards [data-choice], #table .row-end[data-choice], #table .provence-hand [data-choice]"
+            ).first
             if kind != "photoshoot" and first.count():
-                first.click()     # a move under way: its next step highlighted
+                first.click()  # a move under way: its next step highlighted
                 page.wait_for_timeout(300)
             page.evaluate("window.scrollTo(0, 0)")
             if kind == "photoshoot" and size_name == "desktop":
@@ -92,8 +100,10 @@ def test_screenshots_of_the_screens_around_the_games(web, browser):
     against = fay.post("/games/", {"kind": "photograph", "seats": 2, "options": {}, "bots": [1]})
     bot = next(p["username"] for p in fay.get(f"/games/{against['id']}/")["players"] if p["bot"])
     screens = {
-        "lobby": ("#/", "form[data-kind=photoshoot] .play-computer", None),
-        "create": ("#/", "form[data-kind=photoshoot] .play-computer", "form[data-kind=photoshoot]"),
+        "front": ("#/", "#play-now", None),
+        "lobby": ("#/", "article[data-kind=photoshoot] .play-computer-now", None),
+        "create": ("#/", "article[data-kind=photoshoot] .play-computer-now", "form[data-kind=photoshoot]"),
+        "my-games": ("#/mine", "main h1", None),
         "result": (f"#/games/{finished}", "section.result", None),
         "replay": (f"#/games/{finished}/replay", "#table[data-at]", None),
         "settings": ("#/settings", "#notification-settings", None),
@@ -104,13 +114,21 @@ def test_screenshots_of_the_screens_around_the_games(web, browser):
         "rules": ("#/rules/photoshoot", "ol.rules", None),
     }
     # A computer player is marked as one wherever its name is listed.
-    marked = {"lobby": "section[aria-label='Games being played']", "bot-game": ".game-head .players", "bot-profile": "main h1"}
+    marked = {
+        "lobby": "section[aria-labelledby=lobby-watch]",
+        "bot-game": ".game-head .players-bar",
+        "bot-profile": "main h1",
+    }
     out = ARTIFACTS / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     shots = []
     for name, (fragment, ready, part) in screens.items():
         for size_name, size in SIZES.items():
-            context, page, errors = open_page(browser, web, eve, fragment, size, ready)
+            context, page, errors = open_page(browser, web, None if name == "front" else eve, fragment, size, ready)
+            # The test server's own kind (Duel) is no game of the site's: not in its pictures.
+            page.add_style_tag(content="article[data-kind=duel] { display: none !important; }")
+            if part:  # the create form is folded under "More options"
+                page.locator(part).evaluate("f => { f.closest('details').open = true; }")
             page.evaluate("window.scrollTo(0, 0)")
             if name in marked:
                 assert f"{bot} (bot)" in page.locator(marked[name]).inner_text(), name

@@ -1,8 +1,9 @@
 """Around a game, through the page only (docs/social.md): a private game with an invitation that
 only the invitee sees, chat between the seats shown as text (never as HTML), and resigning."""
+
 import httpx
 
-from tests.web.driver import open_game, start
+from tests.web.driver import create_form, open_game, start
 from tests.loopback import TLS
 
 HOSTILE = "hello <b>bob</b> <img src=x onerror=alert(1)>"
@@ -15,21 +16,27 @@ def test_invite_a_friend_to_a_private_game_chat_and_resign(players, web, shoot):
 
     # Ann creates a private Photograph game for two and invites Bob by name.
     ann.goto("#/")
-    form = ann.page.locator("form[data-kind=photograph]")
+    form = create_form(ann.page, "photograph")
     form.locator("input[name=seats]").fill("2")
     form.locator("input[name=invite]").fill("bob")
     form.get_by_role("button", name="Create a Photograph game").click()
     ann.page.locator("[data-status=open]").wait_for()
     game_id = ann.page.url.rsplit("/", 1)[1]
-    detail = httpx.get(f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {ann.token}"}, verify=TLS).json()
+    detail = httpx.get(
+        f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {ann.token}"}, verify=TLS
+    ).json()
     assert detail["private"] is True
 
     # Cat, neither seated nor invited, sees no trace of it: not in the lobby, 404 by its address.
     cat.goto("#/")
-    cat.page.get_by_role("heading", name="Open games").wait_for()
+    cat.page.get_by_role("heading", name="Waiting for players").wait_for()
     assert cat.page.locator(f"li[data-game='{game_id}']").count() == 0
-    assert httpx.get(f"{web.url}/api/v1/games/{game_id}/",
-                     headers={"Authorization": f"Token {cat.token}"}, verify=TLS).status_code == 404
+    assert (
+        httpx.get(
+            f"{web.url}/api/v1/games/{game_id}/", headers={"Authorization": f"Token {cat.token}"}, verify=TLS
+        ).status_code
+        == 404
+    )
 
     # Bob finds the invitation in his lobby and accepts it: he is seated.
     bob.goto("#/")
@@ -37,7 +44,8 @@ def test_invite_a_friend_to_a_private_game_chat_and_resign(players, web, shoot):
     assert "ann invites you to a game of Photograph" in invitation.inner_text()
     shoot(bob, "invitation")
     invitation.get_by_role("button", name="Accept").click()
-    bob.page.locator("[data-status=open]").wait_for()
+    # Bob took the last seat: the game starts itself.
+    bob.page.locator("[data-status=active]").wait_for()
     start(ann, 2)
     open_game(bob, game_id)
     bob.page.locator("[data-status=active]").wait_for()

@@ -2,6 +2,7 @@
 challenge's verdict, a Provence photo completed and a Photograph good shot card claimed, the
 replay naming each event, the result ranked by place with each seat's
 breakdown in words and numbers, an aborted game saying so."""
+
 import random
 
 from tests.web.pages import DESKTOP, Seat, game, open_page, play
@@ -39,12 +40,14 @@ def test_the_move_log_the_last_move_and_the_replay_tell_the_game_in_words(web, b
 
 
 def test_a_challenge_verdict_is_a_moment_on_every_page(web, browser):
-    seats = [Seat(web, n) for n in ("ann", "ben", "cat", "dan")]   # two teams: the control team challenges
+    seats = [Seat(web, n) for n in ("ann", "ben", "cat", "dan")]  # two teams: the control team challenges
     ann = seats[0]
     game_id = game("photoshoot", seats, {"hourglass_seconds": 3600})
     play(game_id, seats, 4, only={"ready", "mend"})
     play(game_id, seats, 1, only={"swap", "push"})
-    challenger = next(s for s in seats if any(m["type"] == "challenge" for m in s.get(f"/games/{game_id}/legal-moves/")["moves"]))
+    challenger = next(
+        s for s in seats if any(m["type"] == "challenge" for m in s.get(f"/games/{game_id}/legal-moves/")["moves"])
+    )
     context, page, errors = open_page(browser, web, ann, f"#/games/{game_id}", DESKTOP, "#table[data-render]")
     play(game_id, [challenger], 1, only={"challenge"})
     verdict = page.locator("#last-move .moment.fresh")
@@ -75,8 +78,10 @@ def play_until(seats, game_id, happened, rng) -> dict | None:
             legal = legal.json()
             if not legal["moves"]:
                 continue
-            answer = seat.client.post(f"/games/{game_id}/moves/", json={"move": rng.choice(legal["moves"]),
-                                                                       "expected_version": legal["version"]})
+            answer = seat.client.post(
+                f"/games/{game_id}/moves/",
+                json={"move": rng.choice(legal["moves"]), "expected_version": legal["version"]},
+            )
             moved |= answer.status_code in (200, 201)
             for event in seat.get(f"/games/{game_id}/events/?after={after}&limit=200")["events"]:
                 after = event["seq"]
@@ -91,11 +96,15 @@ def test_a_completed_provence_photo_and_a_photograph_good_shot_claim_are_moments
     # Photograph players (a good shot at 3 shots, not 4) claim one in most: a few games at most.
     seats = [Seat(web, n) for n in ("ann", "ben", "cat", "dan")]
     rng = random.Random(35)
-    for kind, players, happened, said in (("provence", 2, photo_completed, "completed by"),
-                                          ("photograph", 4, good_shot_claimed, "good shot card!")):
+    for kind, players, happened, said in (
+        ("provence", 2, photo_completed, "completed by"),
+        ("photograph", 4, good_shot_claimed, "good shot card!"),
+    ):
         for attempt in range(4):
             game_id = game(kind, seats[:players])
-            context, page, errors = open_page(browser, web, seats[0], f"#/games/{game_id}", DESKTOP, "#table[data-render]")
+            context, page, errors = open_page(
+                browser, web, seats[0], f"#/games/{game_id}", DESKTOP, "#table[data-render]"
+            )
             try:
                 event = play_until(seats[:players], game_id, happened, rng)
                 if event is None:

@@ -4,6 +4,7 @@
 
 A kit reads the view, the legal moves and the seat's log; it may read the engine's public
 tables (cards, scoring rules) like a player reads the rulebook."""
+
 from __future__ import annotations
 
 import importlib

@@ -1,6 +1,7 @@
 """Photograph's bot kit. Hidden from a seat: the faces of face-down cards (their backs show colour
 and 1-6 / 7-12), the deck's order and where the sunset card lies in it, and the secret winds of
 others in a sunset or end phase. The kit deals the unseen faces onto the backs that fit them."""
+
 from __future__ import annotations
 
 import random
@@ -57,16 +58,19 @@ class PhotographKit(Kit):
         def card_of(shown: dict) -> str:
             return _card_id(shown) or next(dealt) or rng.choice(pool or known)
 
-        layout = [[None if p is None else {"card": card_of(p), "up": p["face_up"]} for p in row]
-                  for row in v["layout"]]
-        hands = [[{"card": card_of(e), "public": e.get("public", True) if s != me.seat
-                   else e["public"]} for e in hand] for s, hand in enumerate(v["hands"])]
+        layout = [[None if p is None else {"card": card_of(p), "up": p["face_up"]} for p in row] for row in v["layout"]]
+        hands = [
+            [{"card": card_of(e), "public": e.get("public", True) if s != me.seat else e["public"]} for e in hand]
+            for s, hand in enumerate(v["hands"])
+        ]
         for s, hand in enumerate(v["hands"]):  # another seat's card shown by its face is public
             if s != me.seat:
                 for entry, shown in zip(hands[s], hand):
                     entry["public"] = "number" in shown
-        reels = [{c: [{"card": card_of(e), "blurred": bool(e.get("blurred"))} for e in r[c]]
-                  for c in v["colours"]} for r in v["reels"]]
+        reels = [
+            {c: [{"card": card_of(e), "blurred": bool(e.get("blurred"))} for e in r[c]] for c in v["colours"]}
+            for r in v["reels"]
+        ]
         out = [{"card": card_of(e), "seen": "number" in e} for e in v["out"]]
         rng.shuffle(pool)
         deck = pool[: v["deck_size"] - (1 if v["sunset"] == "deck" else 0)]
@@ -77,27 +81,40 @@ class PhotographKit(Kit):
         players = v["players"]
         winds = [None] * players
         state = {
-            "players": players, "options": dict(v["options"]), "colours": list(v["colours"]),
-            "removed_colours": list(v["removed_colours"]), "first": v["first"],
-            "turn": v["turn"], "turns": v["turns"], "phase": v["phase"],
-            "taken": v.get("to_play", 0), "deck": deck, "sunset": v["sunset"], "deal_queue": [],
-            "layout": layout, "hands": hands, "reels": reels,
-            "good_shots": {c: dict(g) for c, g in v["good_shots"].items()}, "out": out,
-            "winds": winds, "last_cards": [[] for _ in range(players)], "shown": [],
+            "players": players,
+            "options": dict(v["options"]),
+            "colours": list(v["colours"]),
+            "removed_colours": list(v["removed_colours"]),
+            "first": v["first"],
+            "turn": v["turn"],
+            "turns": v["turns"],
+            "phase": v["phase"],
+            "taken": v.get("to_play", 0),
+            "deck": deck,
+            "sunset": v["sunset"],
+            "deal_queue": [],
+            "layout": layout,
+            "hands": hands,
+            "reels": reels,
+            "good_shots": {c: dict(g) for c, g in v["good_shots"].items()},
+            "out": out,
+            "winds": winds,
+            "last_cards": [[] for _ in range(players)],
+            "shown": [],
         }
         # Others' secret winds: any wind they could have made.
         for seat, wound in enumerate(v.get("wound") or []):
             if wound and seat != me.seat:
                 state["winds"][seat] = list(
-                    (lambda m: (m["from"], m["to"]))(rng.choice(moves.legal_winds(len(hands[seat])))))
+                    (lambda m: (m["from"], m["to"]))(rng.choice(moves.legal_winds(len(hands[seat]))))
+                )
         return state
 
     def evaluate(self, me, state: dict) -> float:
         if state["phase"] == moves.OVER:
             result = me.engine.result(state)
             return margin(result["scores"], me.seat) + (5 if me.seat in result["winners"] else 0)
-        return margin([scoring.breakdown(state, s)["total"] for s in range(state["players"])],
-                      me.seat)
+        return margin([scoring.breakdown(state, s)["total"] for s in range(state["players"])], me.seat)
 
 
 KIT = PhotographKit()

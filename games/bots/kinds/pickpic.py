@@ -18,6 +18,7 @@ Hidden from a seat: the deck, the others' hands and gifts, which card of its own
 random, and the others' rankings until the evaluation. The kit deals the unseen cards at random;
 it draws the random card of its own stack (and who gave the rest) from `random_odds`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -49,6 +50,7 @@ def fit(card: int, table: int | None) -> float:
 def best_give(table: list[int], legal: list[dict], rng: random.Random) -> dict:
     def value(move: dict) -> float:
         return sum(fit(c, table[int(r)]) for r, given in move["gifts"].items() for c in given)
+
     best = max(value(m) for m in legal)
     return rng.choice([m for m in legal if value(m) >= best - 1e-12])
 
@@ -66,7 +68,7 @@ def give_value(table: list[int], move: dict) -> float:
     for r, given in move["gifts"].items():
         for c in given:
             p = PERCENTILE[table[int(r)]][c] if c != table[int(r)] else 1.0
-            total += p + TOP * p ** 4
+            total += p + TOP * p**4
     return total
 
 
@@ -81,8 +83,9 @@ def _splits(hand: tuple[int, ...], receivers: tuple[int, ...], per: int):
 
 
 @lru_cache(maxsize=256)
-def _odds(players: int, seat: int, table: tuple[int, ...], stack: tuple[int, ...],
-          seen: frozenset[int]) -> tuple[tuple[float, ...], tuple]:
+def _odds(
+    players: int, seat: int, table: tuple[int, ...], stack: tuple[int, ...], seen: frozenset[int]
+) -> tuple[tuple[float, ...], tuple]:
     """(P(random) per card of `stack`, [(weight, random card, {giver: cards})...]): every way the
     stack could have been given, weighed. A pure function of what the seat sees (its hidden-hand
     draws come from a generator seeded by those), so a decision is the same whenever it is asked."""
@@ -201,29 +204,42 @@ class PickPicKit(Kit):
         elif v["phase"] == "rank":
             # My random card and who gave me what, drawn as likely as `_odds` weighs them.
             _, ways = _odds(*_odds_key(v, seat))
-            _, mine_random, to_me = rng.choices(ways, [w for w, _, _ in ways] if any(
-                w for w, _, _ in ways) else None)[0]
+            _, mine_random, to_me = rng.choices(ways, [w for w, _, _ in ways] if any(w for w, _, _ in ways) else None)[
+                0
+            ]
             for s in range(n):
                 if s == seat:
                     gifts[s] = {k: list(g) for k, g in my_gifts.items()}
                     continue
-                gifts[s] = {str(r): (list(to_me[s]) if r == seat else [pool.pop() for _ in range(per)])
-                            for r in range(n) if r != s}
+                gifts[s] = {
+                    str(r): (list(to_me[s]) if r == seat else [pool.pop() for _ in range(per)])
+                    for r in range(n)
+                    if r != s
+                }
             random_cards = [mine_random if s == seat else pool.pop() for s in range(n)]
             for s in range(n):
                 received = [c for g in gifts if g for c in g.get(str(s), [])]
-                stacks[s] = list(my_stack) if s == seat else rng.sample(
-                    received + [random_cards[s]], len(received) + 1)
+                stacks[s] = list(my_stack) if s == seat else rng.sample(received + [random_cards[s]], len(received) + 1)
         deck = pool[: v["deck_size"]]
-        discard = pool[v["deck_size"]: v["deck_size"] + v["discard_size"]]
+        discard = pool[v["deck_size"] : v["deck_size"] + v["discard_size"]]
         state = {
-            "players": n, "options": {"target": v["target"], "comments": v["comments"]},
-            "_seed": f"imagined:{rng.random()}", "round": v["round"], "phase": v["phase"],
-            "deck": deck, "discard": discard, "reshuffles": 0, "scores": list(v["scores"]),
-            "tally": [{"as_giver": 0, "top_card": 0, "as_ranker": 0, "random_last": 0}
-                      for _ in range(n)],
-            "last_round": None, "table": table, "hands": hands, "gifts": gifts,
-            "random": random_cards, "stacks": stacks, "rankings": rankings,
+            "players": n,
+            "options": {"target": v["target"], "comments": v["comments"]},
+            "_seed": f"imagined:{rng.random()}",
+            "round": v["round"],
+            "phase": v["phase"],
+            "deck": deck,
+            "discard": discard,
+            "reshuffles": 0,
+            "scores": list(v["scores"]),
+            "tally": [{"as_giver": 0, "top_card": 0, "as_ranker": 0, "random_last": 0} for _ in range(n)],
+            "last_round": None,
+            "table": table,
+            "hands": hands,
+            "gifts": gifts,
+            "random": random_cards,
+            "stacks": stacks,
+            "rankings": rankings,
         }
         for s, done in enumerate(v["done"]):
             if done and s != seat and v["phase"] in ("give", "rank"):
@@ -240,6 +256,7 @@ class PickPicKit(Kit):
 
 def _at():
     from games.bots.search import AT
+
     return AT
 
 

@@ -18,6 +18,7 @@ the same for every seat and reveals nothing:
 (0: the worst fit, 1: the best): the chance that `card` fits `table` better than a card drawn at
 random, which is what a gift has to beat.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -28,13 +29,33 @@ from collections import Counter
 from games.engines.pickpic import art, cards
 
 # Title words that name no thing a picture shows.
-STOPWORDS = frozenset({"a", "an", "the", "at", "in", "on", "of", "over", "to", "and", "with", "from",
-                       "by", "for", "into", "against", "mid"})
+STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "at",
+        "in",
+        "on",
+        "of",
+        "over",
+        "to",
+        "and",
+        "with",
+        "from",
+        "by",
+        "for",
+        "into",
+        "against",
+        "mid",
+    }
+)
 # How much each kind of word counts, before its rarity: tags are what the card is about; the
 # title names the subject; the setting and the light are what the photograph looks like, shared
 # by many cards, so they count less (and tf-idf lowers them further).
 WEIGHTS = {"tag": 1.0, "title": 0.8, "setting": 0.6, "light": 0.4}
 SECOND_ORDER = 0.6  # the weight of the shared-neighbours fit against the direct fit
+
 
 def words(entry: dict) -> dict[str, float]:
     """The card's bag of words, each with its kind's weight (the heaviest kind if it has two)."""
@@ -66,21 +87,19 @@ def _dot(a: dict, b: dict) -> float:
     return sum(v * b.get(k, 0.0) for k, v in a.items())
 
 
-def build(catalogue: list[dict] = cards.CATALOGUE) -> tuple[dict[int, dict[int, float]],
-                                                            dict[int, dict[int, float]]]:
+def build(catalogue: list[dict] = cards.CATALOGUE) -> tuple[dict[int, dict[int, float]], dict[int, dict[int, float]]]:
     """(fit, percentile) of a catalogue's cards, each card id -> card id -> value; fit is
     symmetric, in [0, 1]."""
     bags = {c["id"]: words(c) for c in catalogue}
     ids = tuple(bags)
     df = Counter(w for bag in bags.values() for w in bag)
     n = len(bags)
-    vectors = {i: _unit({w: x * math.log(n / df[w]) for w, x in bag.items()})
-               for i, bag in bags.items()}
+    vectors = {i: _unit({w: x * math.log(n / df[w]) for w, x in bag.items()}) for i, bag in bags.items()}
     direct = {a: {b: _dot(vectors[a], vectors[b]) for b in ids if b != a} for a in ids}
     rows = {a: _unit(direct[a]) for a in ids}
     fit: dict[int, dict[int, float]] = {a: {} for a in ids}
     for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
+        for b in ids[i + 1 :]:
             # Without the pair's own entries: a's fit to b is not evidence of their neighbours.
             ra = {k: v for k, v in rows[a].items() if k != b}
             rb = {k: v for k, v in rows[b].items() if k != a}

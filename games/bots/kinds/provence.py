@@ -2,6 +2,7 @@
 passed, and the choices they made this phase before it resolves. The landscapes, photos, goals
 and markers are public. The kit deals the unseen scene cards to the others and the deck, and lets
 each seat that has already chosen make any choice it could have made."""
+
 from __future__ import annotations
 
 import random
@@ -39,21 +40,31 @@ class ProvenceKit(Kit):
             passing = [pool.pop() if s != seat and pool else None for s in range(players)]
             passing[seat] = you["passed"]
         state = {
-            "players": players, "round": v["round"], "phase": v["phase"],
-            "deck": pool[: v["deck"]], "hands": hands, "passing": passing,
+            "players": players,
+            "round": v["round"],
+            "phase": v["phase"],
+            "deck": pool[: v["deck"]],
+            "hands": hands,
+            "passing": passing,
             "pending": [None] * players,
-            "landscapes": [{"cards": [dict(p) for p in land["cards"]],
-                            "photographer": list(land["photographer"]),
-                            "drone": list(land["drone"])} for land in v["landscapes"]],
-            "photos": [{"card": p["card"], "markers": [list(m) for m in p["markers"]]}
-                       for p in v["photos"]],
-            "goals": [dict(g) for g in v["goals"]], "markers": list(v["markers"]),
+            "landscapes": [
+                {
+                    "cards": [dict(p) for p in land["cards"]],
+                    "photographer": list(land["photographer"]),
+                    "drone": list(land["drone"]),
+                }
+                for land in v["landscapes"]
+            ],
+            "photos": [{"card": p["card"], "markers": [list(m) for m in p["markers"]]} for p in v["photos"]],
+            "goals": [dict(g) for g in v["goals"]],
+            "markers": list(v["markers"]),
         }
         # Those who already chose this phase: any choice they could have made.
         for s, done in enumerate(v["submitted"]):
             if done and s != seat:
-                state = me.engine.apply(state, s, self.policy(me, state, s, me.engine.legal_moves(
-                    state, s), rng), _at())
+                state = me.engine.apply(
+                    state, s, self.policy(me, state, s, me.engine.legal_moves(state, s), rng), _at()
+                )
         return state
 
     def evaluate(self, me, state: dict) -> float:
@@ -72,7 +83,7 @@ class ProvenceKit(Kit):
         ranked = sorted(((-v, i) for i, v in enumerate(judge(me.view, me.seat, me.legal))))
         # Play-outs here cost milliseconds each (a placement lists hundreds of moves): the
         # budget affords a few dozen, enough to compare a few moves only.
-        return [me.legal[i] for _, i in ranked[:min(width, SEARCH_WIDTH)]]
+        return [me.legal[i] for _, i in ranked[: min(width, SEARCH_WIDTH)]]
 
     def playout(self, me, state: dict, seat: int, moves: list[dict], rng: random.Random) -> dict:
         """The imagined players play like level 2, cheaply: the best of a few of their moves by
@@ -101,17 +112,22 @@ def judge(table: dict, seat: int, moves: list[dict], goals: bool = True) -> list
     land = lands[seat]
     grid = layout.visible(land)
     held = photos.points(table["photos"], seat)
-    open_photos = [(p["card"], cards.PHOTO[p["card"]]["spots"][_next_spot(p)])
-                   for p in table["photos"] if seat not in photos.holders(p)]
+    open_photos = [
+        (p["card"], cards.PHOTO[p["card"]]["spots"][_next_spot(p)])
+        for p in table["photos"]
+        if seat not in photos.holders(p)
+    ]
     others: list[tuple[int, dict]] = []
     if goals:
         for s, other in enumerate(lands):
             if s != seat:
                 g = layout.visible(other)
-                others.append((sum(scoring.scene_breakdown(g).values())
-                               + photos.points(table["photos"], s),
-                               {goal["goal"]: scoring.goal_value(g, goal["goal"])
-                                for goal in table["goals"]}))
+                others.append(
+                    (
+                        sum(scoring.scene_breakdown(g).values()) + photos.points(table["photos"], s),
+                        {goal["goal"]: scoring.goal_value(g, goal["goal"]) for goal in table["goals"]},
+                    )
+                )
 
     def framed(grid_, land_) -> int:
         return sum(points for card, points in open_photos if photos.completed(grid_, land_, card))
@@ -162,6 +178,7 @@ def _frame_cells(land: dict) -> set:
 
 def _at():
     from games.bots.search import AT
+
     return AT
 
 

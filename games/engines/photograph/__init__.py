@@ -1,4 +1,5 @@
 """Photograph (Wind the Film!): take, wind, photograph; hidden layout and hands."""
+
 from .engine import PhotographEngine
 
 ENGINE = PhotographEngine()

@@ -2,6 +2,7 @@
 
 A shot card is the string "<colour>-<number>" ("blue-7"): plain JSON, easy to account for.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,13 +33,8 @@ CENTRE_COLUMNS = (1, 2)
 # in which it is dealt. Row 0 is the top row, column 0 the leftmost column. Any correction to the
 # printed diagram is made here and nowhere else.
 LAYOUT_DIAGRAM: dict[int, tuple[tuple[int, ...], ...]] = {
-    2: ((1, 2, 3, 4),
-        (5, 6, 7, 8),
-        (9, 10, 11, 12)),
-    3: ((1, 2, 3, 4),
-        (5, 6, 7, 8),
-        (9, 10, 11, 12),
-        (13, 14, 15, 16)),
+    2: ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12)),
+    3: ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16)),
 }
 LAYOUT_DIAGRAM[4] = LAYOUT_DIAGRAM[3]
 

@@ -1,4 +1,5 @@
 """Photograph (Wind the Film!) on the engine protocol."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -25,31 +26,46 @@ class PhotographEngine(Engine):
             "type": "object",
             "properties": {
                 "missed_shot": {
-                    "type": "boolean", "default": False,
+                    "type": "boolean",
+                    "default": False,
                     "description": "Missed Shot variant: the last card left in hand removes the "
-                                   "reel and the good shot card of its colour at scoring.",
+                    "reel and the good shot card of its colour at scoring.",
                 },
             },
             "additionalProperties": False,
         }
 
     def move_schema(self) -> dict[str, Any]:
-        return {"oneOf": [
-            {"type": "object", "title": "take", "additionalProperties": False,
-             "description": "Choose a subject: 1-3 cards from one end of one row of the layout.",
-             "required": ["type", "row", "side", "count"],
-             "properties": {"type": {"const": "take"},
-                            "row": {"type": "integer", "minimum": 0, "maximum": 3},
-                            "side": {"enum": ["left", "right"]},
-                            "count": {"type": "integer", "minimum": 1, "maximum": 3}}},
-            {"type": "object", "title": "wind", "additionalProperties": False,
-             "description": "Wind the film: move the card at hand position `from` (0 = leftmost, "
-                            "not the rightmost) to position `to` further right.",
-             "required": ["type", "from", "to"],
-             "properties": {"type": {"const": "wind"},
-                            "from": {"type": "integer", "minimum": 0},
-                            "to": {"type": "integer", "minimum": 1}}},
-        ]}
+        return {
+            "oneOf": [
+                {
+                    "type": "object",
+                    "title": "take",
+                    "additionalProperties": False,
+                    "description": "Choose a subject: 1-3 cards from one end of one row of the layout.",
+                    "required": ["type", "row", "side", "count"],
+                    "properties": {
+                        "type": {"const": "take"},
+                        "row": {"type": "integer", "minimum": 0, "maximum": 3},
+                        "side": {"enum": ["left", "right"]},
+                        "count": {"type": "integer", "minimum": 1, "maximum": 3},
+                    },
+                },
+                {
+                    "type": "object",
+                    "title": "wind",
+                    "additionalProperties": False,
+                    "description": "Wind the film: move the card at hand position `from` (0 = leftmost, "
+                    "not the rightmost) to position `to` further right.",
+                    "required": ["type", "from", "to"],
+                    "properties": {
+                        "type": {"const": "wind"},
+                        "from": {"type": "integer", "minimum": 0},
+                        "to": {"type": "integer", "minimum": 1},
+                    },
+                },
+            ]
+        }
 
     def view_schema(self) -> dict[str, Any]:
         return schemas.VIEW
@@ -86,13 +102,12 @@ class PhotographEngine(Engine):
         if not isinstance(move, dict):
             raise IllegalMove('a move is an object with a string "type"')
         if actor not in views.active(state):
-            raise IllegalMove(f"seat {actor} has nothing to do now")
+            raise IllegalMove("seat %(actor)s has nothing to do now", actor=actor)
         new, event_type, record = moves.dispatch(state, actor, move)
         if self.rules_version >= 2:
             # "first show the card's face to the other players, then turn it face-down": shown
             # until the next action, then "players may not check the number on this card".
-            new["shown"] = [{"seat": p["seat"], "card": p["card"]}
-                            for p in record.get("played", []) if p["blurred"]]
+            new["shown"] = [{"seat": p["seat"], "card": p["card"]} for p in record.get("played", []) if p["blurred"]]
         return Step(new, event_type, record)
 
     def view(self, state, viewer):
@@ -104,8 +119,10 @@ class PhotographEngine(Engine):
     def describe(self, event, viewer):
         return views.describe(event, viewer)
 
+    def standing(self, view):
+        return scoring.standing(view)
+
     def result(self, state):
         if state["phase"] != moves.OVER:
             return None
         return scoring.result(state)
-

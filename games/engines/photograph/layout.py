@@ -2,6 +2,7 @@
 
 A place holds None or {"card": "blue-7", "up": bool}; `up` is whether it lies face up.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -93,8 +94,7 @@ def _refill_two(state, record) -> None:
         place = layout[row][column]
         if place is not None:
             state["out"].append({"card": place["card"], "seen": place["up"]})
-            record["removed"].append({"pos": [row, column], "card": place["card"],
-                                      "seen": place["up"]})
+            record["removed"].append({"pos": [row, column], "card": place["card"], "seen": place["up"]})
             layout[row][column] = None
 
 

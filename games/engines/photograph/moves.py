@@ -1,5 +1,6 @@
 """The turn: take (choose a subject), wind (then the photographs and the layout check happen by
 themselves), and the simultaneous winds of the sunset and of the end of the game."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -56,13 +57,13 @@ def setup(players: int, options: dict[str, Any], seed: str) -> dict[str, Any]:
 # ----------------------------------------------------------------------------------------------
 def _keys(move: dict[str, Any], keys: set[str]) -> None:
     extra, missing = set(move) - keys, keys - set(move)
-    require(not missing, f"missing: {sorted(missing)}")
-    require(not extra, f"unknown keys: {sorted(extra)}")
+    require(not missing, "missing: %(missing)s", missing=sorted(missing))
+    require(not extra, "unknown keys: %(extra)s", extra=sorted(extra))
 
 
 def _int(move: dict[str, Any], key: str) -> int:
     value = move[key]
-    require(isinstance(value, int) and not isinstance(value, bool), f'"{key}" must be an integer')
+    require(isinstance(value, int) and not isinstance(value, bool), '"%(key)s" must be an integer', key=key)
     return value
 
 
@@ -71,10 +72,17 @@ def _wind_positions(move: dict[str, Any], hand_size: int) -> tuple[int, int]:
     source, target = _int(move, "from"), _int(move, "to")
     # "Choose any card in your hand (except the rightmost one) and move it one or more positions
     # to the right (it may move as far as the rightmost position)."
-    require(0 <= source < hand_size - 1,
-            f'"from" must be a position 0..{hand_size - 2} (not the rightmost card)')
-    require(source < target <= hand_size - 1,
-            f'"to" must be {source + 1}..{hand_size - 1}: one or more positions to the right')
+    require(
+        0 <= source < hand_size - 1,
+        '"from" must be a position 0..%(value)s (not the rightmost card)',
+        value=hand_size - 2,
+    )
+    require(
+        source < target <= hand_size - 1,
+        '"to" must be %(value)s..%(value2)s: one or more positions to the right',
+        value=source + 1,
+        value2=hand_size - 1,
+    )
     return source, target
 
 
@@ -93,8 +101,7 @@ def legal_takes(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def legal_winds(hand_size: int) -> list[dict[str, Any]]:
-    return [{"type": "wind", "from": s, "to": t}
-            for s in range(hand_size - 1) for t in range(s + 1, hand_size)]
+    return [{"type": "wind", "from": s, "to": t} for s in range(hand_size - 1) for t in range(s + 1, hand_size)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -106,18 +113,23 @@ def take(state: dict[str, Any], seat: int, move: dict[str, Any]) -> tuple[dict, 
     rightmost". Face-down cards taken are seen by the taker before winding."""
     _keys(move, {"type", "row", "side", "count"})
     row, how_many = _int(move, "row"), _int(move, "count")
-    require(0 <= row < len(state["layout"]), f'"row" must be 0..{len(state["layout"]) - 1}')
+    require(0 <= row < len(state["layout"]), '"row" must be 0..%(value)s', value=len(state["layout"]) - 1)
     require(move["side"] in layout.SIDES, '"side" must be "left" or "right"')
     require(1 <= how_many <= layout.MAX_TAKE, '"count" must be 1, 2 or 3')
     available = len(layout.row_columns(state["layout"], row))
-    require(how_many <= available, f"row {row} has only {available} card(s)")
+    require(how_many <= available, "row %(row)s has only %(available)s card(s)", row=row, available=available)
     new = clone(state)
     taken = layout.take(new["layout"], row, move["side"], how_many)
     for _, place in taken:
         new["hands"][seat].append({"card": place["card"], "public": place["up"]})
     new["phase"], new["taken"] = WIND, how_many
-    record = {"stage": "turn", "seat": seat, "row": row, "side": move["side"],
-              "cards": [{"pos": pos, "card": p["card"], "face_up": p["up"]} for pos, p in taken]}
+    record = {
+        "stage": "turn",
+        "seat": seat,
+        "row": row,
+        "side": move["side"],
+        "cards": [{"pos": pos, "card": p["card"], "face_up": p["up"]} for pos, p in taken],
+    }
     return new, "SubjectChosen", record
 
 
@@ -128,11 +140,15 @@ def wind(state: dict[str, Any], seat: int, move: dict[str, Any]) -> tuple[dict, 
     new = clone(state)
     wind_hand(new["hands"][seat], source, target)
     # Step 3: "you must play exactly as many shot cards as you took in step 1", leftmost first.
-    played = [reels.play(new, seat, new["hands"][seat].pop(0)["card"], claims=True)
-              for _ in range(new["taken"])]
+    played = [reels.play(new, seat, new["hands"][seat].pop(0)["card"], claims=True) for _ in range(new["taken"])]
     new["taken"] = 0
-    record = {"stage": "turn", "seat": seat, "wind": {"from": source, "to": target},
-              "played": played, "check": {"refilled": False}}
+    record: dict[str, Any] = {
+        "stage": "turn",
+        "seat": seat,
+        "wind": {"from": source, "to": target},
+        "played": played,
+        "check": {"refilled": False},
+    }
     _after_check(new, layout.check(new, record["check"]), record)
     return new, "FilmWound", record
 
@@ -192,9 +208,10 @@ def _after_check(state, outcome: str, record) -> None:
 
 
 def dispatch(state, seat, move) -> tuple[dict, str, dict]:
-    handlers = {TAKE: {"take": take}, WIND: {"wind": wind}, SUNSET: {"wind": wind},
-                END: {"wind": wind}}
+    handlers = {TAKE: {"take": take}, WIND: {"wind": wind}, SUNSET: {"wind": wind}, END: {"wind": wind}}
     handler = handlers.get(state["phase"], {}).get(move.get("type"))
     if handler is None:
-        raise IllegalMove(f"'{move.get('type')}' is not a move of the {state['phase']} phase")
+        raise IllegalMove(
+            "'%(value)s' is not a move of the %(phase)s phase", value=move.get("type"), phase=state["phase"]
+        )
     return handler(state, seat, move)

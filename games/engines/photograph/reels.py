@@ -3,6 +3,7 @@
 A reel is a list of {"card": "blue-7", "blurred": bool}, oldest first. A blurred card's number
 plays no part in the rules: only face-up cards fix the order and the next step.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,7 +15,7 @@ MAX_STEP = 3  # "may not differ from the number of the previous shot in that ree
 
 
 def good_shot_threshold(players: int) -> int:
-    """"Be the first to play 4 face-up shots (2 or 3 players) / 3 face-up shots (4 players)"."""
+    """ "Be the first to play 4 face-up shots (2 or 3 players) / 3 face-up shots (4 players)"."""
     return 3 if players == 4 else 4
 
 
@@ -31,7 +32,7 @@ def blurred(reel) -> int:
 
 
 def order(reel) -> str | None:
-    """"This order is fixed the moment the 2nd card is played into that photo reel"; a blurred 2nd
+    """ "This order is fixed the moment the 2nd card is played into that photo reel"; a blurred 2nd
     card leaves it open "until a non-blurred shot is added": so the first two face-up cards fix it."""
     numbers = face_up_numbers(reel)
     if len(numbers) < 2:
@@ -40,11 +41,10 @@ def order(reel) -> str | None:
 
 
 def finished(reel) -> bool:
-    """"As soon as a photo reel with ascending order reaches shot No. 12, or a photo reel with
+    """ "As soon as a photo reel with ascending order reaches shot No. 12, or a photo reel with
     descending order reaches shot No. 1, only blurred shots can be added to it from then on."""
     numbers = face_up_numbers(reel)
-    return ((order(reel) == ASCENDING and numbers[-1] == 12)
-            or (order(reel) == DESCENDING and numbers[-1] == 1))
+    return (order(reel) == ASCENDING and numbers[-1] == 12) or (order(reel) == DESCENDING and numbers[-1] == 1)
 
 
 def can_play(reel, card: str) -> bool:
@@ -79,8 +79,13 @@ def play(state: dict[str, Any], seat: int, card: str, claims: bool) -> dict[str,
     reel.append({"card": card, "blurred": is_blurred})
     claimed = None
     good = state["good_shots"][colour]
-    if (claims and not is_blurred and good["holder"] is None and not good["void"]
-            and shots(reel) >= good_shot_threshold(state["players"])):
+    if (
+        claims
+        and not is_blurred
+        and good["holder"] is None
+        and not good["void"]
+        and shots(reel) >= good_shot_threshold(state["players"])
+    ):
         good["holder"] = seat
         claimed = colour
     return {"seat": seat, "card": card, "blurred": is_blurred, "good_shot": claimed}
@@ -95,8 +100,11 @@ def void_unclaimable(state: dict[str, Any]) -> list[str]:
     # (jsonb reorders keys) must give the same record as one kept in memory.
     for colour in sorted(state["good_shots"]):
         good = state["good_shots"][colour]
-        if good["holder"] is None and not good["void"] and any(
-                shots(reels[colour]) >= threshold for reels in state["reels"]):
+        if (
+            good["holder"] is None
+            and not good["void"]
+            and any(shots(reels[colour]) >= threshold for reels in state["reels"])
+        ):
             good["void"] = True
             voided.append(colour)
     return voided

@@ -1,7 +1,8 @@
 """Tallying victory points and determining the winner."""
+
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from games.engines.base import make_result
 
@@ -12,8 +13,8 @@ from .reels import blurred, shots
 # 3-player scoring example prints "Total: 24 VP" for lines that add up to 20 (8-1+1+5+10-3): a
 # misprint; these rules score it 20 (tested as written, see docs/photograph.md).
 REEL_POINTS = (-3, 1, 3, 4, 7, 8, 10, 11)
-GOOD_SHOT_POINTS = 5   # "For each good shot card you have, you score 5 VP."
-BLURRED_POINTS = -2    # "For each played card lying face-down, you lose 2 VP."
+GOOD_SHOT_POINTS = 5  # "For each good shot card you have, you score 5 VP."
+BLURRED_POINTS = -2  # "For each played card lying face-down, you lose 2 VP."
 TIE_BREAK = "most good shot cards, then the longest photo reel; still tied: shared victory"
 
 
@@ -25,7 +26,7 @@ def colour_score(face_up: int, blurred_shots: int, good_shot: bool) -> int:
     return reel_points(face_up) + BLURRED_POINTS * blurred_shots + (GOOD_SHOT_POINTS if good_shot else 0)
 
 
-def missed_colour(state: dict[str, Any], seat: int) -> str | None:
+def missed_colour(state: Mapping[str, Any], seat: int) -> str | None:
     """Missed Shot variant: the colour of "the last card remaining in your hand"."""
     if not state["options"].get("missed_shot"):
         return None
@@ -33,20 +34,20 @@ def missed_colour(state: dict[str, Any], seat: int) -> str | None:
     return colour_of(left[-1]["card"]) if left else None
 
 
-def breakdown(state: dict[str, Any], seat: int) -> dict[str, Any]:
+def breakdown(state: Mapping[str, Any], seat: int) -> dict[str, Any]:
     """Per colour in play: face-up shots, blurred shots, good shot card, points."""
     missed = missed_colour(state, seat)
     colours = {}
     for colour in state["colours"]:
         reel = state["reels"][seat][colour]
         holds = state["good_shots"][colour]["holder"] == seat
+        entry: dict[str, Any]
         if colour == missed:
             # "remove the missed-shot card and all cards of the matching color that you played ...
             # If you also have the good shot card of the matching color, do not count it either"
             entry = {"shots": 0, "blurred": 0, "good_shot": False, "missed": True}
         else:
-            entry = {"shots": shots(reel), "blurred": blurred(reel), "good_shot": holds,
-                     "missed": False}
+            entry = {"shots": shots(reel), "blurred": blurred(reel), "good_shot": holds, "missed": False}
         entry["points"] = colour_score(entry["shots"], entry["blurred"], entry["good_shot"])
         colours[colour] = entry
     return {
@@ -60,7 +61,7 @@ def breakdown(state: dict[str, Any], seat: int) -> dict[str, Any]:
     }
 
 
-def result(state: dict[str, Any]) -> dict[str, Any]:
+def result(state: Mapping[str, Any]) -> dict[str, Any]:
     seats = range(state["players"])
     details = {s: breakdown(state, s) for s in seats}
     scores = {s: details[s]["total"] for s in seats}
@@ -69,3 +70,22 @@ def result(state: dict[str, Any]) -> dict[str, Any]:
     # is still a tie, the tied players share the victory."
     keys = {s: (scores[s], details[s]["good_shots"], details[s]["longest_reel"]) for s in seats}
     return make_result(scores, keys, breakdown=details, tie_break=TIE_BREAK)
+
+
+def standing(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The score so far of every seat, from a view: the reels' face-up and blurred shots (a
+    blurred shot costs 2 VP whatever its number, which stays secret) and the good shot cards
+    held. The Missed Shot variant's loss is only known at the end, from the last card in hand:
+    once the game is over the result's scores stand."""
+    if view.get("result"):
+        return [{"seats": [s], "score": score} for s, score in enumerate(view["result"]["scores"])]
+    out = []
+    for seat in range(view["players"]):
+        total = 0
+        for colour in view["colours"]:
+            reel = view["reels"][seat].get(colour, [])
+            blurred_shots = sum(1 for c in reel if c.get("blurred"))
+            holds = view["good_shots"].get(colour, {}).get("holder") == seat
+            total += colour_score(len(reel) - blurred_shots, blurred_shots, holds)
+        out.append({"seats": [seat], "score": total})
+    return out

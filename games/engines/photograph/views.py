@@ -10,6 +10,7 @@ version 2 keeps it in the state) and in the log line of its play while that line
 action since: the move's answer, the live channel). Later reads of the log and replays of past
 states show its colour only.
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -46,8 +47,7 @@ def _hand(hand, owner: int, viewer: int | None) -> list[dict[str, Any]]:
 
 
 def _reel(reel) -> list[dict[str, Any]]:
-    return [{"colour": face(e["card"])["colour"], "blurred": True} if e["blurred"]
-            else face(e["card"]) for e in reel]
+    return [{"colour": face(e["card"])["colour"], "blurred": True} if e["blurred"] else face(e["card"]) for e in reel]
 
 
 def view(state: Mapping[str, Any], viewer: int | None, moment: bool = True) -> dict[str, Any]:
@@ -71,8 +71,7 @@ def view(state: Mapping[str, Any], viewer: int | None, moment: bool = True) -> d
         "good_shots": {c: dict(g) for c, g in state["good_shots"].items()},
         "good_shot_threshold": good_shot_threshold(players),
         "out": [_card(e["card"], e["seen"]) for e in state["out"]],
-        "shown": [{"seat": e["seat"], **face(e["card"])} for e in state.get("shown", [])]
-        if moment else [],
+        "shown": [{"seat": e["seat"], **face(e["card"])} for e in state.get("shown", [])] if moment else [],
     }
     if phase == WIND:
         seen["to_play"] = state["taken"]
@@ -82,34 +81,40 @@ def view(state: Mapping[str, Any], viewer: int | None, moment: bool = True) -> d
             source, target = state["winds"][viewer]
             seen["my_wind"] = {"from": source, "to": target}
     if phase == OVER:
-        seen["last_cards"] = [[_card(e["card"], e["public"] or s == viewer) for e in left]
-                              for s, left in enumerate(state["last_cards"])]
+        seen["last_cards"] = [
+            [_card(e["card"], e["public"] or s == viewer) for e in left] for s, left in enumerate(state["last_cards"])
+        ]
         seen["result"] = result(state)
     return seen
 
 
 def _check(check: Mapping[str, Any]) -> dict[str, Any]:
-    shown: dict[str, Any] = {"refilled": check.get("refilled", False),
-                             "sunset": check.get("sunset", False)}
+    shown: dict[str, Any] = {"refilled": check.get("refilled", False), "sunset": check.get("sunset", False)}
     if "removed" in check:
-        shown["removed"] = [{"pos": e["pos"], **_card(e["card"], e["seen"]), "seen": e["seen"]}
-                            for e in check["removed"]]
+        shown["removed"] = [
+            {"pos": e["pos"], **_card(e["card"], e["seen"]), "seen": e["seen"]} for e in check["removed"]
+        ]
     if "moved" in check:
         # turned face up as they move to the leftmost column: public from now on
-        shown["moved"] = [{"from": e["from"], "to": e["to"], **face(e["card"])}
-                          for e in check["moved"]]
-    shown["dealt"] = [{"pos": e["pos"], **_card(e["card"], e["face_up"]), "face_up": e["face_up"]}
-                      for e in check.get("dealt", [])]
+        shown["moved"] = [{"from": e["from"], "to": e["to"], **face(e["card"])} for e in check["moved"]]
+    shown["dealt"] = [
+        {"pos": e["pos"], **_card(e["card"], e["face_up"]), "face_up": e["face_up"]} for e in check.get("dealt", [])
+    ]
     return shown
 
 
 def _played(played, fresh: bool) -> list[dict[str, Any]]:
     # every played card was shown to all, blurred ones too, at this moment; a blurred one is
     # then turned face down: its number only while the line is fresh
-    return [{"seat": p["seat"],
-             **({"colour": face(p["card"])["colour"]} if p["blurred"] and not fresh
-                else face(p["card"])),
-             "blurred": p["blurred"], "good_shot": p["good_shot"]} for p in played]
+    return [
+        {
+            "seat": p["seat"],
+            **({"colour": face(p["card"])["colour"]} if p["blurred"] and not fresh else face(p["card"])),
+            "blurred": p["blurred"],
+            "good_shot": p["good_shot"],
+        }
+        for p in played
+    ]
 
 
 def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -120,8 +125,10 @@ def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
     if event["type"] == "SubjectChosen":
         taker = record["seat"]
         shown["move"] = {k: move[k] for k in ("type", "row", "side", "count") if k in move}
-        shown["cards"] = [{"pos": c["pos"], **_card(c["card"], c["face_up"] or viewer == taker),
-                           "face_up": c["face_up"]} for c in record["cards"]]
+        shown["cards"] = [
+            {"pos": c["pos"], **_card(c["card"], c["face_up"] or viewer == taker), "face_up": c["face_up"]}
+            for c in record["cards"]
+        ]
     elif event["type"] == "FilmWound":
         shown["stage"] = stage
         if stage == "turn" or viewer == record.get("seat"):
@@ -140,9 +147,9 @@ def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         if "check" in record:
             shown["check"] = _check(record["check"])
         if "left" in record:
-            shown["left"] = [{"seat": e["seat"],
-                              **_card(e["card"], e["public"] or e["seat"] == viewer)}
-                             for e in record["left"]]
+            shown["left"] = [
+                {"seat": e["seat"], **_card(e["card"], e["public"] or e["seat"] == viewer)} for e in record["left"]
+            ]
     if "next" in record:
         shown["next"] = dict(record["next"])
     return shown

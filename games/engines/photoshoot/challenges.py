@@ -13,6 +13,7 @@ latest action can be challenged: "If an error was not noticed by the Control tea
 Photographer team has already made one or more further swaps, the error is not taken into
 account". In the cooperative variant the server is the referee and catches every error itself.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,6 +26,36 @@ from . import rituals as rt
 from . import rounds
 
 UNDONE_KEYS = ("grid", "objective", "objective_pile", "objective_discard", "stroke_due")
+
+# Every fault's message, as the Refusals of this package write it: a record keeps a fault as its
+# English text, and the descriptions find its message again (base.read_back) for the server to say
+# it in the reader's language. tests/engines/photoshoot checks that no Refusal of theirs is missing.
+FAULTS = (
+    '"Photo!" when not all characters are correctly placed',
+    "Jo does not swap: he pushes his row or column",
+    "Chloé swaps only diagonally, or with her girlfriends",
+    "only two adjacent characters (not diagonally) or two girlfriends may swap",
+    "only Jo pushes, and only with his Effect card",
+    "Jo must always push a character: he cannot push into empty space",
+    "no movement may leave Arthur and Max side by side",
+    "James and Olivia must always remain side by side",
+    '%(character)s moved without "%(phrase)s"',
+    "Edgar moved without a smile",
+    "Olivia moved without applause",
+    "Olivia moved without slapping the hand of the player after",
+    "Alice's tile left the table",
+    "Alice moved without shaking a neighbour awake",
+    "Pam moved without a Mexican wave",
+    "the team did not answer Edgar",
+    "Max was moved and this player did not stroke his tile before playing",
+    "seats %(seats)s did not join the Mexican wave",
+    "seats %(seats)s did not answer Edgar",
+)
+
+
+def read_faults(faults: list[str]) -> list[str]:
+    """Recorded faults as the Refusals that wrote them (their text where none did)."""
+    return [base.read_back(text, FAULTS) for text in faults]
 
 
 def take_token(state: base.State, who: str) -> bool:
@@ -41,16 +72,18 @@ def perform(state: base.State, actor: int, action: dict[str, Any]) -> dict[str, 
     """Apply a swap, push or "Photo!" as its player made it, errors included; returns the public
     record. The state keeps the secret verdict in `last`."""
     effects = rounds.team_effects(state)
-    team = rounds.photographers(state)
+    team = rounds.table_order(state)
     grid = state["grid"]
     before = {key: base.clone(state[key]) for key in UNDONE_KEYS}
     before["validated"] = state["tally"]["validated"]
-    faults: list[str] = rt.stroke_fault(state["stroke_due"], action["rituals"])
+    by_player = rounds.by_player(state)
+    owes = rt.owes_stroke(state["stroke_due"], actor, by_player)
+    faults: list[str] = rt.stroke_fault(owes, action["rituals"])
     public: dict[str, Any] = {"kind": action["kind"]}
     if action["kind"] == "photo":
         moved: list[str] = []
         if not obj.matches(grid, state["objective"]):
-            faults.append('"Photo!" when not all characters are correctly placed')
+            faults.append(base.Refusal('"Photo!" when not all characters are correctly placed'))
         public["validated"] = state["objective"]
         state["tally"]["validated"] += 1
         public["objective"] = obj.public(rounds.reveal_objective(state))
@@ -69,12 +102,23 @@ def perform(state: base.State, actor: int, action: dict[str, Any]) -> dict[str, 
         state["grid"] = after
     declared = rounds.declared(state)
     faults += rt.faults(effects, moved, action["rituals"], actor, team, state["players"], declared)
-    state["stroke_due"] = rt.strokes_next(effects, moved)
+    if by_player:
+        state["stroke_due"] = rt.stroke_after(
+            state["stroke_due"], actor, rt.strokes_next(effects, moved), rounds.player_after(state, actor)
+        )
+    else:
+        state["stroke_due"] = rt.strokes_next(effects, moved)
     state["actions"] += 1
     public.update(moved=moved, rituals=action["rituals"], grid=list(state["grid"]))
-    state["last"] = {"number": state["actions"], "seat": actor, **base.clone(public),
-                     "status": "open", "owed": rt.owed(effects, moved, actor, team, declared),
-                     "faults": faults, "before": before}
+    state["last"] = {
+        "number": state["actions"],
+        "seat": actor,
+        **base.clone(public),
+        "status": "open",
+        "owed": rt.owed(effects, moved, actor, team, declared),
+        "faults": faults,
+        "before": before,
+    }
     if declared:
         state["last"]["passed"] = []  # control seats that let this action stand
     rounds.pass_turn(state)
@@ -102,6 +146,10 @@ def undo(state: base.State) -> None:
     for key in UNDONE_KEYS:
         state[key] = base.clone(before[key])
     state["tally"]["validated"] = before["validated"]
+    if rounds.by_player(state):
+        # Rules version 3: the cancelled action spent its player's turn, and a stroke that
+        # player owed ends with it (it never passes to the teammate who plays next).
+        state["stroke_due"] = rt.stroke_after(state["stroke_due"], last["seat"], False, last["seat"])
     if last["kind"] == "photo":
         revealed = last["objective"]["id"]
         pile = state["objective_pile"]
@@ -114,12 +162,15 @@ def undo(state: base.State) -> None:
 def challenge(state: base.State, actor: int, number: int) -> dict[str, Any]:
     last = state["last"]
     base.require(last is not None, "no action to challenge yet this round")
-    base.require(last["number"] == number and last["status"] == "open",
-                 f"action {number} can no longer be challenged: only the latest action can, "
-                 f"until the next one" + (f" (latest: {last['number']})" if last else ""))
+    base.require(
+        last["number"] == number and last["status"] == "open",
+        "action %(number)s can no longer be challenged: only the latest action can, until the next "
+        "one (latest: %(latest)s)",
+        number=number,
+        latest=last["number"],
+    )
     faults = verdict(state)
-    record: dict[str, Any] = {"action": number, "challenger": actor, "error": bool(faults),
-                              "faults": faults}
+    record: dict[str, Any] = {"action": number, "challenger": actor, "error": bool(faults), "faults": faults}
     if faults:
         undo(state)
         record["token"] = "control" if take_token(state, "control") else None
@@ -135,8 +186,12 @@ def challenge(state: base.State, actor: int, number: int) -> dict[str, Any]:
 def join(state: base.State, actor: int, kind: str) -> dict[str, Any]:
     """A teammate's `wave` (Pam) or `answer` (Edgar) for the latest action."""
     last = state["last"]
-    base.require(last is not None and actor in last["owed"].get(kind, []),
-                 f"seat {actor} owes no {kind} now")
+    base.require(
+        last is not None and actor in last["owed"].get(kind, []),
+        "seat %(actor)s owes no %(kind)s now",
+        actor=actor,
+        kind=kind,
+    )
     last["owed"][kind] = [s for s in last["owed"][kind] if s != actor]
     return {"action": last["number"], "seat": actor, kind: True}
 
@@ -148,6 +203,9 @@ def pass_move(state: base.State, actor: int) -> dict[str, Any]:
     challenge it; its teammates still may). What the server plays for a timed-out seat."""
     last = state["last"]
     if rounds.current_photographer(state) == actor:
+        if rounds.by_player(state):
+            # Rules version 3: a stroke this player owed ends with the turn it let go.
+            state["stroke_due"] = rt.stroke_after(state["stroke_due"], actor, False, actor)
         rounds.pass_turn(state)
         return {"seat": actor, "passed": "turn", "turn": rounds.current_photographer(state)}
     last["passed"] = sorted({*last["passed"], actor})
@@ -175,9 +233,14 @@ def referee_catch(state: base.State) -> dict[str, Any] | None:
     if not faults:
         return None
     undo(state)
-    return {"action": last["number"], "error": True, "faults": faults,
-            "token": "drawn" if take_token(state, "control") else None,
-            "grid": list(state["grid"]), "objective": obj.public(state["objective"])}
+    return {
+        "action": last["number"],
+        "error": True,
+        "faults": faults,
+        "token": "drawn" if take_token(state, "control") else None,
+        "grid": list(state["grid"]),
+        "objective": obj.public(state["objective"]),
+    }
 
 
 def coop_action(state: base.State, actor: int, action: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -190,8 +253,8 @@ def coop_action(state: base.State, actor: int, action: dict[str, Any]) -> tuple[
         return "ErrorCaught", {**earlier, "refused": action["kind"], "seat": actor}
     record = perform(state, actor, action)
     last = state["last"]
-    if last["faults"]:
-        caught = referee_catch(state)
+    caught = referee_catch(state) if last["faults"] else None  # a fault of an open action: caught
+    if caught is not None:
         return "ErrorCaught", {**record, **caught}
     if not any(last["owed"].values()):
         last["status"] = "closed"

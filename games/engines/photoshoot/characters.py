@@ -3,6 +3,7 @@
 A character is named by its first name everywhere in the state, the views and the moves; the
 species is shown beside it. Olivia, Chloé and Alice are "the three girlfriends" (blue background).
 """
+
 from __future__ import annotations
 
 CHARACTERS: dict[str, str] = {
@@ -22,8 +23,17 @@ NAMES: tuple[str, ...] = tuple(CHARACTERS)
 GIRLFRIENDS: frozenset[str] = frozenset({"Olivia", "Chloé", "Alice"})
 
 # One letter per character for the compact objective data (objectives.py).
-LETTERS: dict[str, str] = {"M": "Max", "O": "Olivia", "A": "Alice", "P": "Pam", "E": "Edgar",
-                           "J": "Jo", "C": "Chloé", "T": "Arthur", "F": "James"}
+LETTERS: dict[str, str] = {
+    "M": "Max",
+    "O": "Olivia",
+    "A": "Alice",
+    "P": "Pam",
+    "E": "Edgar",
+    "J": "Jo",
+    "C": "Chloé",
+    "T": "Arthur",
+    "F": "James",
+}
 
 
 def label(name: str) -> str:

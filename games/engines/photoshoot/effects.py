@@ -2,30 +2,71 @@
 
 Each card has an id `<character>-<what>`; its text is the rulebook's ("Effect Details").
 """
+
 from __future__ import annotations
 
 from typing import Iterable, Sequence
 
 from . import grid as g
 from .characters import GIRLFRIENDS
+from ..base import Refusal
 
 BLUE: dict[str, dict[str, str]] = {
-    "max-stroke": {"character": "Max", "text": "Each time Max is moved, the next player must stroke his tile before playing."},
-    "max-phrase": {"character": "Max", "text": 'When moving Max, the active player must say "Tout doux le chien!" ("Easy, good doggy!").'},
-    "olivia-slap": {"character": "Olivia", "text": "Before moving Olivia, the active player must slap the hand of the player after them."},
+    "max-stroke": {
+        "character": "Max",
+        "text": "Each time Max is moved, the next player must stroke his tile before playing.",
+    },
+    "max-phrase": {
+        "character": "Max",
+        "text": 'When moving Max, the active player must say "Tout doux le chien!" ("Easy, good doggy!").',
+    },
+    "olivia-slap": {
+        "character": "Olivia",
+        "text": "Before moving Olivia, the active player must slap the hand of the player after them.",
+    },
     "olivia-applause": {"character": "Olivia", "text": "Before moving Olivia, the active player must applaud her."},
-    "alice-contact": {"character": "Alice", "text": "When moving Alice, her tile must remain in constant contact with the table."},
-    "alice-shake": {"character": "Alice", "text": "Before moving Alice, the active player must shake their neighbour to wake them up."},
-    "pam-wave": {"character": "Pam", "text": 'When Pam is moved, the players of the team must do a Mexican wave ("une Ola").'},
-    "pam-phrase": {"character": "Pam", "text": 'When moving Pam, the active player must ask "Eh! Je suis bien dans le cadre?" ("Hey! Am I in the frame?").'},
-    "edgar-smile": {"character": "Edgar", "text": 'When moving Edgar, the active player must smile while saying "Ouistiti" ("Monkey").'},
-    "edgar-ready": {"character": "Edgar", "text": 'When moving Edgar, the active player must ask "Tout le monde est prêt?" ("Is everyone ready?"). The whole team must answer him!'},
+    "alice-contact": {
+        "character": "Alice",
+        "text": "When moving Alice, her tile must remain in constant contact with the table.",
+    },
+    "alice-shake": {
+        "character": "Alice",
+        "text": "Before moving Alice, the active player must shake their neighbour to wake them up.",
+    },
+    "pam-wave": {
+        "character": "Pam",
+        "text": 'When Pam is moved, the players of the team must do a Mexican wave ("une Ola").',
+    },
+    "pam-phrase": {
+        "character": "Pam",
+        "text": 'When moving Pam, the active player must ask "Eh! Je suis bien dans le cadre?" ("Hey! Am I in the frame?").',
+    },
+    "edgar-smile": {
+        "character": "Edgar",
+        "text": 'When moving Edgar, the active player must smile while saying "Ouistiti" ("Monkey").',
+    },
+    "edgar-ready": {
+        "character": "Edgar",
+        "text": 'When moving Edgar, the active player must ask "Tout le monde est prêt?" ("Is everyone ready?"). The whole team must answer him!',
+    },
 }
 ORANGE: dict[str, dict[str, str]] = {
-    "jo": {"character": "Jo", "text": "To move, Jo does not swap; instead he pushes all the characters in his row or column. He must always push a character and cannot push into empty space."},
-    "chloe": {"character": "Chloé", "text": "Chloé can only swap diagonally. She can always swap places with her two girlfriends. She can be pushed by Jo, if both effects are active at the same time."},
-    "arthur": {"character": "Arthur", "text": "No movement may leave Arthur and Max side by side, but a diagonal is allowed."},
-    "james": {"character": "James", "text": "James and Olivia must always remain side by side (orthogonally or diagonally)."},
+    "jo": {
+        "character": "Jo",
+        "text": "To move, Jo does not swap; instead he pushes all the characters in his row or column. He must always push a character and cannot push into empty space.",
+    },
+    "chloe": {
+        "character": "Chloé",
+        "text": "Chloé can only swap diagonally. She can always swap places with her two girlfriends. She can be pushed by Jo, if both effects are active at the same time.",
+    },
+    "arthur": {
+        "character": "Arthur",
+        "text": "No movement may leave Arthur and Max side by side, but a diagonal is allowed.",
+    },
+    "james": {
+        "character": "James",
+        "text": "James and Olivia must always remain side by side (orthogonally or diagonally).",
+    },
 }
 CARDS: dict[str, dict[str, str]] = {
     **{k: {"id": k, "colour": "blue", **v} for k, v in BLUE.items()},
@@ -67,22 +108,22 @@ def swap_fault(grid: Sequence[str], a: int, b: int, effects: Iterable[str]) -> s
     x, y = grid[a], grid[b]
     pair = {x, y}
     if "jo" in effects and "Jo" in pair:
-        return "Jo does not swap: he pushes his row or column"
+        return Refusal("Jo does not swap: he pushes his row or column")
     friends = pair <= GIRLFRIENDS
     if "chloe" in effects and "Chloé" in pair:
         if friends or g.diagonal(a, b):
             return None
-        return "Chloé swaps only diagonally, or with her girlfriends"
+        return Refusal("Chloé swaps only diagonally, or with her girlfriends")
     if g.orthogonal(a, b) or friends:
         return None
-    return "only two adjacent characters (not diagonally) or two girlfriends may swap"
+    return Refusal("only two adjacent characters (not diagonally) or two girlfriends may swap")
 
 
 def push_fault(grid: Sequence[str], cell: int, direction: str, effects: Iterable[str]) -> str | None:
     if grid[cell] != "Jo" or "jo" not in set(effects):
-        return "only Jo pushes, and only with his Effect card"
+        return Refusal("only Jo pushes, and only with his Effect card")
     if not g.has_front(cell, direction):
-        return "Jo must always push a character: he cannot push into empty space"
+        return Refusal("Jo must always push a character: he cannot push into empty space")
     return None
 
 
@@ -90,9 +131,9 @@ def placement_fault(grid: Sequence[str], effects: Iterable[str]) -> str | None:
     """What the grid may never look like after a movement (Arthur, James)."""
     effects = set(effects)
     if "arthur" in effects and g.orthogonal(grid.index("Arthur"), grid.index("Max")):
-        return "no movement may leave Arthur and Max side by side"
+        return Refusal("no movement may leave Arthur and Max side by side")
     if "james" in effects and not g.touching(grid.index("James"), grid.index("Olivia")):
-        return "James and Olivia must always remain side by side"
+        return Refusal("James and Olivia must always remain side by side")
     return None
 
 
@@ -116,8 +157,10 @@ def correct_movements(grid: Sequence[str], effects: Iterable[str]) -> list[tuple
     if "jo" in effects:
         jo = grid.index("Jo")
         for direction in g.DIRECTIONS:
-            if push_fault(grid, jo, direction, effects) is None and \
-                    placement_fault(g.push(grid, jo, direction), effects) is None:
+            if (
+                push_fault(grid, jo, direction, effects) is None
+                and placement_fault(g.push(grid, jo, direction), effects) is None
+            ):
                 found.append(("push", jo, direction))
     return found
 
@@ -125,6 +168,6 @@ def correct_movements(grid: Sequence[str], effects: Iterable[str]) -> list[tuple
 # The orange sets a team can hold together: up to two orange cards (Levels 3 and 5).
 def orange_combinations() -> list[frozenset[str]]:
     names = sorted(ORANGE)
-    combos = [frozenset()] + [frozenset({n}) for n in names]
-    combos += [frozenset({a, b}) for i, a in enumerate(names) for b in names[i + 1:]]
+    combos: list[frozenset[str]] = [frozenset()] + [frozenset({n}) for n in names]
+    combos += [frozenset({a, b}) for i, a in enumerate(names) for b in names[i + 1 :]]
     return combos

@@ -1,5 +1,6 @@
 """Photoshoot: the real-time team game. Rounds of a ready step, then actions against the
 hourglass, which the server runs (`deadlines`): see docs/photoshoot.md."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -22,27 +23,46 @@ class Photoshoot(base.Engine):
     # Version 2 (docs/photoshoot.md, "Rules versions"): the teammates' rituals declared with the
     # action, a mend is one movement with its rituals, `pass` (the timeout's move), results that
     # place teams and give a lost cooperative game no winners. Version 1 stays for its games.
-    rules_version = 2
-    rules_versions = (1, 2)
+    # Version 3: a forfeit never wins a cooperative game, Olivia's slap and Max's stroke go to
+    # the player after the mover (forfeited seats skipped; a pass or a mend hands nothing on),
+    # equal team scores ask for a rematch. Versions 1 and 2 stay for their games.
+    rules_version = 3
+    rules_versions = (1, 2, 3)
 
     # -- identity and options -----------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:
         return {
             "type": "object",
             "properties": {
-                "level": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1,
-                          "description": "difficulty level (1: the Base Level): which Effect "
-                                         "cards a team draws at 0, 5 and 15 points"},
-                "family": {"type": "boolean", "default": False,
-                           "description": "Family Variant: only blue Effect cards are drawn"},
-                "hourglass_seconds": {"type": "integer", "minimum": 5, "maximum": 3600,
-                                      "default": rounds.DEFAULT_HOURGLASS,
-                                      "description": "the hourglass (rulebook: 90 seconds)"},
-                "teams": {"type": "string", "enum": ["alternate", "halves"], "default": "alternate",
-                          "description": "4-6 players, who is on which team by seat: alternate "
-                                         "(0, 2, 4 against 1, 3, 5) or halves (0, 1, 2 against "
-                                         "3, 4, 5); team 0 photographs first. Ignored with 2-3 "
-                                         "players (cooperative)"},
+                "level": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 5,
+                    "default": 1,
+                    "description": "difficulty level (1: the Base Level): which Effect "
+                    "cards a team draws at 0, 5 and 15 points",
+                },
+                "family": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Family Variant: only blue Effect cards are drawn",
+                },
+                "hourglass_seconds": {
+                    "type": "integer",
+                    "minimum": 5,
+                    "maximum": 3600,
+                    "default": rounds.DEFAULT_HOURGLASS,
+                    "description": "the hourglass (rulebook: 90 seconds)",
+                },
+                "teams": {
+                    "type": "string",
+                    "enum": ["alternate", "halves"],
+                    "default": "alternate",
+                    "description": "4-6 players, who is on which team by seat: alternate "
+                    "(0, 2, 4 against 1, 3, 5) or halves (0, 1, 2 against "
+                    "3, 4, 5); team 0 photographs first. Ignored with 2-3 "
+                    "players (cooperative)",
+                },
             },
             "additionalProperties": False,
         }
@@ -73,6 +93,8 @@ class Photoshoot(base.Engine):
         state = rounds.new_state(players, options, seed)
         if self.rules_version >= 2:
             state["rules_version"] = self.rules_version
+        if self.rules_version >= 3:
+            state["stroke_due"] = None  # version 3 names the seat that owes Max's stroke
         return state
 
     # -- who acts -------------------------------------------------------------------------------
@@ -93,8 +115,12 @@ class Photoshoot(base.Engine):
                 found.add(mv.PASS)
         found.update(ch.owes(state, seat))
         last = state["last"]
-        if last and last["status"] == "open" and seat in self._controllers(state) \
-                and seat not in last.get("passed", ()):
+        if (
+            last
+            and last["status"] == "open"
+            and seat in self._controllers(state)
+            and seat not in last.get("passed", ())
+        ):
             found.add("challenge")
             if declared:
                 found.add(mv.PASS)
@@ -115,13 +141,22 @@ class Photoshoot(base.Engine):
         declared = rounds.declared(state)
         if "mend" in types:
             if declared:
-                found += mv.mend_moves_v2(state["grid"], rounds.team_effects(state), seat,
-                                          rounds.photographers(state), state["players"])
+                found += mv.mend_moves_v2(
+                    state["grid"], rounds.team_effects(state), seat, rounds.table_order(state), state["players"]
+                )
             else:
                 found += mv.mend_moves(state["grid"], rounds.team_effects(state))
         if "swap" in types:
-            found += mv.action_moves(state["grid"], rounds.team_effects(state), state["objective"], seat,
-                                     rounds.photographers(state), state["players"], declared)
+            found += mv.action_moves(
+                state["grid"],
+                rounds.team_effects(state),
+                state["objective"],
+                seat,
+                rounds.table_order(state),
+                state["players"],
+                declared,
+                every=rounds.by_player(state),
+            )
         found += [{"type": kind} for kind in mv.TEAM_RITUALS if kind in types]
         if "challenge" in types:
             found.append({"type": "challenge", "action": state["last"]["number"]})
@@ -146,8 +181,9 @@ class Photoshoot(base.Engine):
     # from a pile or gives a verdict. A "Photo!" reveals the next objective, a challenge (or the
     # cooperative referee) a verdict, the hourglass's end the Effect cards drawn: those, and any
     # type not listed here, count as reveals (the cautious default), so no rollback crosses them.
-    SILENT = frozenset({"PlayerReady", "SquareMended", "CharactersSwapped", "RowPushed",
-                        "WaveJoined", "EdgarAnswered", "Passed"})
+    SILENT = frozenset(
+        {"PlayerReady", "SquareMended", "CharactersSwapped", "RowPushed", "WaveJoined", "EdgarAnswered", "Passed"}
+    )
 
     def reveals(self, event: Mapping[str, Any]) -> bool:
         return event.get("type") not in self.SILENT and super().reveals(event)
@@ -157,11 +193,12 @@ class Photoshoot(base.Engine):
         kind = move["type"]
         new = base.clone(state)
         if actor is None:
-            base.require(kind == mv.SYSTEM, f"the system only turns the hourglass ('{mv.SYSTEM}')")
+            base.require(kind == mv.SYSTEM, "the system only turns the hourglass ('%(SYSTEM)s')", SYSTEM=mv.SYSTEM)
             base.require(state["phase"] == "round", "no hourglass is running")
             return base.Step(new, "HourglassRanOut", self._end_round(new))
-        base.require(kind in self.move_types(state, actor), f"'{kind}' is not available now")
-        if new["phase"] == "round" and at >= rounds.deadline(new):
+        base.require(kind in self.move_types(state, actor), "'%(kind)s' is not available now", kind=kind)
+        ends = rounds.deadline(new)  # None outside a round
+        if ends is not None and at >= ends:
             # The server settles the expiry before judging a move, so a late move never gets
             # here over HTTP; called directly, the engine still refuses to play it: the round
             # ends instead, the late move is not applied.
@@ -177,17 +214,16 @@ class Photoshoot(base.Engine):
             mv.only_fields(move, ("cells",))
             a, b = mv.parse_pair(move)
             effects = rounds.team_effects(new)
-            base.require(fx.swap_fault(new["grid"], a, b, effects) is None,
-                         fx.swap_fault(new["grid"], a, b, effects) or "")
+            base.require(
+                fx.swap_fault(new["grid"], a, b, effects) is None, fx.swap_fault(new["grid"], a, b, effects) or ""
+            )
             new["grid"] = g.swap(new["grid"], a, b)
-            record = {"seat": actor, "cells": [a, b], "grid": list(new["grid"]),
-                      "mended": not rounds.mending(new)}
+            record = {"seat": actor, "cells": [a, b], "grid": list(new["grid"]), "mended": not rounds.mending(new)}
             record["hourglass"] = base.clone(new["hourglass"]) if rounds.maybe_start_hourglass(new, at) else None
             return base.Step(new, "SquareMended", record)
         if kind in mv.TEAM_RITUALS:
             mv.only_fields(move, ())
-            return base.Step(new, "WaveJoined" if kind == "wave" else "EdgarAnswered",
-                             ch.join(new, actor, kind))
+            return base.Step(new, "WaveJoined" if kind == "wave" else "EdgarAnswered", ch.join(new, actor, kind))
         if kind == "challenge":
             number = mv.parse_challenge(move)
             return base.Step(new, "ActionChallenged", ch.challenge(new, actor, number))
@@ -206,7 +242,7 @@ class Photoshoot(base.Engine):
         square unmended when a single movement mends it (the rulebook's "a move"); only when
         none does may the player mend again."""
         action = mv.parse_mend(move, new["players"])
-        effects, team, grid = rounds.team_effects(new), rounds.photographers(new), new["grid"]
+        effects, team, grid = rounds.team_effects(new), rounds.table_order(new), new["grid"]
         if action["kind"] == "swap":
             a, b = action["cells"]
             fault, movement = fx.swap_fault(grid, a, b, effects), ("swap", a, b)
@@ -217,17 +253,34 @@ class Photoshoot(base.Engine):
             after = g.push(grid, action["cell"], action["direction"])
         base.require(fault is None, fault or "")
         moved = sorted({name for name, old in zip(after, grid) if name != old})
-        forgotten = rt.stroke_fault(new["stroke_due"], action["rituals"]) + rt.faults(
-            effects, moved, action["rituals"], actor, team, new["players"], declared=True)
-        base.require(not forgotten, "a mend is a move like any other: " + "; ".join(forgotten))
+        by_player = rounds.by_player(new)
+        owes = rt.owes_stroke(new["stroke_due"], actor, by_player)
+        forgotten = rt.stroke_fault(owes, action["rituals"]) + rt.faults(
+            effects, moved, action["rituals"], actor, team, new["players"], declared=True
+        )
+        base.require(not forgotten, "a mend is a move like any other: %(faults)s", faults=forgotten)
         mending = mv.mending_movements(grid, effects)
-        base.require(not mending or movement in mending,
-                     "make a move that mends the square: this one leaves it to mend, and a "
-                     "single move mends it (legal-moves lists them)")
+        base.require(
+            not mending or movement in mending,
+            "make a move that mends the square: this one leaves it to mend, and a "
+            "single move mends it (legal-moves lists them)",
+        )
         new["grid"] = after
-        new["stroke_due"] = rt.strokes_next(effects, moved)
-        record = {"seat": actor, **{k: v for k, v in action.items() if k != "kind"}, "moved": moved,
-                  "grid": list(after), "mended": not rounds.mending(new)}
+        if by_player:
+            # A mend is no turn: the stroke is owed by the player after the mender, who plays
+            # the round's second turn (the mender plays the first).
+            new["stroke_due"] = rt.stroke_after(
+                new["stroke_due"], actor, rt.strokes_next(effects, moved), rounds.player_after(new, actor)
+            )
+        else:
+            new["stroke_due"] = rt.strokes_next(effects, moved)
+        record = {
+            "seat": actor,
+            **{k: v for k, v in action.items() if k != "kind"},
+            "moved": moved,
+            "grid": list(after),
+            "mended": not rounds.mending(new),
+        }
         record["hourglass"] = base.clone(new["hourglass"]) if rounds.maybe_start_hourglass(new, at) else None
         return base.Step(new, "SquareMended", record)
 
@@ -235,8 +288,11 @@ class Photoshoot(base.Engine):
         mv.only_fields(move, ())
         new["ready"] = sorted({*new["ready"], actor})
         started = rounds.maybe_start_hourglass(new, at)
-        return base.Step(new, "PlayerReady", {"seat": actor, "round": new["round"],
-                                              "hourglass": base.clone(new["hourglass"]) if started else None})
+        return base.Step(
+            new,
+            "PlayerReady",
+            {"seat": actor, "round": new["round"], "hourglass": base.clone(new["hourglass"]) if started else None},
+        )
 
     def _end_round(self, state: base.State) -> dict[str, Any]:
         """When the hourglass runs out: score, return the tokens, draw effects, swap roles."""
@@ -246,8 +302,13 @@ class Photoshoot(base.Engine):
         for team, gained in enumerate(points):
             state["scores"][team] += gained
         state["photo_rounds"][state["photographers"]] += 1
-        summary = {"round": state["round"], "photographers": state["photographers"],
-                   **base.clone(state["tally"]), "points": points, "scores": list(state["scores"])}
+        summary = {
+            "round": state["round"],
+            "photographers": state["photographers"],
+            **base.clone(state["tally"]),
+            "points": points,
+            "scores": list(state["scores"]),
+        }
         state["tokens"] = rounds.TOKENS  # tokens go back to the supply once counted
         summary["drawn"] = scoring.draw_effects(state)
         if caught:
@@ -271,14 +332,36 @@ class Photoshoot(base.Engine):
         return [base.Deadline(at=when, kind="hourglass", move={"type": mv.SYSTEM})]
 
     def view(self, state: base.State, viewer: int | None) -> dict[str, Any]:
-        return views.view(state, viewer, sorted(self.active_players(state)), self.result(state),
-                          {s: sorted(self.move_types(state, s)) for s in range(state["players"])})
+        return views.view(
+            state,
+            viewer,
+            sorted(self.active_players(state)),
+            self.result(state),
+            {s: sorted(self.move_types(state, s)) for s in range(state["players"])},
+        )
+
+    def standing(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+        # each team's score (one team against the target in the cooperative game)
+        return [{"seats": list(team), "score": view["scores"][i]} for i, team in enumerate(view["teams"])]
 
     def describe(self, event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         return views.describe(event, viewer)
 
     def result(self, state: base.State) -> dict[str, Any] | None:
         return scoring.result(state)
+
+    def forfeit(self, state: base.State, seat: int) -> base.State:
+        new = super().forfeit(state, seat)
+        if rounds.by_player(new):
+            # Version 3: a stroke the seat owed ends with its turns (nobody else takes it on).
+            new["stroke_due"] = rt.stroke_after(new["stroke_due"], seat, False, seat)
+        return new
+
+    def outcome(self, state: base.State) -> dict[str, Any] | None:
+        out = self.forfeited(state)
+        if out and state["mode"] == "coop" and rounds.by_player(state):
+            return scoring.cooperative_outcome(state, out)
+        return super().outcome(state)
 
     def teams(self, state: base.State) -> list[list[int]] | None:
         return [list(team) for team in state["teams"]]

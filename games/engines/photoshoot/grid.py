@@ -3,6 +3,7 @@
 Geometry and the two ways tiles move: a swap of two cells, and Jo's push (a row or column shifted
 one cell, see `push`). Functions return new lists; they never change the grid they are given.
 """
+
 from __future__ import annotations
 
 from typing import Sequence

@@ -17,6 +17,7 @@ An action the rules forbid (a diagonal swap, a push without Jo's card, a false "
 forgotten ritual) is still a well-formed move: the engine accepts it, and only a challenge tells.
 Only malformed moves are refused (illegal_move).
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -39,8 +40,11 @@ RITUALS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "what the acting player did with the action (blue Effect cards)",
     "properties": {
-        "say": {"type": "array", "maxItems": rt.MAX_PHRASES,
-                "items": {"type": "string", "maxLength": rt.MAX_PHRASE_LENGTH}},
+        "say": {
+            "type": "array",
+            "maxItems": rt.MAX_PHRASES,
+            "items": {"type": "string", "maxLength": rt.MAX_PHRASE_LENGTH},
+        },
         **{flag: {"type": "boolean", "default": False} for flag in rt.FLAGS},
         **{seat: {"type": ["integer", "null"], "minimum": 0, "maximum": 5} for seat in rt.SEATS},
     },
@@ -49,42 +53,71 @@ RITUALS_SCHEMA: dict[str, Any] = {
 
 
 def _move(kind: str, description: str, required=(), **props: Any) -> dict[str, Any]:
-    return {"type": "object", "description": description, "required": ["type", *required],
-            "properties": {"type": {"const": kind}, **props}, "additionalProperties": False}
+    return {
+        "type": "object",
+        "description": description,
+        "required": ["type", *required],
+        "properties": {"type": {"const": kind}, **props},
+        "additionalProperties": False,
+    }
 
 
 def move_schema() -> dict[str, Any]:
-    return {"oneOf": [
-        _move("ready", "present for the round: the hourglass starts when every photographer and "
-                       "one control-team member are ready"),
-        _move("mend", "before the hourglass: the move that separates Arthur from Max or brings "
-                      "James beside Olivia: a swap (`cells`) or, rules version 2, Jo's push "
-                      "(`cell`, `direction`), with its `rituals` (version 2)", (), cells=PAIR,
-              cell=CELL, direction={"enum": list(g.DIRECTIONS)}, rituals=RITUALS_SCHEMA),
-        _move("swap", "swap the characters of two cells", ("cells",), cells=PAIR,
-              rituals=RITUALS_SCHEMA),
-        _move("push", "Jo pushes his row or column one cell", ("cell", "direction"), cell=CELL,
-              direction={"enum": list(g.DIRECTIONS)}, rituals=RITUALS_SCHEMA),
-        _move("photo", '"Photo!": validate the current objective', rituals=RITUALS_SCHEMA),
-        _move("wave", "join the Mexican wave for Pam"),
-        _move("answer", 'answer Edgar\'s "Tout le monde est prêt?"'),
-        _move("challenge", "control team: challenge the latest action", ("action",),
-              action={"type": "integer", "minimum": 1}),
-        _move(PASS, "rules version 2: the photographer on turn passes it to the next teammate; "
-                    "a control seat lets the latest action stand (the server's move for a "
-                    "timed-out seat)"),
-    ]}
+    return {
+        "oneOf": [
+            _move(
+                "ready",
+                "present for the round: the hourglass starts when every photographer and "
+                "one control-team member are ready",
+            ),
+            _move(
+                "mend",
+                "before the hourglass: the move that separates Arthur from Max or brings "
+                "James beside Olivia: a swap (`cells`) or, rules version 2, Jo's push "
+                "(`cell`, `direction`), with its `rituals` (version 2)",
+                (),
+                cells=PAIR,
+                cell=CELL,
+                direction={"enum": list(g.DIRECTIONS)},
+                rituals=RITUALS_SCHEMA,
+            ),
+            _move("swap", "swap the characters of two cells", ("cells",), cells=PAIR, rituals=RITUALS_SCHEMA),
+            _move(
+                "push",
+                "Jo pushes his row or column one cell",
+                ("cell", "direction"),
+                cell=CELL,
+                direction={"enum": list(g.DIRECTIONS)},
+                rituals=RITUALS_SCHEMA,
+            ),
+            _move("photo", '"Photo!": validate the current objective', rituals=RITUALS_SCHEMA),
+            _move("wave", "join the Mexican wave for Pam"),
+            _move("answer", 'answer Edgar\'s "Tout le monde est prêt?"'),
+            _move(
+                "challenge",
+                "control team: challenge the latest action",
+                ("action",),
+                action={"type": "integer", "minimum": 1},
+            ),
+            _move(
+                PASS,
+                "rules version 2: the photographer on turn passes it to the next teammate; "
+                "a control seat lets the latest action stand (the server's move for a "
+                "timed-out seat)",
+            ),
+        ]
+    }
 
 
 def only_fields(move: dict[str, Any], keys: Iterable[str]) -> None:
     extra = sorted(set(move) - {"type", *keys})
     if extra:
-        raise IllegalMove(f"unknown field(s) {extra} in a '{move['type']}' move")
+        raise IllegalMove("unknown field(s) %(extra)s in a '%(type)s' move", extra=extra, type=move["type"])
 
 
 def _cell(value: Any, name: str) -> int:
     if type(value) is not int or not 0 <= value <= 8:
-        raise IllegalMove(f'"{name}" must be a cell number from 0 to 8')
+        raise IllegalMove('"%(name)s" must be a cell number from 0 to 8', name=name)
     return value
 
 
@@ -114,7 +147,7 @@ def parse_action(move: dict[str, Any], players: int, declared: bool = False) -> 
     elif kind == "push":
         only_fields(move, ("cell", "direction", "rituals"))
         if move.get("direction") not in g.DIRECTIONS:
-            raise IllegalMove(f'"direction" must be one of {list(g.DIRECTIONS)}')
+            raise IllegalMove('"direction" must be one of %(DIRECTIONS)s', DIRECTIONS=list(g.DIRECTIONS))
         parsed = {"kind": kind, "cell": _cell(move.get("cell"), "cell"), "direction": move["direction"]}
     else:
         only_fields(move, ("rituals",))
@@ -134,28 +167,46 @@ def parse_challenge(move: dict[str, Any]) -> int:
 # ---------------------------------------------------------------------------------------------
 # What legal_moves offers
 # ---------------------------------------------------------------------------------------------
-def full_rituals(effects: Iterable[str], actor: int, team: Sequence[int], players: int,
-                 declared: bool = False) -> dict[str, Any]:
+def full_rituals(
+    effects: Iterable[str], actor: int, team: Sequence[int], players: int, declared: bool = False
+) -> dict[str, Any]:
     """Every ritual the team's cards could ask for, done (`declared`, rules version 2: the
     team's answer to Edgar too)."""
     effects = set(effects)
     said = [phrase for card, phrase in rt.PHRASES.items() if card in effects]
-    done = {"say": said, "smile": True, "applaud": True, "contact": True, "stroke": True,
-            "wave": True, "slap": rt.next_teammate(team, actor),
-            "shake": min(rt.neighbours(actor, players))}
+    done = {
+        "say": said,
+        "smile": True,
+        "applaud": True,
+        "contact": True,
+        "stroke": True,
+        "wave": True,
+        "slap": rt.next_teammate(team, actor),
+        "shake": min(rt.neighbours(actor, players)),
+    }
     if declared:
         done["answered"] = True
     return done
 
 
-def action_moves(grid: Sequence[str], effects: Iterable[str], objective: int, actor: int,
-                 team: Sequence[int], players: int, declared: bool = False) -> list[dict[str, Any]]:
+def action_moves(
+    grid: Sequence[str],
+    effects: Iterable[str],
+    objective: int,
+    actor: int,
+    team: Sequence[int],
+    players: int,
+    declared: bool = False,
+    every: bool = False,
+) -> list[dict[str, Any]]:
     """Useful actions first, then one example of each way to err; clients may send any other
     well-formed action too. Useful: "Photo!" when the square matches the objective, else the
     correct movements that put more characters where the objective wants them (all correct
-    movements when none does), every ritual done. The errors: a "Photo!" and a movement with the
-    rituals forgotten, a forbidden swap, a push without cause. (The server's auto-move for a
-    timed-out photographer draws from this list under rules version 1; version 2 passes.)"""
+    movements when none does), every ritual done; `every` (rules version 3): then the other
+    correct movements too, so that a player (or a bot) choosing among the offered moves may
+    take a way round rather than undo the move before. The errors: a "Photo!" and a movement
+    with the rituals forgotten, a forbidden swap, a push without cause. (The server's auto-move
+    for a timed-out photographer draws from this list under rules version 1; version 2 passes.)"""
     effects = set(effects)
     done = full_rituals(effects, actor, team, players, declared)
     found: list[dict[str, Any]] = []
@@ -165,7 +216,10 @@ def action_moves(grid: Sequence[str], effects: Iterable[str], objective: int, ac
         score = obj.placed(grid, objective)
         movements = fx.correct_movements(grid, effects)
         useful = [m for m in movements if obj.placed(_after(grid, m), objective) > score]
-        for movement in useful or movements:
+        offered = useful or movements
+        if every:
+            offered = offered + [m for m in movements if m not in offered]
+        for movement in offered:
             if movement[0] == "swap":
                 found.append({"type": "swap", "cells": [movement[1], movement[2]], "rituals": done})
             else:
@@ -193,7 +247,8 @@ def mend_moves(grid: Sequence[str], effects: Iterable[str], depth: int = 4) -> l
     swaps = [(a, b) for a, b in fx.base_swaps()]
     start = tuple(grid)
     first: dict[tuple, tuple[int, int] | None] = {start: None}
-    queue, found = deque([(start, 0)]), []
+    queue = deque([(start, 0)])
+    found: list[tuple[tuple[int, int], int]] = []  # (its first swap, the mending's length)
     while queue:
         current, level = queue.popleft()
         if found and level >= found[0][1]:
@@ -206,9 +261,9 @@ def mend_moves(grid: Sequence[str], effects: Iterable[str], depth: int = 4) -> l
             after = tuple(g.swap(current, a, b))
             if after in first:
                 continue
-            first[after] = first[current] or (a, b)
+            first[after] = opening = first[current] or (a, b)
             if not fx.needs_mending(after, effects):
-                found.append((first[after], level + 1))
+                found.append((opening, level + 1))
             queue.append((after, level + 1))
     moves = sorted({pair for pair, _ in found})
     if not moves:  # no short mending: any correct swap (the square still changes)
@@ -221,12 +276,12 @@ def mending_movements(grid: Sequence[str], effects: Iterable[str]) -> list[tuple
     correct movements (swaps, and Jo's pushes with his card) after which the square needs no
     mending. Empty when no single movement mends it (both Arthur and James at fault, say)."""
     effects = set(effects)
-    return [m for m in fx.correct_movements(grid, effects)
-            if not fx.needs_mending(_after(grid, m), effects)]
+    return [m for m in fx.correct_movements(grid, effects) if not fx.needs_mending(_after(grid, m), effects)]
 
 
-def mend_moves_v2(grid: Sequence[str], effects: Iterable[str], actor: int, team: Sequence[int],
-                  players: int) -> list[dict[str, Any]]:
+def mend_moves_v2(
+    grid: Sequence[str], effects: Iterable[str], actor: int, team: Sequence[int], players: int
+) -> list[dict[str, Any]]:
     """The mends offered under rules version 2, every ritual done: the movements that mend the
     square at once, or (none does) the first swaps of the shortest mendings."""
     done = full_rituals(effects, actor, team, players, declared=True)

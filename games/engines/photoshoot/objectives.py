@@ -10,6 +10,7 @@ effect would make impossible: Arthur orthogonally beside Max, or James away from
 tests/engines/photoshoot/test_objectives.py proves by search that every card can be reached
 from every square under every set of orange effects a team can hold.
 """
+
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -17,16 +18,56 @@ from typing import Any, Sequence
 from .characters import LETTERS
 
 CARDS: tuple[str, ...] = (
-    ".E.P....O", "T...M...O", "...CO..F.", "..J..C..A", "...M..AE.",
-    "....AJ..P", "J...F..C.", "A..PC....", ".....FJC.", "C....T.O.",
-    ".PC.A....", ".MJ.....C", ".M.A....O", "T.J..O...", "...O..MF.",
-    ".AO....E.", "T......AC", ".O..PT...", "J.A..F...", "FE......T",
-    ".FOP...A.", ".T...OM.A", "FO.....CA", ".A.TJ...M", "TJ.E..O..",
-    ".J..E..PT", "A.MF....T", ".....PFOA", "...AFJT..", "C..P.M..O",
-    "P....M.FJ", "..A.M.PE.", ".F..T..CM", ".A....MJT", "...P.CM.T",
-    ".JM.E..O.", "O.JE..C..", "M...E..CO", ".....FATE", "FE...MP..",
-    "..O.TJC.M", "...ETA.FM", ".F..OP.JC", "M.F..TEP.", "TJ..P..MF",
-    "..F.A.TEM", ".PTO..J.A", ".CT..JPF.", "....PTJCA", "T.F.J..EP",
+    ".E.P....O",
+    "T...M...O",
+    "...CO..F.",
+    "..J..C..A",
+    "...M..AE.",
+    "....AJ..P",
+    "J...F..C.",
+    "A..PC....",
+    ".....FJC.",
+    "C....T.O.",
+    ".PC.A....",
+    ".MJ.....C",
+    ".M.A....O",
+    "T.J..O...",
+    "...O..MF.",
+    ".AO....E.",
+    "T......AC",
+    ".O..PT...",
+    "J.A..F...",
+    "FE......T",
+    ".FOP...A.",
+    ".T...OM.A",
+    "FO.....CA",
+    ".A.TJ...M",
+    "TJ.E..O..",
+    ".J..E..PT",
+    "A.MF....T",
+    ".....PFOA",
+    "...AFJT..",
+    "C..P.M..O",
+    "P....M.FJ",
+    "..A.M.PE.",
+    ".F..T..CM",
+    ".A....MJT",
+    "...P.CM.T",
+    ".JM.E..O.",
+    "O.JE..C..",
+    "M...E..CO",
+    ".....FATE",
+    "FE...MP..",
+    "..O.TJC.M",
+    "...ETA.FM",
+    ".F..OP.JC",
+    "M.F..TEP.",
+    "TJ..P..MF",
+    "..F.A.TEM",
+    ".PTO..J.A",
+    ".CT..JPF.",
+    "....PTJCA",
+    "T.F.J..EP",
 )
 COUNT = len(CARDS)
 
@@ -37,7 +78,7 @@ def cells(card: int) -> list[str | None]:
 
 
 def matches(grid: Sequence[str], card: int) -> bool:
-    """"When the Character tiles are correctly arranged": every character shown is in its cell."""
+    """ "When the Character tiles are correctly arranged": every character shown is in its cell."""
     return all(want is None or want == have for want, have in zip(cells(card), grid))
 
 

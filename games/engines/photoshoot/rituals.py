@@ -22,12 +22,13 @@ teammate posts a `wave` / `answer` move, owed until the next action; a challenge
 been done by then (a race the teammates lose against a fast control team). Doing more than a card
 asks is never an error.
 """
+
 from __future__ import annotations
 
 import unicodedata
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..base import IllegalMove
+from ..base import IllegalMove, Refusal
 
 PHRASES = {
     "max-phrase": "Tout doux le chien!",
@@ -58,22 +59,28 @@ def parse(raw: Any, players: int, declared: bool = False) -> dict[str, Any]:
     known = ("say", *flags, *SEATS)
     unknown = sorted(set(raw) - set(known))
     if unknown:
-        raise IllegalMove(f"unknown ritual(s) {unknown}; known: {list(known)}")
+        raise IllegalMove("unknown ritual(s) %(unknown)s; known: %(known)s", unknown=unknown, known=list(known))
     said = raw.get("say", [])
-    if not (isinstance(said, list) and len(said) <= MAX_PHRASES
-            and all(isinstance(p, str) and len(p) <= MAX_PHRASE_LENGTH for p in said)):
-        raise IllegalMove(f'"say" is a list of up to {MAX_PHRASES} phrases of up to '
-                          f"{MAX_PHRASE_LENGTH} characters")
+    if not (
+        isinstance(said, list)
+        and len(said) <= MAX_PHRASES
+        and all(isinstance(p, str) and len(p) <= MAX_PHRASE_LENGTH for p in said)
+    ):
+        raise IllegalMove(
+            '"say" is a list of up to %(MAX_PHRASES)s phrases of up to %(MAX_PHRASE_LENGTH)s characters',
+            MAX_PHRASES=MAX_PHRASES,
+            MAX_PHRASE_LENGTH=MAX_PHRASE_LENGTH,
+        )
     out: dict[str, Any] = {"say": list(said)}
     for key in flags:
         value = raw.get(key, False)
         if type(value) is not bool:
-            raise IllegalMove(f'"{key}" must be true or false')
+            raise IllegalMove('"%(key)s" must be true or false', key=key)
         out[key] = value
     for key in SEATS:
         value = raw.get(key)
         if value is not None and not (type(value) is int and 0 <= value < players):
-            raise IllegalMove(f'"{key}" must be a seat number from 0 to {players - 1}')
+            raise IllegalMove('"%(key)s" must be a seat number from 0 to %(value)s', key=key, value=players - 1)
         out[key] = value
     return out
 
@@ -86,14 +93,21 @@ def neighbours(seat: int, players: int) -> set[int]:
     return {(seat - 1) % players, (seat + 1) % players} - {seat}
 
 
-def faults(effects: Iterable[str], moved: Iterable[str], rituals: Mapping[str, Any], actor: int,
-           team: Sequence[int], players: int, declared: bool = False) -> list[str]:
+def faults(
+    effects: Iterable[str],
+    moved: Iterable[str],
+    rituals: Mapping[str, Any],
+    actor: int,
+    team: Sequence[int],
+    players: int,
+    declared: bool = False,
+) -> list[str]:
     """What the acting player forgot for the characters the action moves (not counting the
     stroke, owed by the *next* player: see `stroke_fault`). `declared` (rules version 2): the
     team's answer to Edgar is declared with the action too."""
     effects, moved = set(effects), set(moved)
     said = {normal(p) for p in rituals["say"]}
-    found = []
+    found: list[str] = []  # refusals (a Refusal is its English text)
 
     def needs(card: str, character: str) -> bool:
         return card in effects and character in moved
@@ -101,27 +115,28 @@ def faults(effects: Iterable[str], moved: Iterable[str], rituals: Mapping[str, A
     for card, phrase in PHRASES.items():
         character = {"max": "Max", "pam": "Pam", "edgar": "Edgar"}[card.split("-")[0]]
         if needs(card, character) and normal(phrase) not in said:
-            found.append(f'{character} moved without "{phrase}"')
+            # The phrase as the rulebook prints it, in every language.
+            found.append(Refusal('%(character)s moved without "%(phrase)s"', character=character, phrase=phrase))
     if needs("edgar-smile", "Edgar") and not rituals["smile"]:
-        found.append("Edgar moved without a smile")
+        found.append(Refusal("Edgar moved without a smile"))
     if needs("olivia-applause", "Olivia") and not rituals["applaud"]:
-        found.append("Olivia moved without applause")
+        found.append(Refusal("Olivia moved without applause"))
     if needs("olivia-slap", "Olivia") and rituals["slap"] != next_teammate(team, actor):
-        found.append("Olivia moved without slapping the hand of the player after")
+        found.append(Refusal("Olivia moved without slapping the hand of the player after"))
     if needs("alice-contact", "Alice") and not rituals["contact"]:
-        found.append("Alice's tile left the table")
+        found.append(Refusal("Alice's tile left the table"))
     if needs("alice-shake", "Alice") and rituals["shake"] not in neighbours(actor, players):
-        found.append("Alice moved without shaking a neighbour awake")
+        found.append(Refusal("Alice moved without shaking a neighbour awake"))
     if needs("pam-wave", "Pam") and not rituals["wave"]:
-        found.append("Pam moved without a Mexican wave")
+        found.append(Refusal("Pam moved without a Mexican wave"))
     if declared and needs("edgar-ready", "Edgar") and not rituals["answered"]:
-        found.append("the team did not answer Edgar")
+        found.append(Refusal("the team did not answer Edgar"))
     return found
 
 
 def stroke_fault(stroke_due: bool, rituals: Mapping[str, Any]) -> list[str]:
     if stroke_due and not rituals["stroke"]:
-        return ["Max was moved and this player did not stroke his tile before playing"]
+        return [Refusal("Max was moved and this player did not stroke his tile before playing")]
     return []
 
 
@@ -129,22 +144,48 @@ def strokes_next(effects: Iterable[str], moved: Iterable[str]) -> bool:
     return "max-stroke" in set(effects) and "Max" in set(moved)
 
 
-def owed(effects: Iterable[str], moved: Iterable[str], actor: int, team: Sequence[int],
-         declared: bool = False) -> dict[str, list[int]]:
+def owes_stroke(stroke_due: Any, actor: int, by_player: bool) -> bool:
+    """Whether `actor` must stroke Max before this action. Versions 1-2: whoever acts next
+    (`stroke_due` a flag). Version 3 (`by_player`): "the next player must stroke his tile
+    before playing", the seat `stroke_due` names, and nobody else."""
+    if by_player:
+        return type(stroke_due) is int and stroke_due == actor
+    return bool(stroke_due)
+
+
+def stroke_after(stroke_due: Any, actor: int, strokes: bool, player_after: int) -> Any:
+    """Rules version 3: who owes the stroke once `actor` has had its turn (played, passed, or
+    had its action cancelled). A movement of Max makes it the player after `actor`; otherwise
+    the duty ends with the owing player's turn ("before playing": a turn not played owes
+    nothing, and the duty never passes to the following teammate) and stays with its seat
+    while anyone else acts (a mend, which is no turn, hands it to the player after the
+    mender, who plays the round's second turn)."""
+    if strokes:
+        return player_after
+    if type(stroke_due) is int and stroke_due == actor:
+        return None
+    return stroke_due
+
+
+def owed(
+    effects: Iterable[str], moved: Iterable[str], actor: int, team: Sequence[int], declared: bool = False
+) -> dict[str, list[int]]:
     """The teammates who must still wave (Pam) or answer (Edgar) for this action: nobody when
     the team's part is declared with the action (rules version 2)."""
     effects, moved = set(effects), set(moved)
     if declared:
         return {"wave": [], "answer": []}
     others = [s for s in team if s != actor]
-    return {"wave": others if "pam-wave" in effects and "Pam" in moved else [],
-            "answer": others if "edgar-ready" in effects and "Edgar" in moved else []}
+    return {
+        "wave": others if "pam-wave" in effects and "Pam" in moved else [],
+        "answer": others if "edgar-ready" in effects and "Edgar" in moved else [],
+    }
 
 
 def team_faults(still_owed: Mapping[str, Sequence[int]]) -> list[str]:
-    found = []
+    found: list[str] = []  # refusals (a Refusal is its English text)
     if still_owed.get("wave"):
-        found.append(f"seats {list(still_owed['wave'])} did not join the Mexican wave")
+        found.append(Refusal("seats %(seats)s did not join the Mexican wave", seats=list(still_owed["wave"])))
     if still_owed.get("answer"):
-        found.append(f"seats {list(still_owed['answer'])} did not answer Edgar")
+        found.append(Refusal("seats %(seats)s did not answer Edgar", seats=list(still_owed["answer"])))
     return found

@@ -9,8 +9,10 @@ State (plain JSON):
   drawn (per team, thresholds passed), scores (per team), tokens (the supply, 10), tally (this
   round: validated, photographer_tokens, control_tokens), turn (per team: index of the next
   member), hourglass {start, deadline} (ISO) | None, actions (this round), last (the latest
-  action, see challenges.py), stroke_due, last_round (the summary of the round before).
+  action, see challenges.py), stroke_due (versions 1-2: whether the next action must stroke Max;
+  version 3: the seat that must, or null), last_round (the summary of the round before).
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -52,14 +54,32 @@ def new_state(players: int, options: Mapping[str, Any], seed: str) -> base.State
     for colour in piles:
         base.rng(seed, "effects", colour).shuffle(piles[colour])
     state: base.State = {
-        "players": players, "options": dict(options), "_seed": seed,
-        "mode": "coop" if coop else "teams", "teams": teams,
-        "photographers": 0, "photo_rounds": [0] * len(teams), "round": 0, "phase": "ready",
-        "ready": [], "grid": grid, "objective": pile.pop(), "objective_pile": pile,
-        "objective_discard": [], "piles": piles, "effects": [[] for _ in teams],
-        "drawn": [[] for _ in teams], "scores": [0] * len(teams), "tokens": TOKENS,
-        "tally": {}, "turn": [0] * len(teams), "hourglass": None, "actions": 0, "last": None,
-        "stroke_due": False, "last_round": None,
+        "players": players,
+        "options": dict(options),
+        "_seed": seed,
+        "mode": "coop" if coop else "teams",
+        "teams": teams,
+        "photographers": 0,
+        "photo_rounds": [0] * len(teams),
+        "round": 0,
+        "phase": "ready",
+        "ready": [],
+        "grid": grid,
+        "objective": pile.pop(),
+        "objective_pile": pile,
+        "objective_discard": [],
+        "piles": piles,
+        "effects": [[] for _ in teams],
+        "drawn": [[] for _ in teams],
+        "scores": [0] * len(teams),
+        "tokens": TOKENS,
+        "tally": {},
+        "turn": [0] * len(teams),
+        "hourglass": None,
+        "actions": 0,
+        "last": None,
+        "stroke_due": False,
+        "last_round": None,
     }
     # Levels 2-5 place an Effect card "near 0": drawn at the start of the game.
     scoring.draw_effects(state)
@@ -69,14 +89,28 @@ def new_state(players: int, options: Mapping[str, Any], seed: str) -> base.State
 
 def start_round(state: base.State) -> None:
     state["round"] += 1
-    state.update(phase="ready", ready=[], hourglass=None, actions=0, last=None, stroke_due=False,
-                 tally={"validated": 0, "photographer_tokens": 0, "control_tokens": 0})
+    state.update(
+        phase="ready",
+        ready=[],
+        hourglass=None,
+        actions=0,
+        last=None,
+        stroke_due=None if version(state) >= 3 else False,
+        tally={"validated": 0, "photographer_tokens": 0, "control_tokens": 0},
+    )
 
 
 def version(state: base.State) -> int:
     """The rules version the state was set up under (docs/photoshoot.md, "Rules versions"):
     version 2 records itself in the state; a state without it is version 1."""
     return state.get("rules_version", 1)
+
+
+def by_player(state: base.State) -> bool:
+    """Rules version 3: "the player after them" is the next seat that actually plays (forfeited
+    seats skipped), Max's stroke is owed by that player and not by whoever acts next, and a
+    forfeit never wins a cooperative game."""
+    return version(state) >= 3
 
 
 def declared(state: base.State) -> bool:
@@ -87,6 +121,27 @@ def declared(state: base.State) -> bool:
 
 def photographers(state: base.State) -> list[int]:
     return state["teams"][state["photographers"]]
+
+
+def table_order(state: base.State) -> list[int]:
+    """The photographers in turn order as the rituals see it: from rules version 3 without the
+    forfeited seats (they no longer play, so nobody is "after" anyone through them)."""
+    team = photographers(state)
+    if not by_player(state):
+        return team
+    out = set(state.get("_forfeited", []))
+    return [s for s in team if s not in out]
+
+
+def player_after(state: base.State, seat: int) -> int:
+    """Rules version 3: the photographer who plays after `seat` (the next seat in turn order
+    still in the game; `seat` itself when it plays alone)."""
+    order = [s for s in table_order(state) if s != seat]
+    team = photographers(state)
+    if not order or seat not in team:
+        return seat
+    start = team.index(seat)
+    return min(order, key=lambda s: (team.index(s) - start) % len(team))
 
 
 def control(state: base.State) -> list[int]:

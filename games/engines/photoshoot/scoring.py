@@ -3,6 +3,7 @@
 Photographer team: 2 points per Photo Objective validated, 1 per Camera token; Control team: 1 per
 Camera token. Cooperative Variant: 2 per Photo Objective, -1 per Camera token.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,6 +37,32 @@ def draw_effects(state: base.State) -> list[dict[str, Any]]:
     return drawn
 
 
+def cooperative_outcome(state: base.State, out: list[int]) -> dict[str, Any] | None:
+    """Rules version 3, a cooperative game with forfeits: "If the team has not reached 25
+    points, it loses the game", whoever left. The seats still in play on (one alone if need
+    be) and win or lose as the team; a forfeited seat leaves the team and is placed after it.
+    When every seat has left, the game ends at once, lost. The result keeps its `cooperative`
+    entry, its `teams` and its `team_scores`."""
+    remaining = [s for s in range(state["players"]) if s not in out]
+    full = result(state, abandoned=not remaining)
+    if full is None:
+        return None
+    keys = {s: (s not in out,) for s in range(state["players"])}
+    sides = [remaining] + [[s] for s in out]
+    extra = {k: v for k, v in full.items() if k not in ("scores", "places", "winners", "breakdown", "tie_break")}
+    breakdown = dict(enumerate(full["breakdown"]))
+    return base.make_result(
+        dict(enumerate(full["scores"])),
+        keys,
+        breakdown=breakdown,
+        tie_break="forfeit",
+        sides=sides,
+        lost=not full["cooperative"]["won"],
+        forfeited=list(out),
+        **extra,
+    )
+
+
 def round_points(state: base.State) -> list[int]:
     tally = state["tally"]
     points = [0] * len(state["teams"])
@@ -56,14 +83,16 @@ def game_ends(state: base.State) -> bool:
     return max(state["scores"]) >= TARGET and rounds[0] == rounds[1]
 
 
-def result(state: base.State) -> dict[str, Any] | None:
-    if state["phase"] != "over":
+def result(state: base.State, abandoned: bool = False) -> dict[str, Any] | None:
+    """The result once the game is over (`abandoned`, rules version 3: a cooperative game every
+    seat has left, which ends at once and is lost)."""
+    if state["phase"] != "over" and not abandoned:
         return None
     team_of = {seat: t for t, seats in enumerate(state["teams"]) for seat in seats}
     scores = {seat: state["scores"][team_of[seat]] for seat in range(state["players"])}
     breakdown = {seat: {"team": team_of[seat], "team_score": scores[seat]} for seat in scores}
     extra: dict[str, Any] = {"teams": base.clone(state["teams"]), "team_scores": list(state["scores"])}
-    won = state["scores"][0] >= TARGET
+    won = state["scores"][0] >= TARGET and not abandoned
     if state["mode"] == "coop":
         # One team: every seat shares the result; whether the team won is said apart.
         extra["cooperative"] = {"target": TARGET, "won": won}
@@ -76,4 +105,8 @@ def result(state: base.State) -> dict[str, Any] | None:
     # rematch is left to the players). Places rank the teams, every seat gets its team's place;
     # "If the team has not reached 25 points, it loses the game": no winners.
     lost = state["mode"] == "coop" and not won
+    if state.get("rules_version", 1) >= 3 and state["mode"] == "teams" and state["scores"][0] == state["scores"][1]:
+        # "If both teams have the same number of points, a new game must be played to break the
+        # tie!": the teams share the result, and it says that the rulebook asks for a rematch.
+        extra["rematch"] = True
     return base.make_result(scores, keys, breakdown=breakdown, sides=state["teams"], lost=lost, **extra)

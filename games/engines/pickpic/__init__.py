@@ -1,4 +1,5 @@
 """Pick Pic (kind `pickpic`): give photos that fit, rank the photos you were given."""
+
 from .cards import CATALOGUE, card, card_svg, image_path
 from .engine import PickPic
 

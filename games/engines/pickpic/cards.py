@@ -4,6 +4,7 @@ The published game's cards are photographs; we ship invented subjects so the gam
 out of the box. A deployment may serve its own photo set instead: the images are addressed by
 `image_path(id)` relative to a configurable base URL, so only the files change.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -142,8 +143,7 @@ def _parse(raw: str) -> list[dict[str, Any]]:
     cards = []
     for number, line in enumerate((ln for ln in raw.splitlines() if ln.strip()), start=1):
         title, _, tags = line.partition("|")
-        cards.append({"id": number, "title": title.strip(),
-                      "tags": [t.strip() for t in tags.split(",")]})
+        cards.append({"id": number, "title": title.strip(), "tags": [t.strip() for t in tags.split(",")]})
     return cards
 
 
@@ -191,18 +191,20 @@ def card_svg(entry: dict[str, Any]) -> str:
     setting, light, drawing = scene(entry)
     title_lines = _wrap(entry["title"], 20)
     title = "".join(
-        f'<tspan x="150" dy="{0 if i == 0 else 24}">{escape(line)}</tspan>'
-        for i, line in enumerate(title_lines[:2]))
+        f'<tspan x="150" dy="{0 if i == 0 else 24}">{escape(line)}</tspan>' for i, line in enumerate(title_lines[:2])
+    )
     words = [f"#{tag}" for tag in entry["tags"]]
     rows = [words] if len("  ".join(words)) <= 30 else [words[:2], words[2:]]
-    tags = "".join(f'<text x="150" y="{(386 if len(rows) == 1 else 376) + 20 * i}" class="tag">{escape("  ".join(row))}</text>'
-                   for i, row in enumerate(rows))
+    tags = "".join(
+        f'<text x="150" y="{(386 if len(rows) == 1 else 376) + 20 * i}" class="tag">{escape("  ".join(row))}</text>'
+        for i, row in enumerate(rows)
+    )
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="420" viewBox="0 0 300 420">'
-        f'<title>{escape(entry["title"])}</title>'
-        '<style>text{font-family:Georgia,serif;text-anchor:middle}'
-        '.title{font-size:21px;fill:#1d1d1f;font-weight:bold}.tag{font-size:15px;fill:#444}'
-        '.id{font-size:16px;fill:#555;text-anchor:end}</style>'
+        f"<title>{escape(entry['title'])}</title>"
+        "<style>text{font-family:Georgia,serif;text-anchor:middle}"
+        ".title{font-size:21px;fill:#1d1d1f;font-weight:bold}.tag{font-size:15px;fill:#444}"
+        ".id{font-size:16px;fill:#555;text-anchor:end}</style>"
         f'<rect width="300" height="420" rx="16" fill="hsl({hue},30%,94%)"/>'
         f'<svg x="18" y="18" width="264" height="270" viewBox="0 0 264 270" data-setting="{setting}" data-light="{light}">{drawing}</svg>'
         f'<rect x="18" y="18" width="264" height="270" fill="none" stroke="#222" stroke-width="2"/>'
@@ -210,5 +212,5 @@ def card_svg(entry: dict[str, Any]) -> str:
         # photograph writes the number as page text instead.
         f'<text x="288" y="412" class="id">#{entry["id"]}</text>'
         f'<text y="{326 if len(title_lines) > 1 else 336}" class="title">{title}</text>'
-        f'{tags}</svg>\n'
+        f"{tags}</svg>\n"
     )

@@ -12,6 +12,7 @@ is preceded by `mix_in_discards`: the rest of the deck and the discards are shuf
 the whole round (photos, hands and random cards) is dealt from that one pool, so nothing seen
 face up tells a random card from a gift.
 """
+
 from __future__ import annotations
 
 from .. import base

@@ -9,6 +9,7 @@ State (plain JSON; per-seat data are lists indexed by seat):
   until ranked, then {"order", "comments"}), scores, tally (per seat: where the points came from),
   last_round (the public evaluation of the latest round).
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -40,14 +41,21 @@ class PickPic(base.Engine):
         return {
             "type": "object",
             "properties": {
-                "target": {"type": "integer", "minimum": 1, "maximum": 200,
-                           "default": DEFAULT_TARGET,
-                           "description": "the game ends after a round in which a player "
-                                          "reached this many points (rulebook: 20)"},
-                "comments": {"type": "boolean", "default": False,
-                             "description": "variant: a ranker may attach a short comment to "
-                                            f"each card (up to {mv.COMMENT_MAX} characters), "
-                                            "shown at evaluation"},
+                "target": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 200,
+                    "default": DEFAULT_TARGET,
+                    "description": "the game ends after a round in which a player "
+                    "reached this many points (rulebook: 20)",
+                },
+                "comments": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "variant: a ranker may attach a short comment to "
+                    f"each card (up to {mv.COMMENT_MAX} characters), "
+                    "shown at evaluation",
+                },
             },
             "additionalProperties": False,
         }
@@ -113,11 +121,11 @@ class PickPic(base.Engine):
     # -- moves --------------------------------------------------------------------------------
     def step(self, state: base.State, actor: int | None, move: base.Move, at: datetime) -> base.Step:
         base.require(isinstance(move, dict), "a move is an object")
-        base.require(type(actor) is int and 0 <= actor < state["players"],
-                     "only a seated player moves in Pick Pic")
+        if type(actor) is not int or not 0 <= actor < state["players"]:
+            raise base.IllegalMove("only a seated player moves in Pick Pic")
         phase, kind = state["phase"], move.get("type")
         base.require(phase != "over", "the game is over")
-        base.require(kind == phase, f"'{kind}' is not a move of the {phase} phase")
+        base.require(kind == phase, "'%(kind)s' is not a move of the %(phase)s phase", kind=kind, phase=phase)
         if phase == "give":
             base.require(state["gifts"][actor] is None, "you have already given your cards")
             return self._give(state, actor, move)
@@ -151,6 +159,10 @@ class PickPic(base.Engine):
 
     def describe(self, event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         return views.describe(event, viewer)
+
+    def standing(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+        # the table's scores: public after every round's evaluation
+        return [{"seats": [s], "score": score} for s, score in enumerate(view["scores"])]
 
     def catalogue(self) -> list[dict[str, Any]]:
         return [{**card, "image": image_path(card["id"])} for card in CATALOGUE]
@@ -188,9 +200,13 @@ def start_round(state: base.State, rules_version: int) -> dict[str, Any]:
     state["random"] = [None] * n
     state["stacks"] = [None] * n
     state["rankings"] = [None] * n
-    return {"round": state["round"], "table": list(state["table"]),
-            "hands": [list(h) for h in state["hands"]],
-            "deck_size": len(state["deck"]), "reshuffled": state["reshuffles"] - refills}
+    return {
+        "round": state["round"],
+        "table": list(state["table"]),
+        "hands": [list(h) for h in state["hands"]],
+        "deck_size": len(state["deck"]),
+        "reshuffled": state["reshuffles"] - refills,
+    }
 
 
 def deal_random_cards(state: base.State) -> dict[str, Any]:
@@ -207,8 +223,11 @@ def deal_random_cards(state: base.State) -> dict[str, Any]:
         stacks.append(stack)
     state["stacks"] = stacks
     state["phase"] = "rank"
-    return {"stacks": [list(s) for s in stacks], "deck_size": len(state["deck"]),
-            "reshuffled": state["reshuffles"] - refills}
+    return {
+        "stacks": [list(s) for s in stacks],
+        "deck_size": len(state["deck"]),
+        "reshuffled": state["reshuffles"] - refills,
+    }
 
 
 def round_cards(state: base.State) -> list[int]:
@@ -224,8 +243,9 @@ def round_cards(state: base.State) -> list[int]:
 def evaluate(state: base.State, rules_version: int) -> dict[str, Any]:
     """4. Evaluate scores, End of the Round (discard), End of the Game or the next round."""
     n = state["players"]
-    outcome = scoring.evaluate_round(n, state["gifts"], state["random"], state["rankings"],
-                                     state["options"]["comments"])
+    outcome = scoring.evaluate_round(
+        n, state["gifts"], state["random"], state["rankings"], state["options"]["comments"]
+    )
     for seat in range(n):
         state["scores"][seat] += outcome["points"][seat]
         for key in scoring.TALLY_KEYS:
@@ -233,16 +253,23 @@ def evaluate(state: base.State, rules_version: int) -> dict[str, Any]:
     # The whole round, kept for the record and the audit; `views.public_round` shows each
     # viewer only what the table reveals (no giver below a random card, say).
     state["last_round"] = {
-        "round": state["round"], "table": list(state["table"]),
-        "gifts": base.clone(state["gifts"]), "random": list(state["random"]),
-        "stacks": outcome["stacks"], "points": outcome["points"],
-        "breakdown": outcome["breakdown"], "scores": list(state["scores"]),
+        "round": state["round"],
+        "table": list(state["table"]),
+        "gifts": base.clone(state["gifts"]),
+        "random": list(state["random"]),
+        "stacks": outcome["stacks"],
+        "points": outcome["points"],
+        "breakdown": outcome["breakdown"],
+        "scores": list(state["scores"]),
     }
     # End of the Round: "discard all the cards used during this round".
     discarded = sorted(round_cards(state))
     state["discard"] += discarded
-    record: dict[str, Any] = {"round": state["round"], "evaluation": base.clone(state["last_round"]),
-                              "discarded": discarded}
+    record: dict[str, Any] = {
+        "round": state["round"],
+        "evaluation": base.clone(state["last_round"]),
+        "discarded": discarded,
+    }
     # End of the Game: "At the end of the round, if one or more players have reached 20 points,
     # the game ends".
     if max(state["scores"]) >= state["options"]["target"]:

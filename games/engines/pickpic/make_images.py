@@ -2,6 +2,7 @@
 
 The only module of the engine that touches the file system; the engine itself never imports it.
 """
+
 from __future__ import annotations
 
 import sys

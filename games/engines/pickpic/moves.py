@@ -5,12 +5,13 @@ give: {"type": "give", "gifts": {"<seat>": [card, ...], ...}}: every other seat 
 rank: {"type": "rank", "order": [card, ...], "comments": {"<card>": "why", ...}}: the whole
       stack, best first; "comments" only with the comments variant (optional even then).
 """
+
 from __future__ import annotations
 
 import itertools
 from typing import Any
 
-from ..base import require
+from ..base import IllegalMove, require
 from .cards import is_card
 
 COMMENT_MAX = 140
@@ -37,31 +38,44 @@ def others(players: int, seat: int) -> list[int]:
 # --------------------------------------------------------------------------------------------
 def move_schema() -> dict[str, Any]:
     card = {"type": "integer", "minimum": 1, "maximum": 120}
-    return {"oneOf": [
-        {"title": "give", "type": "object", "required": ["type", "gifts"],
-         "additionalProperties": False,
-         "description": "Give phase: one card (two in a 3-player game) to each other seat, "
-                        "using the whole hand.",
-         "properties": {
-             "type": {"const": "give"},
-             "gifts": {"type": "object", "description": "receiving seat (as a string) -> cards",
-                       "additionalProperties": {"type": "array", "items": card,
-                                                "minItems": 1, "maxItems": 2}},
-         },
-         "example": {"type": "give", "gifts": {"1": [17], "2": [64], "3": [5]}}},
-        {"title": "rank", "type": "object", "required": ["type", "order"],
-         "additionalProperties": False,
-         "description": "Rank phase: the whole stack, the card most in common with your photo "
-                        "first. Comments (variant only): card id (as a string) -> short text.",
-         "properties": {
-             "type": {"const": "rank"},
-             "order": {"type": "array", "items": card, "minItems": 4, "maxItems": 5},
-             "comments": {"type": "object", "additionalProperties": {
-                 "type": "string", "minLength": 1, "maxLength": COMMENT_MAX}},
-         },
-         "example": {"type": "rank", "order": [64, 12, 99, 3],
-                     "comments": {"64": "same lonely light"}}},
-    ]}
+    return {
+        "oneOf": [
+            {
+                "title": "give",
+                "type": "object",
+                "required": ["type", "gifts"],
+                "additionalProperties": False,
+                "description": "Give phase: one card (two in a 3-player game) to each other seat, "
+                "using the whole hand.",
+                "properties": {
+                    "type": {"const": "give"},
+                    "gifts": {
+                        "type": "object",
+                        "description": "receiving seat (as a string) -> cards",
+                        "additionalProperties": {"type": "array", "items": card, "minItems": 1, "maxItems": 2},
+                    },
+                },
+                "example": {"type": "give", "gifts": {"1": [17], "2": [64], "3": [5]}},
+            },
+            {
+                "title": "rank",
+                "type": "object",
+                "required": ["type", "order"],
+                "additionalProperties": False,
+                "description": "Rank phase: the whole stack, the card most in common with your photo "
+                "first. Comments (variant only): card id (as a string) -> short text.",
+                "properties": {
+                    "type": {"const": "rank"},
+                    "order": {"type": "array", "items": card, "minItems": 4, "maxItems": 5},
+                    "comments": {
+                        "type": "object",
+                        "additionalProperties": {"type": "string", "minLength": 1, "maxLength": COMMENT_MAX},
+                    },
+                },
+                "example": {"type": "rank", "order": [64, 12, 99, 3], "comments": {"64": "same lonely light"}},
+            },
+        ]
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -69,12 +83,12 @@ def move_schema() -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------
 def _only_keys(move: dict, allowed: set[str]) -> None:
     extra = sorted(set(move) - allowed)
-    require(not extra, f"unknown field(s): {extra}")
+    require(not extra, "unknown field(s): %(extra)s", extra=extra)
 
 
 def _card_list(value: Any, what: str) -> list[int]:
-    require(isinstance(value, list), f"{what} must be a list of card ids")
-    require(all(is_card(c) for c in value), f"{what} must hold card ids (integers 1..120)")
+    require(isinstance(value, list), "%(what)s must be a list of card ids", what=what)
+    require(all(is_card(c) for c in value), "%(what)s must hold card ids (integers 1..120)", what=what)
     return value
 
 
@@ -82,20 +96,30 @@ def check_give(move: dict, players: int, seat: int, hand: list[int]) -> dict[str
     """The gifts, normalised (each list sorted), or IllegalMove."""
     _only_keys(move, {"type", "gifts"})
     gifts = move.get("gifts")
-    require(isinstance(gifts, dict), '"gifts" must be an object: seat -> list of cards')
+    if not isinstance(gifts, dict):
+        raise IllegalMove('"gifts" must be an object: seat -> list of cards')
     expected = {str(s) for s in others(players, seat)}
-    require(set(gifts) == expected,
-            f'"gifts" must name exactly the other seats {sorted(expected)}, got {sorted(gifts)}')
+    require(
+        set(gifts) == expected,
+        '"gifts" must name exactly the other seats %(expected)s, got %(gifts)s',
+        expected=sorted(expected),
+        gifts=sorted(gifts),
+    )
     count = per_seat(players)
     given: list[int] = []
     for to in sorted(gifts):
         cards = _card_list(gifts[to], f"gifts[{to}]")
-        require(len(cards) == count,
-                f"give exactly {count} card(s) to each other player, not {len(cards)} to seat {to}")
+        require(
+            len(cards) == count,
+            "give exactly %(count)s card(s) to each other player, not %(cards)s to seat %(to)s",
+            count=count,
+            cards=len(cards),
+            to=to,
+        )
         given += cards
     require(len(set(given)) == len(given), "a card can be given only once")
     missing = sorted(set(given) - set(hand))
-    require(not missing, f"not in your hand: {missing}")
+    require(not missing, "not in your hand: %(missing)s", missing=missing)
     # With the counts right and no duplicates, the whole hand is given.
     return {to: sorted(gifts[to]) for to in sorted(gifts, key=int)}
 
@@ -105,20 +129,27 @@ def check_rank(move: dict, stack: list[int], comments_allowed: bool) -> dict[str
     _only_keys(move, {"type", "order", "comments"})
     order = _card_list(move.get("order"), '"order"')
     require(len(order) == len(set(order)), "a card can be ranked only once")
-    require(sorted(order) == sorted(stack),
-            f'"order" must rank exactly the cards of your stack {sorted(stack)}')
+    require(
+        sorted(order) == sorted(stack),
+        '"order" must rank exactly the cards of your stack %(stack)s',
+        stack=sorted(stack),
+    )
     comments = move.get("comments", {})
     require(isinstance(comments, dict), '"comments" must be an object: card id -> text')
-    require(comments_allowed or not comments,
-            "comments are only part of the comments variant (option 'comments')")
+    require(comments_allowed or not comments, "comments are only part of the comments variant (option 'comments')")
     names = {str(c) for c in stack}
     for key, text in comments.items():
-        require(key in names, f"comment on {key!r}, which is not a card of your stack")
-        require(isinstance(text, str) and text.strip() != "",
-                f"the comment on card {key} must be non-empty text")
-        require(len(text) <= COMMENT_MAX,
-                f"the comment on card {key} is longer than {COMMENT_MAX} characters")
-        require(text.isprintable(), f"the comment on card {key} holds control characters")
+        require(key in names, "comment on %(key)r, which is not a card of your stack", key=key)
+        require(
+            isinstance(text, str) and text.strip() != "", "the comment on card %(key)s must be non-empty text", key=key
+        )
+        require(
+            len(text) <= COMMENT_MAX,
+            "the comment on card %(key)s is longer than %(COMMENT_MAX)s characters",
+            key=key,
+            COMMENT_MAX=COMMENT_MAX,
+        )
+        require(text.isprintable(), "the comment on card %(key)s holds control characters", key=key)
     return {"order": list(order), "comments": {k: comments[k] for k in sorted(comments, key=int)}}
 
 
@@ -137,8 +168,9 @@ def _splits(cards: list[int], receivers: list[int], count: int):
 
 def give_moves(players: int, seat: int, hand: list[int]) -> list[dict]:
     """All ways to share the hand out: (n-1)! at 4-5 players, 6 at 3 players (2+2 of 4)."""
-    return [{"type": "give", "gifts": gifts}
-            for gifts in _splits(sorted(hand), others(players, seat), per_seat(players))]
+    return [
+        {"type": "give", "gifts": gifts} for gifts in _splits(sorted(hand), others(players, seat), per_seat(players))
+    ]
 
 
 def rank_moves(stack: list[int]) -> list[dict]:

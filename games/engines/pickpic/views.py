@@ -14,6 +14,7 @@ card, so its giver stays secret for good, even from the ranker. With the comment
 cards are ranked face down and turned one by one until the random card: the cards below it (and
 their comments) stay face down for everybody but their ranker.
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -35,8 +36,7 @@ def _is_seat(viewer: Any, players: int) -> bool:
     return type(viewer) is int and 0 <= viewer < players
 
 
-def view(state: base.State, viewer: int | None, active: list[int],
-         result: dict[str, Any] | None) -> dict[str, Any]:
+def view(state: base.State, viewer: int | None, active: list[int], result: dict[str, Any] | None) -> dict[str, Any]:
     n, phase = state["players"], state["phase"]
     acted = {"give": state["gifts"], "rank": state["rankings"]}.get(phase, [None] * n)
     shown: dict[str, Any] = {
@@ -73,8 +73,7 @@ def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
     kind, actor = event.get("type"), event.get("actor")
     data = event.get("data") or {}
     move, record = data.get("move") or {}, data.get("record") or {}
-    out: dict[str, Any] = {"seq": event.get("seq"), "type": kind, "actor": actor,
-                           "round": record.get("round")}
+    out: dict[str, Any] = {"seq": event.get("seq"), "type": kind, "actor": actor, "round": record.get("round")}
     own = viewer is not None and viewer == actor
     if kind == "CardsGiven":
         if own:
@@ -96,15 +95,17 @@ def describe(event: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         evaluation = record.get("evaluation")
         face_down = _face_down_variant(evaluation)
         out["evaluation"] = public_round(evaluation, viewer, face_down)
-        out["discarded"] = _seen_discards(record.get("discarded") or [], evaluation, viewer,
-                                          face_down)
+        out["discarded"] = _seen_discards(record.get("discarded") or [], evaluation, viewer, face_down)
         out["discarded_count"] = len(record.get("discarded") or [])
         following = record.get("next")
         if following:
             hands = following.get("hands") or []
-            out["next"] = {"round": following.get("round"), "table": list(following["table"]),
-                           "deck_size": following.get("deck_size"),
-                           "reshuffled": following.get("reshuffled")}
+            out["next"] = {
+                "round": following.get("round"),
+                "table": list(following["table"]),
+                "deck_size": following.get("deck_size"),
+                "reshuffled": following.get("reshuffled"),
+            }
             if type(viewer) is int and 0 <= viewer < len(hands):
                 out["next"]["hand"] = list(hands[viewer])
         else:
@@ -137,19 +138,21 @@ def public_stack(stack: Mapping[str, Any], viewer: int | None, face_down: bool) 
         elif face_down and not own:
             shown = {"face_down": True}
         else:
-            shown = {"card": entry["card"], "giver": None, "random": False,
-                     "giver_points": 0, "ranker_points": 0}
+            shown = {"card": entry["card"], "giver": None, "random": False, "giver_points": 0, "ranker_points": 0}
             if own and "comment" in entry:
                 shown["comment"] = entry["comment"]
         if "face_down" not in shown:
             shown["claimed"] = position < cut
         order.append(shown)
-    return {"seat": stack["seat"], "order": order, "random_position": cut,
-            "random_last_bonus": stack["random_last_bonus"]}
+    return {
+        "seat": stack["seat"],
+        "order": order,
+        "random_position": cut,
+        "random_last_bonus": stack["random_last_bonus"],
+    }
 
 
-def public_round(evaluation: Mapping[str, Any] | None, viewer: int | None,
-                 face_down: bool) -> dict[str, Any] | None:
+def public_round(evaluation: Mapping[str, Any] | None, viewer: int | None, face_down: bool) -> dict[str, Any] | None:
     """The round's evaluation as `viewer` may see it (the state and the record keep it whole)."""
     if evaluation is None:
         return None
@@ -158,8 +161,9 @@ def public_round(evaluation: Mapping[str, Any] | None, viewer: int | None,
     return shown
 
 
-def _seen_discards(discarded: list[int], evaluation: Mapping[str, Any] | None,
-                   viewer: int | None, face_down: bool) -> list[int]:
+def _seen_discards(
+    discarded: list[int], evaluation: Mapping[str, Any] | None, viewer: int | None, face_down: bool
+) -> list[int]:
     """The round's discards the viewer has seen: all of them, but for face-down cards (variant)
     that were neither its own stack nor its own gifts."""
     if not face_down or evaluation is None:
@@ -167,7 +171,7 @@ def _seen_discards(discarded: list[int], evaluation: Mapping[str, Any] | None,
     hidden = set()
     for stack in evaluation["stacks"]:
         if stack["seat"] != viewer:
-            hidden |= {e["card"] for e in stack["order"][stack["random_position"] + 1:]}
+            hidden |= {e["card"] for e in stack["order"][stack["random_position"] + 1 :]}
     gifts = evaluation.get("gifts") or []
     if type(viewer) is int and 0 <= viewer < len(gifts):
         hidden -= {c for cards in (gifts[viewer] or {}).values() for c in cards}

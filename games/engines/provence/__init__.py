@@ -1,4 +1,5 @@
 """Walking in Provence (kind `provence`): see docs/provence.md."""
+
 from .engine import ProvenceEngine
 
 ENGINE = ProvenceEngine()

@@ -4,6 +4,7 @@ A landscape uses screen coordinates: x grows to the right, y grows downwards, an
 lies beyond the top edge (smaller y) of every player's area. A placed card is anchored by the
 top-left square of its footprint after rotation; rotation is clockwise, in degrees.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -16,12 +17,23 @@ SHOPS = ("coffee", "gift", "pizza", "ice_cream")
 
 # code -> (terrain, attribute): lavender direction, sunflower facing, shop, or meadow feature.
 CODES: dict[str, tuple[str, str | None]] = {
-    "F": ("forest", None), "W": ("wheat", None), "G": ("meadow", None), "M": ("mill", None),
-    "C": ("church", None), "Lh": ("lavender", "h"), "Lv": ("lavender", "v"),
-    "Tc": ("town", "coffee"), "Tg": ("town", "gift"), "Tp": ("town", "pizza"),
+    "F": ("forest", None),
+    "W": ("wheat", None),
+    "G": ("meadow", None),
+    "M": ("mill", None),
+    "C": ("church", None),
+    "Lh": ("lavender", "h"),
+    "Lv": ("lavender", "v"),
+    "Tc": ("town", "coffee"),
+    "Tg": ("town", "gift"),
+    "Tp": ("town", "pizza"),
     "Ti": ("town", "ice_cream"),
-    "Sn": ("sunflower", "N"), "Se": ("sunflower", "E"), "Ss": ("sunflower", "S"),
-    "Sw": ("sunflower", "W"), "P": ("meadow", "scooter"), "R": ("meadow", "tree"),
+    "Sn": ("sunflower", "N"),
+    "Se": ("sunflower", "E"),
+    "Ss": ("sunflower", "S"),
+    "Sw": ("sunflower", "W"),
+    "P": ("meadow", "scooter"),
+    "R": ("meadow", "tree"),
 }
 BASE_WIDTH, BASE_HEIGHT = 3, 2
 
@@ -34,12 +46,10 @@ def parse_rows(text: str) -> tuple[tuple[str, ...], ...]:
 
 
 SCENE: dict[str, dict] = {
-    cid: {"id": cid, "min_players": n, "rows": parse_rows(rows)}
-    for cid, n, rows in components.SCENE_CARDS
+    cid: {"id": cid, "min_players": n, "rows": parse_rows(rows)} for cid, n, rows in components.SCENE_CARDS
 }
 START: dict[str, dict] = {
-    cid: {"id": cid, "min_players": None, "rows": parse_rows(rows)}
-    for cid, rows in components.START_CARDS
+    cid: {"id": cid, "min_players": None, "rows": parse_rows(rows)} for cid, rows in components.START_CARDS
 }
 ALL = {**SCENE, **START}
 
@@ -81,7 +91,7 @@ def _turn_attr(terrain: str, attr: str | None, rotation: int) -> str | None:
     # Turning a card a quarter turns its lavender's growth and its sunflowers with it.
     if terrain == "lavender" and rotation in (90, 270):
         return "v" if attr == "h" else "h"
-    if terrain == "sunflower":
+    if terrain == "sunflower" and attr is not None:  # every sunflower faces a side (CODES)
         return FACINGS[(FACINGS.index(attr) + rotation // 90) % 4]
     return attr
 

@@ -11,6 +11,7 @@ top row first; "top" is the card edge printed on top):
     gift, pizza or ice cream shop, Sn Se Ss Sw sunflower facing the top (north), right, bottom or
     left edge of its card, P scooter and R tree (both meadows; starting area cards only).
 """
+
 from __future__ import annotations
 
 # (id, minimum player count printed in the corner, "top row / bottom row")

@@ -1,4 +1,5 @@
 """Walking in Provence: ten simultaneous rounds of Scene, Walking, Photo and Refill phases."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -55,16 +56,18 @@ class ProvenceEngine(base.Engine):
         goal_cards = sorted(goal_rng.sample(sorted(goal_sides), 2))
         goals = [{"card": g, "goal": goal_sides[g][goal_rng.randrange(2)]} for g in goal_cards]
         starts = base.rng(seed, "start-cards").sample(sorted(cards.START), players)
-        landscapes = [layout.new_landscape(s, base.rng(seed, "drone", i).randrange(2))
-                      for i, s in enumerate(starts)]
-        hands = [deck[components.HAND_SIZE * i: components.HAND_SIZE * (i + 1)] for i in range(players)]
+        landscapes = [layout.new_landscape(s, base.rng(seed, "drone", i).randrange(2)) for i, s in enumerate(starts)]
+        hands = [deck[components.HAND_SIZE * i : components.HAND_SIZE * (i + 1)] for i in range(players)]
         return {
-            "players": players, "round": 1, "phase": SCENE,
-            "deck": deck[components.HAND_SIZE * players:],
-            "hands": hands, "passing": [None] * players, "pending": [None] * players,
+            "players": players,
+            "round": 1,
+            "phase": SCENE,
+            "deck": deck[components.HAND_SIZE * players :],
+            "hands": hands,
+            "passing": [None] * players,
+            "pending": [None] * players,
             "landscapes": landscapes,
-            "photos": [{"card": cid, "markers": [[] for _ in cards.PHOTO[cid]["spots"]]}
-                       for cid in face_up],
+            "photos": [{"card": cid, "markers": [[] for _ in cards.PHOTO[cid]["spots"]]} for cid in face_up],
             "goals": goals,
             "markers": [components.MARKERS_PER_PLAYER] * players,
         }
@@ -86,14 +89,20 @@ class ProvenceEngine(base.Engine):
         land = state["landscapes"][seat]
         grid = layout.visible(land)
         if state["phase"] == SCENE:
-            return [{"type": "place", "card": card, "x": x, "y": y, "rotation": r, "under": u}
-                    for card in state["hands"][seat]
-                    for x, y, r, u in layout.placements(land, card, grid)]
+            return [
+                {"type": "place", "card": card, "x": x, "y": y, "rotation": r, "under": u}
+                for card in state["hands"][seat]
+                for x, y, r, u in layout.placements(land, card, grid)
+            ]
         spots = layout.meadows(grid)
         here = (tuple(land["photographer"]), tuple(land["drone"]))
-        out = [{"type": "walk"}]
-        out += [{"type": "walk", "photographer": list(p), "drone": list(d)}
-                for p in spots for d in spots if p != d and (p, d) != here]
+        out: list[dict[str, Any]] = [{"type": "walk"}]
+        out += [
+            {"type": "walk", "photographer": list(p), "drone": list(d)}
+            for p in spots
+            for d in spots
+            if p != d and (p, d) != here
+        ]
         return out
 
     # -- moves ------------------------------------------------------------------------------------
@@ -101,17 +110,19 @@ class ProvenceEngine(base.Engine):
         if actor is None:
             raise IllegalMove("Walking in Provence has no system moves")
         if actor not in self.active_players(state):
-            raise IllegalMove(f"seat {actor} has already chosen this phase")
+            raise IllegalMove("seat %(actor)s has already chosen this phase", actor=actor)
         if move.get("type") == "place" and state["phase"] == SCENE:
             return self._place(state, actor, move)
         if move.get("type") == "walk" and state["phase"] == WALKING:
             return self._walk(state, actor, move)
-        raise IllegalMove(f"'{move.get('type')}' is not a move of the {state['phase']} phase")
+        raise IllegalMove(
+            "'%(value)s' is not a move of the %(phase)s phase", value=move.get("type"), phase=state["phase"]
+        )
 
     def _place(self, state: dict, actor: int, move: dict) -> Step:
         card, x, y, rotation, under = moves.parse_place(move)
         if card not in state["hands"][actor]:
-            raise IllegalMove(f"{card} is not in your hand")
+            raise IllegalMove("%(card)s is not in your hand", card=card)
         error = layout.placement_error(state["landscapes"][actor], card, x, y, rotation, under)
         if error:
             raise IllegalMove(error)
@@ -125,8 +136,9 @@ class ProvenceEngine(base.Engine):
         """Every seat's choice takes effect at once: the card is placed, the other is passed."""
         placements, passed = [], []
         for seat, choice in enumerate(state["pending"]):
-            layout.place(state["landscapes"][seat], choice["card"], choice["x"], choice["y"],
-                         choice["rotation"], choice["under"])
+            layout.place(
+                state["landscapes"][seat], choice["card"], choice["x"], choice["y"], choice["rotation"], choice["under"]
+            )
             rest = [c for c in state["hands"][seat] if c != choice["card"]]
             state["passing"][seat] = rest[0] if rest else None
             passed.append(state["passing"][seat])
@@ -143,7 +155,9 @@ class ProvenceEngine(base.Engine):
         final = {t: targets.get(t, tuple(land[t])) for t in ("photographer", "drone")}
         for token, cell in targets.items():
             if cell not in meadows:
-                raise IllegalMove(f"the {token} must go to a visible Meadow square, not {list(cell)}")
+                raise IllegalMove(
+                    "the %(token)s must go to a visible Meadow square, not %(cell)s", token=token, cell=list(cell)
+                )
         if final["photographer"] == final["drone"]:
             raise IllegalMove("a Meadow square can only contain one token")
         new = base.clone(state)
@@ -185,16 +199,25 @@ class ProvenceEngine(base.Engine):
         taken = []
         for photo in state["photos"]:
             have = photos.holders(photo)
-            seats = [s for s in range(state["players"]) if s not in have
-                     and photos.completed(grids[s], state["landscapes"][s], photo["card"])]
+            seats = [
+                s
+                for s in range(state["players"])
+                if s not in have and photos.completed(grids[s], state["landscapes"][s], photo["card"])
+            ]
             if not seats:
                 continue
             spot = photos.award(photo, seats)
             for s in seats:
                 state["markers"][s] -= 1
                 assert state["markers"][s] >= 0, "7 markers cover the 7 face-up photo cards"
-            taken.append({"card": photo["card"], "seats": seats, "spot": spot,
-                          "points": cards.PHOTO[photo["card"]]["spots"][spot]})
+            taken.append(
+                {
+                    "card": photo["card"],
+                    "seats": seats,
+                    "spot": spot,
+                    "points": cards.PHOTO[photo["card"]]["spots"][spot],
+                }
+            )
         return taken
 
     # -- what people see ------------------------------------------------------------------------
@@ -204,9 +227,13 @@ class ProvenceEngine(base.Engine):
     def describe(self, event: Mapping[str, Any], viewer: int | None) -> dict:
         return views.describe(event, viewer)
 
+    def standing(self, view: Mapping[str, Any]) -> list[dict]:
+        return scoring.standing(dict(view))
+
     def result(self, state: dict) -> dict | None:
         if state["phase"] != OVER:
             return None
         scores, keys, breakdown = scoring.final(state)
-        return base.make_result(scores, keys, breakdown=breakdown,
-                                tie_break="fewer player markers placed, then shared victory")
+        return base.make_result(
+            scores, keys, breakdown=breakdown, tie_break="fewer player markers placed, then shared victory"
+        )

@@ -5,11 +5,13 @@ card tucked under gets a height below every earlier card. A square is visible wh
 it covers it. Tucking a card under the landscape therefore leaves visible exactly its squares
 that lie outside every earlier card.
 """
+
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from . import cards
+from ..base import Refusal
 
 Cell = tuple[int, int]
 Square = tuple[str, "str | None", str]  # terrain, attribute, id of the card it belongs to
@@ -52,8 +54,9 @@ def church_partners(grid: Grid) -> dict[Cell, Cell]:
     return partners
 
 
-def placement_error(land: dict, card: str, x: int, y: int, rotation: int, under: bool,
-                    grid: Grid | None = None) -> str | None:
+def placement_error(
+    land: dict, card: str, x: int, y: int, rotation: int, under: bool, grid: Grid | None = None
+) -> str | None:
     """Why the card may not go there (Details of the Scene Phase, rules 1-5), or None."""
     grid = visible(land) if grid is None else grid
     cells = [(x + dx, y + dy) for dx, dy in cards.footprint(card, rotation)]
@@ -62,25 +65,25 @@ def placement_error(land: dict, card: str, x: int, y: int, rotation: int, under:
     if under:
         # Rule 2 "hidden under a previously placed card"; tucking under nothing is just placing.
         if not covered:
-            return "a card tucked under must go under a previously placed card"
+            return Refusal("a card tucked under must go under a previously placed card")
         # Rule 3: at least one square of the new card is visible.
         if len(covered) == len(cells):
-            return "at least one square of the new card must stay visible"
+            return Refusal("at least one square of the new card must stay visible")
         # Rule 5 (tucked): the new card's own church is hidden whole or not at all.
         hidden = [(x + dx, y + dy) in grid for dx, dy in cards.church_offsets(card, rotation)]
         if any(hidden) and not all(hidden):
-            return "a church is covered whole or not at all: both its squares or neither"
+            return Refusal("a church is covered whole or not at all: both its squares or neither")
         return None
     # Rule 2: orthogonally adjacent to, or covering, a previously placed card.
     if not covered and not any((cx + dx, cy + dy) in grid for cx, cy in cells for dx, dy in NEIGHBOURS):
-        return "the card must touch, cover or be tucked under a previously placed card"
+        return Refusal("the card must touch, cover or be tucked under a previously placed card")
     # Rule 4: squares with a Photographer or Drone token can not be covered.
     if cellset & tokens(land):
-        return "a square with a photographer or drone token can not be covered"
+        return Refusal("a square with a photographer or drone token can not be covered")
     # Rule 5: if you cover a church, both its squares must be covered.
     partners = church_partners(grid)
     if any(c in partners and partners[c] not in cellset for c in covered):
-        return "a church is covered whole or not at all: both its squares or neither"
+        return Refusal("a church is covered whole or not at all: both its squares or neither")
     return None
 
 
@@ -125,7 +128,7 @@ def place(land: dict, card: str, x: int, y: int, rotation: int, under: bool) -> 
 
 def new_landscape(start_card: str, tree_choice: int) -> dict:
     """A starting area card at the origin, the photographer on its scooter, the drone on a tree."""
-    land = {"cards": [{"card": start_card, "x": 0, "y": 0, "rotation": 0, "z": 0}]}
+    land: dict[str, Any] = {"cards": [{"card": start_card, "x": 0, "y": 0, "rotation": 0, "z": 0}]}
     squares = cards.oriented(start_card, 0)
     scooter = [list(off) for off, _, attr in squares if attr == "scooter"]
     trees = [list(off) for off, _, attr in squares if attr == "tree"]

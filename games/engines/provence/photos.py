@@ -1,4 +1,5 @@
 """The Photo phase: frames, the requirements of a Photo Card, and the markers on its spots."""
+
 from __future__ import annotations
 
 from . import cards

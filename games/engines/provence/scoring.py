@@ -1,4 +1,5 @@
 """Game End & Final Scoring: scenes (A), photos (B) and goals (C), from the visible squares."""
+
 from __future__ import annotations
 
 from . import photos as photo_rules
@@ -48,8 +49,13 @@ def lavender(grid: Grid) -> dict:
                 other = grid.get((cx + dx, cy + dy))
                 if other and other[0] == "lavender" and other[1] == "h":
                     meets += 1
-    return {"vertical": vertical, "horizontal": horizontal, "points": big + 2 * small,
-            "meets": meets, "penalty": LAVENDER_MEET_PENALTY * meets}
+    return {
+        "vertical": vertical,
+        "horizontal": horizontal,
+        "points": big + 2 * small,
+        "meets": meets,
+        "penalty": LAVENDER_MEET_PENALTY * meets,
+    }
 
 
 def _in_block(grid_wheat: set[Cell], cell: Cell) -> bool:
@@ -84,15 +90,19 @@ def wheat(grid: Grid) -> dict:
 def sunflowers(grid: Grid) -> dict:
     facing = sum(1 for t, a, _ in grid.values() if t == "sunflower" and a == DECK_SIDE)
     crooked = sum(1 for t, a, _ in grid.values() if t == "sunflower" and a != DECK_SIDE)
-    return {"facing": facing, "crooked": crooked, "points": SUNFLOWER_FACING * facing,
-            "penalty": SUNFLOWER_CROOKED * crooked}
+    return {
+        "facing": facing,
+        "crooked": crooked,
+        "points": SUNFLOWER_FACING * facing,
+        "penalty": SUNFLOWER_CROOKED * crooked,
+    }
 
 
-def town_sets(shops: list[str]) -> list[int]:
+def town_sets(shops: list[str | None]) -> list[int]:
     """Split one town's shops into sets of different shops. Taking one of every shop left,
     again and again, makes the largest sets, which is best since a set's points grow faster
     than its size (1/3/7/12)."""
-    counts: dict[str, int] = {}
+    counts: dict[str | None, int] = {}
     for shop in shops:
         counts[shop] = counts.get(shop, 0) + 1
     sets = []
@@ -140,13 +150,16 @@ def goal_points(values: list[int]) -> list[int]:
 def scene_breakdown(grid: Grid) -> dict:
     lav, wht, sun, twn = lavender(grid), wheat(grid), sunflowers(grid), towns(grid)
     return {
-        "lavender": lav["points"], "lavender_penalty": lav["penalty"], "wheat": wht["points"],
-        "sunflowers": sun["points"], "sunflower_penalty": sun["penalty"], "towns": twn["points"],
+        "lavender": lav["points"],
+        "lavender_penalty": lav["penalty"],
+        "wheat": wht["points"],
+        "sunflowers": sun["points"],
+        "sunflower_penalty": sun["penalty"],
+        "towns": twn["points"],
     }
 
 
-def final(state: dict, grids: list[Grid] | None = None
-          ) -> tuple[dict[int, int], dict[int, tuple], dict[int, dict]]:
+def final(state: dict, grids: list[Grid] | None = None) -> tuple[dict[int, int], dict[int, tuple], dict[int, dict]]:
     """(scores, sort keys, breakdown) of every seat. The key breaks ties by FEWER Player Markers
     placed; still equal keys share the victory. `grids` (the visible squares) default to the
     state's landscapes."""
@@ -163,9 +176,23 @@ def final(state: dict, grids: list[Grid] | None = None
         parts["goals"] = sum(goal_scores[seat])
         total = sum(parts.values())
         markers = sum(1 for p in state["photos"] for spot in p["markers"] if seat in spot)
-        breakdown[seat] = {**parts, "goal_detail": {g["goal"]: goal_scores[seat][i]
-                                                    for i, g in enumerate(state["goals"])},
-                           "markers_placed": markers, "total": total}
+        breakdown[seat] = {
+            **parts,
+            "goal_detail": {g["goal"]: goal_scores[seat][i] for i, g in enumerate(state["goals"])},
+            "markers_placed": markers,
+            "total": total,
+        }
         scores[seat] = total
         keys[seat] = (total, -markers)
     return scores, keys, breakdown
+
+
+def standing(view: dict) -> list[dict]:
+    """Every seat's score if the game ended now, from a view: landscapes, photos and goals are
+    public, so this is the final scoring of what everyone sees (goals ranked between the
+    landscapes as they stand). Once the game is over the result's scores stand."""
+    if view.get("result"):
+        return [{"seats": [s], "score": score} for s, score in enumerate(view["result"]["scores"])]
+    grids = [visible(land) for land in view["landscapes"]]
+    scores, _, _ = final({"players": view["players"], "goals": view["goals"], "photos": view["photos"]}, grids)
+    return [{"seats": [s], "score": scores[s]} for s in range(view["players"])]

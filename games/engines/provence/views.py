@@ -1,5 +1,6 @@
 """What each seat (or a spectator, viewer None) may see: landscapes, tokens and markers are
 public; a hand, a passed card and a choice not yet revealed belong to their seat alone."""
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -29,16 +30,23 @@ def landscape_json(land: dict) -> dict:
 
 def photo_json(photo: dict) -> dict:
     card = cards.PHOTO[photo["card"]]
-    return {"card": photo["card"], "back": card["back"],
-            "taken_by": "drone" if card["back"] == "C" else "photographer",
-            "requires": [{"terrain": t, "count": n} for t, n in card["requires"]],
-            "spots": list(card["spots"]), "markers": [list(s) for s in photo["markers"]]}
+    return {
+        "card": photo["card"],
+        "back": card["back"],
+        "taken_by": "drone" if card["back"] == "C" else "photographer",
+        "requires": [{"terrain": t, "count": n} for t, n in card["requires"]],
+        "spots": list(card["spots"]),
+        "markers": [list(s) for s in photo["markers"]],
+    }
 
 
 def view(state: dict, viewer: int | None, active: list[int], result: dict | None) -> dict:
     out: dict[str, Any] = {
-        "phase": state["phase"], "active": active, "players": state["players"],
-        "round": state["round"], "rounds": components.ROUNDS,
+        "phase": state["phase"],
+        "active": active,
+        "players": state["players"],
+        "round": state["round"],
+        "rounds": components.ROUNDS,
         "deck": len(state["deck"]),
         "hand_sizes": [len(h) for h in state["hands"]],
         "submitted": [p is not None for p in state["pending"]],
@@ -66,8 +74,7 @@ def describe(event: Mapping[str, Any], viewer: int | None) -> dict:
     kind, actor = event["type"], event["actor"]
     data = event.get("data") or {}
     move, record = data.get("move") or {}, data.get("record") or {}
-    out: dict[str, Any] = {"seq": event["seq"], "type": kind, "actor": actor,
-                           "round": record.get("round")}
+    out: dict[str, Any] = {"seq": event["seq"], "type": kind, "actor": actor, "round": record.get("round")}
     if kind in ("CardChosen", "WalkChosen"):
         if viewer is not None and viewer == actor:
             out["move"] = move

@@ -3,6 +3,7 @@
 Answers in one line per problem with how to fix it, never a traceback: it is the first thing
 `make run` and `make test` do.
 """
+
 import sys
 
 import psycopg
@@ -11,10 +12,15 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from psycopg import sql
 
-START_PG = ("start it: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
-            " (or: docker compose -f compose.dev.yml up -d)")
-START_REDIS = ("start it: redis-server --daemonize yes --bind 127.0.0.1 --port 6379"
-               " (or: docker compose -f compose.dev.yml up -d)")
+from config import redis as redis_roles
+
+START_PG = (
+    "start it: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
+    " (or: docker compose -f compose.dev.yml up -d)"
+)
+START_REDIS = (
+    "start it: redis-server --daemonize yes --bind 127.0.0.1 --port 6379 (or: docker compose -f compose.dev.yml up -d)"
+)
 
 
 class Command(BaseCommand):
@@ -29,9 +35,13 @@ class Command(BaseCommand):
     def handle(self, *args, create_db=False, **options):
         db = settings.DATABASES["default"]
         where = f"{db.get('HOST') or 'localhost'}:{db.get('PORT') or 5432}"
-        params = {"host": db.get("HOST") or None, "port": db.get("PORT") or None,
-                  "user": db.get("USER") or None, "password": db.get("PASSWORD") or None,
-                  "connect_timeout": 3}
+        params = {
+            "host": db.get("HOST") or None,
+            "port": db.get("PORT") or None,
+            "user": db.get("USER") or None,
+            "password": db.get("PASSWORD") or None,
+            "connect_timeout": 3,
+        }
         problems = []
         try:
             with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
@@ -46,7 +56,7 @@ class Command(BaseCommand):
             reason = str(error).strip().splitlines()[0] if str(error).strip() else "no answer"
             problems.append(f"PostgreSQL is not reachable at {where} (DATABASE_URL; {reason}): {START_PG}")
         try:
-            redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=3).ping()
+            redis_roles.probe(settings.REDIS_URL, 3).ping()
         except redis.RedisError:
             problems.append(f"Redis is not reachable at {settings.REDIS_URL} (REDIS_URL): {START_REDIS}")
         for problem in problems:

@@ -5,6 +5,7 @@ public key as base64url of the uncompressed point (what browsers take as applica
 Nothing is stored: put the lines in the deployment's environment. A new pair invalidates every
 browser subscription made with the old one (browsers must subscribe again), so make it once.
 """
+
 import base64
 
 from cryptography.hazmat.primitives import serialization
@@ -23,6 +24,7 @@ class Command(BaseCommand):
         vapid = Vapid02()
         vapid.generate_keys()
         private = vapid.private_key.private_numbers().private_value.to_bytes(32, "big")
-        public = vapid.public_key.public_bytes(serialization.Encoding.X962,
-                                               serialization.PublicFormat.UncompressedPoint)
+        public = vapid.public_key.public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
         self.stdout.write(f"VAPID_PRIVATE_KEY={b64url(private)}\nVAPID_PUBLIC_KEY={b64url(public)}\n")

@@ -4,6 +4,7 @@ The knowledge model here is independent of the engine's own flags: it watches th
 remembers which cards each seat has really seen (face up in the layout or on a reel: everyone; in
 a seat's own hand: that seat).
 """
+
 from __future__ import annotations
 
 import json
@@ -38,8 +39,7 @@ def set_hand(state, seat, cards, public=False):
 
 def reel(*cards):
     """reel("red-6", ("red-2", "blurred"), "red-9")"""
-    return [{"card": c[0], "blurred": True} if isinstance(c, tuple) else {"card": c, "blurred": False}
-            for c in cards]
+    return [{"card": c[0], "blurred": True} if isinstance(c, tuple) else {"card": c, "blurred": False} for c in cards]
 
 
 def play(state, seat, move):
@@ -51,8 +51,7 @@ def apply(state, seat, move):
 
 
 def event(step, seat, move, seq=1):
-    return {"seq": seq, "type": step.event_type, "actor": seat,
-            "data": {"move": move, "record": step.record}}
+    return {"seq": seq, "type": step.event_type, "actor": seat, "data": {"move": move, "record": step.record}}
 
 
 def hand_cards(state, seat):

@@ -1,12 +1,22 @@
 """Setup: colours, good shot cards, the deck of six piles with the sunset card, the layout
 diagram and the first hands."""
+
 from collections import Counter
 
 import pytest
 
 from games.engines.photograph import ENGINE
 from games.engines.photograph.cards import (
-    COLOURS, LAYOUT_DIAGRAM, SUNSET, back, build_deck, choose_colours, deal_order, face, is_card)
+    COLOURS,
+    LAYOUT_DIAGRAM,
+    SUNSET,
+    back,
+    build_deck,
+    choose_colours,
+    deal_order,
+    face,
+    is_card,
+)
 
 from .helpers import every_card, new_game
 
@@ -80,7 +90,7 @@ def test_five_cards_dealt_one_at_a_time_from_the_first_player(players):
     seed = "hands"
     state = new_game(players, seed=seed)
     deck = build_deck(choose_colours(players, seed)[0], seed)
-    after_layout = deck[len(deal_order(players)):]
+    after_layout = deck[len(deal_order(players)) :]
     first = state["first"]
     for seat in range(players):
         offset = (seat - first) % players

@@ -1,5 +1,6 @@
 """Whole games: random games from many seeds at 2, 3 and 4 players end with a ranked result, every
 card is accounted for and no number reaches anyone who has not seen it, at every step."""
+
 import pytest
 
 from games.engines.photograph import ENGINE
@@ -47,8 +48,7 @@ def test_random_games_end_ranked_with_every_card_accounted_for_and_nothing_leake
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_with_the_missed_shot_variant(players):
     checker = make_checker(players)
-    final, _ = play_random_game(ENGINE, players, f"missed-{players}", options={"missed_shot": True},
-                                on_step=checker)
+    final, _ = play_random_game(ENGINE, players, f"missed-{players}", options={"missed_shot": True}, on_step=checker)
     result = ENGINE.result(final)
     for seat, detail in enumerate(result["breakdown"]):
         missed = detail["missed_colour"]

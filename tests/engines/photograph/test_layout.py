@@ -1,5 +1,6 @@
 """Step 1 "Choose a subject" shapes, and step 4 "Check the layout": both refill procedures, the
 sunset card revealed while dealing, and the deck running out."""
+
 import pytest
 
 from games.engines.base import IllegalMove, NotYourTurn
@@ -19,12 +20,19 @@ def row_state(players=2):
     return state, rows
 
 
-@pytest.mark.parametrize("side,count,expected_columns", [
-    ("left", 1, [0]), ("left", 2, [0, 1]), ("left", 3, [0, 1, 2]),
-    ("right", 1, [3]), ("right", 2, [3, 2]), ("right", 3, [3, 2, 1]),
-])
+@pytest.mark.parametrize(
+    "side,count,expected_columns",
+    [
+        ("left", 1, [0]),
+        ("left", 2, [0, 1]),
+        ("left", 3, [0, 1, 2]),
+        ("right", 1, [3]),
+        ("right", 2, [3, 2]),
+        ("right", 3, [3, 2, 1]),
+    ],
+)
 def test_each_take_shape(side, count, expected_columns):
-    """"starting with the card in either the leftmost or the rightmost column and moving along a row
+    """ "starting with the card in either the leftmost or the rightmost column and moving along a row
     toward the middle ... take cards one at a time ... place it to the right of the cards already
     there (so the last card taken ends up rightmost)"."""
     state, rows = row_state()
@@ -63,19 +71,22 @@ def test_take_is_from_one_row_only_and_at_most_what_it_holds():
         play(state, seat, {"type": "take", "row": 2, "side": "right", "count": 1})
 
 
-@pytest.mark.parametrize("move", [
-    {"type": "take", "row": 0, "side": "left", "count": 0},
-    {"type": "take", "row": 0, "side": "left", "count": 4},
-    {"type": "take", "row": 3, "side": "left", "count": 1},   # 2 players: rows 0-2
-    {"type": "take", "row": -1, "side": "left", "count": 1},
-    {"type": "take", "row": 0, "side": "middle", "count": 1},
-    {"type": "take", "row": 0, "side": ["left"], "count": 1},
-    {"type": "take", "row": "0", "side": "left", "count": 1},
-    {"type": "take", "row": 0, "side": "left", "count": True},
-    {"type": "take", "row": 0, "side": "left", "count": 1.0},
-    {"type": "take", "row": 0, "side": "left"},
-    {"type": "take", "row": 0, "side": "left", "count": 1, "extra": 1},
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "take", "row": 0, "side": "left", "count": 0},
+        {"type": "take", "row": 0, "side": "left", "count": 4},
+        {"type": "take", "row": 3, "side": "left", "count": 1},  # 2 players: rows 0-2
+        {"type": "take", "row": -1, "side": "left", "count": 1},
+        {"type": "take", "row": 0, "side": "middle", "count": 1},
+        {"type": "take", "row": 0, "side": ["left"], "count": 1},
+        {"type": "take", "row": "0", "side": "left", "count": 1},
+        {"type": "take", "row": 0, "side": "left", "count": True},
+        {"type": "take", "row": 0, "side": "left", "count": 1.0},
+        {"type": "take", "row": 0, "side": "left"},
+        {"type": "take", "row": 0, "side": "left", "count": 1, "extra": 1},
+    ],
+)
 def test_malformed_or_illegal_takes_are_illegal_moves(move):
     state, _ = row_state()
     with pytest.raises(IllegalMove):
@@ -99,22 +110,22 @@ def take_and_wind(state, row, side, count, wind=(0, 1)):
 
 
 def test_no_refill_while_more_than_3_cards_remain():
-    """"If more than 3 remain, skip this step"."""
+    """ "If more than 3 remain, skip this step"."""
     state, _ = row_state()
     state["layout"][1], state["layout"][2] = [None] * 4, [None] * 4
     state["layout"][2][0] = {"card": "red-12", "up": True}
     deck = list(state["deck"])
-    step = take_and_wind(state, 0, "left", 1)   # 4 left
+    step = take_and_wind(state, 0, "left", 1)  # 4 left
     assert step.state["deck"] == deck and step.record["check"]["refilled"] is False
     assert step.state["phase"] == "take" and step.state["turn"] == (state["turn"] + 1) % 2
 
 
 def test_two_player_refill_removes_all_and_deals_anew_in_diagram_order():
-    """"When playing with 2, remove all remaining cards in the layout from the game. Deal new cards
+    """ "When playing with 2, remove all remaining cards in the layout from the game. Deal new cards
     from the shot card deck into the layout according to the layout diagram"."""
     state, rows = row_state(2)
     state["layout"][1], state["layout"][2] = [None] * 4, [None] * 4
-    step = take_and_wind(state, 0, "left", 1)   # 3 left: red... columns 1, 2 down, 3 up
+    step = take_and_wind(state, 0, "left", 1)  # 3 left: red... columns 1, 2 down, 3 up
     after = step.state
     removed = [(e["card"], e["seen"]) for e in after["out"]]
     assert removed == [(rows[0][1], False), (rows[0][2], False), (rows[0][3], True)]
@@ -127,15 +138,20 @@ def test_two_player_refill_removes_all_and_deals_anew_in_diagram_order():
 
 def three_player_refill_state():
     state = new_game(3, seed="refill")
-    set_layout(state, [["red-1", "red-2", "red-3", "red-4"],
-                       [None, None, None, None],
-                       [None, None, None, None],
-                       [None, None, "blue-5", None]])
+    set_layout(
+        state,
+        [
+            ["red-1", "red-2", "red-3", "red-4"],
+            [None, None, None, None],
+            [None, None, None, None],
+            [None, None, "blue-5", None],
+        ],
+    )
     return state
 
 
 def test_three_four_player_refill_moves_face_down_cards_left_face_up():
-    """"1. Remove all face-up cards remaining in the layout from the game. 2. Move all cards lying
+    """ "1. Remove all face-up cards remaining in the layout from the game. 2. Move all cards lying
     face-down in the two center columns, keeping their position, to the first available positions
     in the leftmost column, in order, and turn them face-up. 3. Then deal new cards from the deck
     into the empty spaces according to the layout diagram"."""
@@ -150,12 +166,11 @@ def test_three_four_player_refill_moves_face_down_cards_left_face_up():
     for index, (r, c) in enumerate(empty):
         assert after["layout"][r][c] == {"card": state["deck"][index], "up": c in (0, 3)}
     moved = step.record["check"]["moved"]
-    assert [(m["card"], m["from"], m["to"]) for m in moved] == [
-        ("red-2", [0, 1], [0, 0]), ("blue-5", [3, 2], [1, 0])]
+    assert [(m["card"], m["from"], m["to"]) for m in moved] == [("red-2", [0, 1], [0, 0]), ("blue-5", [3, 2], [1, 0])]
 
 
 def test_sunset_during_a_refill_pauses_dealing_for_a_simultaneous_wind_and_two_plays():
-    """"If the sunset card is revealed from the deck during step 4, the game immediately pauses,
+    """ "If the sunset card is revealed from the deck during step 4, the game immediately pauses,
     and all players simultaneously: 1. wind the film; 2. play the 2 leftmost cards in their hand;
     3. return the sunset card to the box, then continue resolving step 4"."""
     state = three_player_refill_state()
@@ -175,15 +190,15 @@ def test_sunset_during_a_refill_pauses_dealing_for_a_simultaneous_wind_and_two_p
     s = paused
     for seat in (2, 0):
         s = apply(s, seat, {"type": "wind", "from": winds[seat][0], "to": winds[seat][1]})
-        assert hand_cards(s, seat) == hands[seat]   # secret and pending until all have wound
+        assert hand_cards(s, seat) == hands[seat]  # secret and pending until all have wound
     with pytest.raises(NotYourTurn):
-        play(s, 0, {"type": "wind", "from": 0, "to": 1})   # already wound
+        play(s, 0, {"type": "wind", "from": 0, "to": 1})  # already wound
     step = play(s, 1, {"type": "wind", "from": 3, "to": 4})
     done = step.state
     for seat in range(3):
         wound = list(hands[seat])
         wound.insert(winds[seat][1], wound.pop(winds[seat][0]))
-        assert hand_cards(done, seat) == wound[2:]           # "3 cards remaining in hand"
+        assert hand_cards(done, seat) == wound[2:]  # "3 cards remaining in hand"
         played = [p["card"] for p in step.record["played"] if p["seat"] == seat]
         assert played == wound[:2]
     assert done["sunset"] == "box" and SUNSET not in done["deck"]
@@ -194,7 +209,7 @@ def test_sunset_during_a_refill_pauses_dealing_for_a_simultaneous_wind_and_two_p
 
 
 def test_sunset_revealed_for_the_last_place_then_next_players_turn():
-    """"If the sunset card was revealed at the end of step 4, the game continues with the next
+    """ "If the sunset card was revealed at the end of step 4, the game continues with the next
     player's turn"."""
     state, _ = row_state(2)
     state["layout"][1], state["layout"][2] = [None] * 4, [None] * 4
@@ -221,13 +236,13 @@ def end_state(players=2, deck=()):
 
 
 def test_the_end_of_the_deck_ends_the_game():
-    """"If, after resolving step 4, 3 or fewer cards remain in the layout (because the shot card
+    """ "If, after resolving step 4, 3 or fewer cards remain in the layout (because the shot card
     deck has run out), the game ends immediately. 1. wind 2. play the 2 leftmost cards 3. remove
     the one remaining card from the game 4. tally victory points"."""
     state = end_state(2)
     ending = take_and_wind(state, 0, "left", 1).state
     assert ending["phase"] == "end" and ending["winds"] == [None, None]
-    assert all(p is None for row in ending["layout"] for p in row)   # 2p: all removed, none dealt
+    assert all(p is None for row in ending["layout"] for p in row)  # 2p: all removed, none dealt
     hands = [hand_cards(ending, s) for s in range(2)]
     s = apply(ending, 1, {"type": "wind", "from": 0, "to": 2})
     assert ENGINE.result(s) is None
@@ -245,12 +260,12 @@ def test_the_end_of_the_deck_ends_the_game():
 def test_a_partial_refill_that_leaves_more_than_3_cards_does_not_end_the_game():
     state = three_player_refill_state()
     state["deck"], state["sunset"] = ["green-1", "green-2"], "box"
-    after = take_and_wind(state, 0, "right", 2).state   # 2 moved + 2 dealt = 4
+    after = take_and_wind(state, 0, "right", 2).state  # 2 moved + 2 dealt = 4
     assert after["phase"] == "take" and after["deck"] == []
 
 
 def test_a_partial_refill_that_leaves_3_cards_ends_the_game():
     state = three_player_refill_state()
     state["deck"], state["sunset"] = [], "box"
-    after = take_and_wind(state, 0, "right", 2).state   # 2 moved face up, nothing dealt
+    after = take_and_wind(state, 0, "right", 2).state  # 2 moved face up, nothing dealt
     assert after["phase"] == "end"

@@ -1,5 +1,6 @@
 """The turn: take, wind (then the photographs play by themselves), the simultaneous winds, good
 shot claims during a game, and every IllegalMove path."""
+
 import pytest
 
 from games.engines.base import GameOver, IllegalMove, NotYourTurn, UnavailableMove
@@ -18,7 +19,7 @@ def turn_state(players=2, hand=None):
 
 
 def test_wind_moves_one_card_one_or_more_places_right():
-    """"Choose any card in your hand (except the rightmost one) and move it one or more positions to
+    """ "Choose any card in your hand (except the rightmost one) and move it one or more positions to
     the right (it may move as far as the rightmost position)"."""
     state = turn_state(hand=["red-1", "red-2", "red-3", "red-4", "red-5"])
     seat = state["turn"]
@@ -40,18 +41,21 @@ def test_wind_worked_example_any_of_the_cards_left_of_the_rightmost():
     assert {(m["from"], m["to"]) for m in moves} == {(f, t) for f in range(4) for t in range(f + 1, 5)}
 
 
-@pytest.mark.parametrize("wind", [
-    {"type": "wind", "from": 5, "to": 5},     # the rightmost card may not move
-    {"type": "wind", "from": 2, "to": 2},     # must move one or more places
-    {"type": "wind", "from": 3, "to": 1},     # only to the right
-    {"type": "wind", "from": 0, "to": 6},     # past the end of the hand
-    {"type": "wind", "from": -1, "to": 2},
-    {"type": "wind", "from": "0", "to": 2},
-    {"type": "wind", "from": False, "to": 2},
-    {"type": "wind", "from": 0},
-    {"type": "wind", "from": 0, "to": 1, "card": "red-1"},
-    {"type": "take", "row": 0, "side": "left", "count": 1},   # already taken this turn
-])
+@pytest.mark.parametrize(
+    "wind",
+    [
+        {"type": "wind", "from": 5, "to": 5},  # the rightmost card may not move
+        {"type": "wind", "from": 2, "to": 2},  # must move one or more places
+        {"type": "wind", "from": 3, "to": 1},  # only to the right
+        {"type": "wind", "from": 0, "to": 6},  # past the end of the hand
+        {"type": "wind", "from": -1, "to": 2},
+        {"type": "wind", "from": "0", "to": 2},
+        {"type": "wind", "from": False, "to": 2},
+        {"type": "wind", "from": 0},
+        {"type": "wind", "from": 0, "to": 1, "card": "red-1"},
+        {"type": "take", "row": 0, "side": "left", "count": 1},  # already taken this turn
+    ],
+)
 def test_illegal_winds(wind):
     state = turn_state()
     seat = state["turn"]
@@ -76,7 +80,7 @@ def test_pipeline_errors():
     with pytest.raises(IllegalMove):
         ENGINE.step(state, other, {"type": "take", "row": 0, "side": "left", "count": 1}, None)
     for bad in ({"type": "wind", "from": 0, "to": 1}, {"row": 0}, "take", None):
-        with pytest.raises(IllegalMove):   # step alone, without the pipeline's checks
+        with pytest.raises(IllegalMove):  # step alone, without the pipeline's checks
             ENGINE.step(state, state["turn"], bad, None)
     over = {**state, "phase": "over", "last_cards": [[], []]}
     with pytest.raises(GameOver):
@@ -86,7 +90,7 @@ def test_pipeline_errors():
 
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_play_exactly_as_many_cards_as_were_taken_from_the_left(count):
-    """"you must play exactly as many shot cards as you took in step 1 ... one at a time in order,
+    """ "you must play exactly as many shot cards as you took in step 1 ... one at a time in order,
     starting with the leftmost"."""
     state = turn_state(hand=["red-1", "red-2", "red-3", "red-4", "red-5"])
     seat = state["turn"]
@@ -101,7 +105,7 @@ def test_play_exactly_as_many_cards_as_were_taken_from_the_left(count):
 
 
 def test_turn_passes_to_the_left_around_the_table():
-    """"After step 4, your turn ends and play passes to the player on your left"."""
+    """ "After step 4, your turn ends and play passes to the player on your left"."""
     state = turn_state(players=4)
     first = state["turn"]
     for k in range(5):
@@ -144,7 +148,7 @@ def sunset_state(players):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_no_good_shot_during_the_sunset_and_none_ever_after(players):
-    """"no good shot card can be claimed while resolving the sunset card, even if its condition has
+    """ "no good shot card can be claimed while resolving the sunset card, even if its condition has
     been fully met ... nobody receives it, since no one will any longer be the first"."""
     state = sunset_state(players)
     seat = state["turn"]
@@ -157,9 +161,8 @@ def test_no_good_shot_during_the_sunset_and_none_ever_after(players):
             state = apply(state, other, {"type": "wind", "from": 2, "to": 4})
     step = play(state, seat, {"type": "wind", "from": 1, "to": 3})
     threshold = 3 if players == 4 else 4
-    reached = [s for s in range(players)
-               if len(step.state["reels"][s][step.state["colours"][s]]) >= threshold]
-    assert len(reached) == players   # the taker's own 4th/3rd shot came in the sunset too
+    reached = [s for s in range(players) if len(step.state["reels"][s][step.state["colours"][s]]) >= threshold]
+    assert len(reached) == players  # the taker's own 4th/3rd shot came in the sunset too
     assert all(p["good_shot"] is None for p in step.record["played"])
     for s in reached:
         colour = step.state["colours"][s]
@@ -204,7 +207,7 @@ def test_no_good_shot_in_the_end_of_game_plays():
         set_hand(state, seat, [f"{other}-{seat + 1}", f"{colour}-4", f"{other}-{seat + 5}"])
     seat = state["turn"]
     state = apply(state, seat, {"type": "take", "row": 0, "side": "left", "count": 1})
-    state = apply(state, seat, {"type": "wind", "from": 2, "to": 3})   # plays a card of `other`
+    state = apply(state, seat, {"type": "wind", "from": 2, "to": 3})  # plays a card of `other`
     assert state["phase"] == "end"
     state = apply(state, seat, {"type": "wind", "from": 1, "to": 2})
     step = play(state, 1 - seat, {"type": "wind", "from": 0, "to": 2})

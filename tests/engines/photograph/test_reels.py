@@ -1,8 +1,8 @@
 """Rules for playing shot cards: order, steps of 1-3, blurred shots, the 12/1 end."""
+
 import pytest
 
-from games.engines.photograph.reels import (
-    ASCENDING, DESCENDING, can_play, finished, order, play, void_unclaimable)
+from games.engines.photograph.reels import ASCENDING, DESCENDING, can_play, finished, order, play, void_unclaimable
 
 from .helpers import new_game, reel
 
@@ -36,17 +36,17 @@ def test_the_second_card_may_go_either_way_within_3():
 
 
 def test_each_next_shot_is_1_to_3_beyond_the_previous_in_the_order():
-    """"each next shot's number must be 1-3 higher than the previous shot's number" (ascending)."""
+    """ "each next shot's number must be 1-3 higher than the previous shot's number" (ascending)."""
     r = reel("blue-2", "blue-4")
     assert can_play(r, "blue-5") and can_play(r, "blue-7")
-    assert not can_play(r, "blue-8")   # 4 beyond
-    assert not can_play(r, "blue-3")   # wrong way
+    assert not can_play(r, "blue-8")  # 4 beyond
+    assert not can_play(r, "blue-3")  # wrong way
     d = reel("blue-11", "blue-9")
     assert can_play(d, "blue-6") and not can_play(d, "blue-5") and not can_play(d, "blue-10")
 
 
 def test_after_a_blurred_shot_the_limit_of_3_is_lifted_but_the_order_holds():
-    """"when playing the next shot to the right of a blurred shot, the order of that photo reel
+    """ "when playing the next shot to the right of a blurred shot, the order of that photo reel
     still applies, but the restriction limiting the next shot to within 3 does not apply"."""
     r = reel("green-2", "green-3", ("green-1", "blurred"))
     assert can_play(r, "green-12") and can_play(r, "green-4")
@@ -59,28 +59,28 @@ def test_blurred_then_continue_the_limit_returns_after_a_face_up_card():
     state = new_game(2)
     colour = state["colours"][0]
     state["reels"][0][colour] = reel(f"{colour}-2", f"{colour}-3")
-    assert play(state, 0, f"{colour}-1", claims=True)["blurred"] is True    # wrong way
-    assert play(state, 0, f"{colour}-8", claims=True)["blurred"] is False   # 5 beyond: lifted
-    assert play(state, 0, f"{colour}-12", claims=True)["blurred"] is True   # 4 beyond: limit back
-    assert play(state, 0, f"{colour}-4", claims=True)["blurred"] is True    # order holds
+    assert play(state, 0, f"{colour}-1", claims=True)["blurred"] is True  # wrong way
+    assert play(state, 0, f"{colour}-8", claims=True)["blurred"] is False  # 5 beyond: lifted
+    assert play(state, 0, f"{colour}-12", claims=True)["blurred"] is True  # 4 beyond: limit back
+    assert play(state, 0, f"{colour}-4", claims=True)["blurred"] is True  # order holds
     assert play(state, 0, f"{colour}-11", claims=True)["blurred"] is False  # lifted again
     r = reel(f"{colour}-2", f"{colour}-3", (f"{colour}-1", "b"), f"{colour}-5")
     assert can_play(r, f"{colour}-8") and not can_play(r, f"{colour}-9")
 
 
 def test_several_blurred_shots_in_a_row():
-    """"There is no limit to how many blurred shots a reel may contain"; the lift holds for the
+    """ "There is no limit to how many blurred shots a reel may contain"; the lift holds for the
     card after the last of them."""
     r = reel("gray-5", "gray-6", ("gray-1", "b"), ("gray-2", "b"))
     assert can_play(r, "gray-12") and not can_play(r, "gray-4")
 
 
 def test_a_blurred_second_card_leaves_the_order_open():
-    """"If the second shot in a photo reel turns out to be blurred, the order ... will only be
+    """ "If the second shot in a photo reel turns out to be blurred, the order ... will only be
     determined once a non-blurred shot is added"."""
     r = reel("red-6", ("red-11", "b"))
     assert order(r) is None
-    assert can_play(r, "red-1") and can_play(r, "red-12")   # either way, any distance
+    assert can_play(r, "red-1") and can_play(r, "red-12")  # either way, any distance
     fixed_down = reel("red-6", ("red-11", "b"), "red-1")
     assert order(fixed_down) == DESCENDING and finished(fixed_down)
     fixed_up = reel("red-6", ("red-11", "b"), "red-10")
@@ -90,7 +90,7 @@ def test_a_blurred_second_card_leaves_the_order_open():
 
 @pytest.mark.parametrize("cards,end", [(("yellow-9", "yellow-12"), 12), (("yellow-3", "yellow-1"), 1)])
 def test_a_reel_that_reached_12_ascending_or_1_descending_takes_only_blurred(cards, end):
-    """"As soon as a photo reel with ascending order reaches shot No. 12, or a photo reel with
+    """ "As soon as a photo reel with ascending order reaches shot No. 12, or a photo reel with
     descending order reaches shot No. 1, only blurred shots can be added to it from then on"."""
     r = reel(*cards)
     assert finished(r)
@@ -107,7 +107,7 @@ def test_a_single_12_or_1_is_not_an_end_the_order_is_open():
 
 
 def test_a_blurred_card_goes_to_the_reel_of_its_colour():
-    """"turn it face-down and place it to the right of the previous shot in the photo reel of the
+    """ "turn it face-down and place it to the right of the previous shot in the photo reel of the
     matching color"."""
     state = new_game(2)
     colour = state["colours"][1]
@@ -119,7 +119,7 @@ def test_a_blurred_card_goes_to_the_reel_of_its_colour():
 
 @pytest.mark.parametrize("players,threshold", [(2, 4), (3, 4), (4, 3)])
 def test_good_shot_claimed_by_the_first_to_reach_the_threshold(players, threshold):
-    """"Be the first to play 4 face-up shots of the matching color, when playing with 2 or 3
+    """ "Be the first to play 4 face-up shots of the matching color, when playing with 2 or 3
     players; 3 face-up shots when playing with 4"; "blurred shots do not count"."""
     state = new_game(players)
     colour = state["colours"][0]
@@ -143,7 +143,7 @@ def test_no_claim_below_the_threshold():
 
 
 def test_meeting_the_condition_while_claims_are_off_voids_the_good_shot():
-    """"if some player's condition for a good shot card is met during resolution of the sunset
+    """ "if some player's condition for a good shot card is met during resolution of the sunset
     card, nobody receives it, since no one will any longer be the first"."""
     state = new_game(2)
     colour = state["colours"][0]

@@ -6,6 +6,7 @@ The secrets, from the rulebook: a face-down card shows its back only ("colour an
 stay secret until everyone has wound. So two cards with the same back, exchanged in the deck
 before a seat has seen either face, must leave that seat's observations unchanged.
 """
+
 from __future__ import annotations
 
 import random
@@ -15,8 +16,17 @@ import pytest
 from games.engines.photograph import ENGINE
 from games.engines.photograph.cards import back
 from games.engines.photograph.moves import SIMULTANEOUS
-from tests.engines.secrecy import (Observer, Perturbation, Trace, archive, check, first_step,
-                                   record, replay, swap_within_one_shuffle)
+from tests.engines.secrecy import (
+    Observer,
+    Perturbation,
+    Trace,
+    archive,
+    check,
+    first_step,
+    record,
+    replay,
+    swap_within_one_shuffle,
+)
 
 SEEDS = [f"whole-{i}" for i in range(4)]
 DECKS = ("deck",)
@@ -47,14 +57,16 @@ def perturbations(trace: Trace, chooser: random.Random):
             horizon = first_step(trace, lambda i: bool({a, b} & known[seat][i + 1]))
             if horizon == 0:
                 continue
-            yield Perturbation(seat, f"{a} and {b} (same back) exchanged in the deck",
-                               swap_within_one_shuffle(trace, (a, -1), (b, -1), DECKS),
-                               horizon=horizon)
+            yield Perturbation(
+                seat,
+                f"{a} and {b} (same back) exchanged in the deck",
+                swap_within_one_shuffle(trace, (a, -1), (b, -1), DECKS),
+                horizon=horizon,
+            )
     # A pending simultaneous wind, before the last one resolves the phase.
     for start, (before, after) in enumerate(zip(trace.states, trace.states[1:])):
         if after["phase"] in SIMULTANEOUS and before["phase"] not in SIMULTANEOUS:
-            resolve = first_step(trace, lambda i: trace.events[i]["data"]["record"].get("resolved"),
-                                 start + 1)
+            resolve = first_step(trace, lambda i: trace.events[i]["data"]["record"].get("resolved"), start + 1)
             winders = list(range(start + 1, resolve))
             for index in winders:
                 actor, move = trace.moves[index]
@@ -65,9 +77,11 @@ def perturbations(trace: Trace, chooser: random.Random):
 
                 def wind_otherwise(state, who, chosen, step, index=index, other=other):
                     return other if step == index else chosen
+
                 for seat in set(range(n)) - {actor}:
-                    yield Perturbation(seat, f"seat {actor}'s secret wind at move {index}",
-                                       translate=wind_otherwise, horizon=resolve)
+                    yield Perturbation(
+                        seat, f"seat {actor}'s secret wind at move {index}", translate=wind_otherwise, horizon=resolve
+                    )
 
 
 def check_game(players: int, seed: str, options=None) -> int:
@@ -87,8 +101,9 @@ def test_no_seat_can_tell_apart_games_that_differ_only_in_its_secrets(players, s
 def blurred_pairs(trace: Trace, seat: int):
     """Pairs of cards with the same back, each played blurred, whose faces the seat never had a
     right to check otherwise (never in its hand, face up, public or seen when removed)."""
-    blurred = {p["card"]: i for i, e in enumerate(trace.events)
-               for p in e["data"]["record"].get("played", []) if p["blurred"]}
+    blurred = {
+        p["card"]: i for i, e in enumerate(trace.events) for p in e["data"]["record"].get("played", []) if p["blurred"]
+    }
     checkable = set()
     for state in trace.states:
         checkable |= faces_known({**state, "reels": [{} for _ in state["reels"]]}, seat)
@@ -97,32 +112,34 @@ def blurred_pairs(trace: Trace, seat: int):
 
 
 def check_archives(players: int, seed: str) -> int:
-    """"From this point on, players may not check the number on this card": exchanging two
+    """ "From this point on, players may not check the number on this card": exchanging two
     same-back cards that were both played blurred leaves every later log read and every replay
     unchanged (the moment of play itself shows the face; that is the rule)."""
     trace, checked = record(ENGINE, players, seed), 0
     for seat in range(players):
         for a, b in blurred_pairs(trace, seat)[:3]:
-            states, events = replay(trace, Perturbation(seat, f"{a} <-> {b}", swap_within_one_shuffle(
-                trace, (a, -1), (b, -1), DECKS)))
-            still_blurred = [[p["blurred"] for p in e["data"]["record"].get("played", [])]
-                             for e in events]
-            if still_blurred != [[p["blurred"] for p in e["data"]["record"].get("played", [])]
-                                 for e in trace.events]:
+            states, events = replay(
+                trace, Perturbation(seat, f"{a} <-> {b}", swap_within_one_shuffle(trace, (a, -1), (b, -1), DECKS))
+            )
+            still_blurred = [[p["blurred"] for p in e["data"]["record"].get("played", [])] for e in events]
+            if still_blurred != [[p["blurred"] for p in e["data"]["record"].get("played", [])] for e in trace.events]:
                 continue  # the other number fitted a reel: a different game, not a secret
-            assert archive(ENGINE, states, events, seat) == archive(
-                ENGINE, trace.states, trace.events, seat), (seat, a, b)
+            assert archive(ENGINE, states, events, seat) == archive(ENGINE, trace.states, trace.events, seat), (
+                seat,
+                a,
+                b,
+            )
             checked += 1
     return checked
 
 
 def test_blurred_numbers_cannot_be_checked_later_in_the_log_or_in_replays():
-    assert sum(check_archives(players, f"{seed}-{players}")
-               for seed in SEEDS for players in (2, 3, 4)) >= 5
+    assert sum(check_archives(players, f"{seed}-{players}") for seed in SEEDS for players in (2, 3, 4)) >= 5
 
 
 def test_the_archive_property_catches_a_blurred_number_left_in_the_log(monkeypatch):
     from games.engines.photograph import views
+
     played = views._played
     monkeypatch.setattr(views, "_played", lambda plays, fresh: played(plays, True))
     with pytest.raises(AssertionError):

@@ -1,4 +1,5 @@
 """What each seat may see, through view and describe: an attentive player's knowledge, no more."""
+
 from games.engines.photograph import ENGINE
 from games.engines.photograph.cards import SUNSET
 
@@ -13,7 +14,7 @@ def seated():
 
 
 def test_face_down_layout_cards_show_only_their_backs():
-    """"of face-down layout cards only their backs (colour and whether 1-6 or 7-12)"."""
+    """ "of face-down layout cards only their backs (colour and whether 1-6 or 7-12)"."""
     state, _ = seated()
     for viewer in (None, 0, 1, 2):
         row = ENGINE.view(state, viewer)["layout"][0]
@@ -35,7 +36,7 @@ def test_a_face_down_card_taken_is_known_to_the_taker_only_until_played():
     """A face-down card taken by seat A becomes known to A only; when it is played (face up or
     blurred) everyone sees it at that moment - in that play's log line."""
     state, seat = seated()
-    move = {"type": "take", "row": 0, "side": "right", "count": 3}   # red-4 up, red-3/red-2 down
+    move = {"type": "take", "row": 0, "side": "right", "count": 3}  # red-4 up, red-3/red-2 down
     step = play(state, seat, move)
     ev = event(step, seat, move)
     for viewer in (None, 0, 1, 2):
@@ -45,8 +46,11 @@ def test_a_face_down_card_taken_is_known_to_the_taker_only_until_played():
             assert [c["number"] for c in hand[-3:]] == [4, 3, 2]
             assert [c["number"] for c in cards] == [4, 3, 2]
         else:
-            assert hand[-3:] == [{"colour": "red", "number": 4}, {"colour": "red", "range": "1-6"},
-                                 {"colour": "red", "range": "1-6"}]
+            assert hand[-3:] == [
+                {"colour": "red", "number": 4},
+                {"colour": "red", "range": "1-6"},
+                {"colour": "red", "range": "1-6"},
+            ]
             assert [c.get("number") for c in cards] == [4, None, None]
             assert cards[1] == {"pos": [0, 2], "colour": "red", "range": "1-6", "face_up": False}
     # gray-1 wound to the right end: gray-2..4 are played, the red cards stay in hand
@@ -57,7 +61,7 @@ def test_a_face_down_card_taken_is_known_to_the_taker_only_until_played():
         played = ENGINE.describe(ev2, viewer)["played"]
         assert [(p["colour"], p["number"]) for p in played] == [("gray", 2), ("gray", 3), ("gray", 4)]
         others = ENGINE.view(step2.state, viewer)["hands"][seat]
-        if viewer != seat:   # gray-5, red-4 (public), red-3, red-2 (backs), gray-1 wound right
+        if viewer != seat:  # gray-5, red-4 (public), red-3, red-2 (backs), gray-1 wound right
             assert [c.get("number") for c in others] == [None, 4, None, None, None]
 
 
@@ -71,27 +75,28 @@ def blurred_play():
 
 
 def test_a_blurred_card_shows_its_number_at_the_moment_of_play_only():
-    """"first show the card's face to the other players, then turn it face-down ... From this point
+    """ "first show the card's face to the other players, then turn it face-down ... From this point
     on, players may not check the number on this card". The log line shows the number while it is
     fresh (the move's answer, the live channel); read later, the colour only."""
     step, seat, ev = blurred_play()
     for viewer in (None, 0, 1, 2):
         assert ENGINE.describe({**ev, "fresh": True}, viewer)["played"] == [
-            {"seat": seat, "colour": "gray", "number": 1, "blurred": True, "good_shot": None}]
+            {"seat": seat, "colour": "gray", "number": 1, "blurred": True, "good_shot": None}
+        ]
         for later in (ev, {**ev, "fresh": False}):
             line = ENGINE.describe(later, viewer)
-            assert line["played"] == [{"seat": seat, "colour": "gray", "blurred": True,
-                                       "good_shot": None}]
+            assert line["played"] == [{"seat": seat, "colour": "gray", "blurred": True, "good_shot": None}]
             assert "gray-1" not in numbers_shown(line)
         assert ENGINE.view(step.state, viewer)["reels"][seat]["gray"] == [
-            {"colour": "gray", "number": 9}, {"colour": "gray", "blurred": True}]
+            {"colour": "gray", "number": 9},
+            {"colour": "gray", "blurred": True},
+        ]
 
 
 def test_the_view_shows_a_blurred_face_until_the_next_action_and_replays_never_do():
     step, seat, _ = blurred_play()
     for viewer in (None, 0, 1, 2):
-        assert ENGINE.view(step.state, viewer)["shown"] == [
-            {"seat": seat, "colour": "gray", "number": 1}]
+        assert ENGINE.view(step.state, viewer)["shown"] == [{"seat": seat, "colour": "gray", "number": 1}]
         assert ENGINE.replay_view(step.state, viewer)["shown"] == []
     after = step.state
     nxt = after["turn"]
@@ -102,6 +107,7 @@ def test_the_view_shows_a_blurred_face_until_the_next_action_and_replays_never_d
 
 def test_version_1_games_keep_their_state_and_show_the_face_only_in_the_fresh_log_line():
     from games.engines import get
+
     v1 = get("photograph", 1)
     state, seat = seated()
     state["reels"][seat]["gray"] = [{"card": "gray-9", "blurred": False}]

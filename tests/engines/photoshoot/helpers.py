@@ -1,5 +1,6 @@
 """Building Photoshoot positions for rule tests: a real setup, then the square, the effects and the
 objective set as the test needs, and every seat made ready."""
+
 from __future__ import annotations
 
 import json
@@ -8,9 +9,7 @@ from datetime import timedelta
 from games.engines.photoshoot import ENGINE
 from tests.engines.contract import T0
 
-ROW_MAJOR = ["Max", "Olivia", "Alice",
-             "Pam", "Edgar", "Jo",
-             "Chloé", "Arthur", "James"]
+ROW_MAJOR = ["Max", "Olivia", "Alice", "Pam", "Edgar", "Jo", "Chloé", "Arthur", "James"]
 
 
 def at(seconds: float = 0):
@@ -27,8 +26,7 @@ def new(players=4, seed="s", version=None, **options):
     return (ENGINE if version is None else ENGINE.at_version(version)).setup(players, options, seed)
 
 
-def started(players=4, grid=None, effects=(), other_effects=(), seed="s", objective=None,
-            version=None, **options):
+def started(players=4, grid=None, effects=(), other_effects=(), seed="s", objective=None, version=None, **options):
     """A round in play at T0 (the hourglass started at T0), team 0 photographing."""
     state = new(players, seed, version, **options)
     state["grid"] = list(grid or ROW_MAJOR)

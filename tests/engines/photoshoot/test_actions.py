@@ -1,6 +1,7 @@
 """The Photographer Team's actions and the orange Effect cards, each judged by a challenge (the
 server is the referee): an error is cancelled and the Control team gains 1 Camera token; a correct
 action stands and the Photographer team gains one."""
+
 import pytest
 
 from games.engines.photoshoot import grid as g
@@ -60,8 +61,8 @@ def test_rulebook_example_edgar_alice_then_alice_olivia_then_photo():
     grid = ["Max", "Olivia", "Pam", "Jo", "Edgar", "Alice", "Chloé", "Arthur", "James"]
     target = ["Max", "Alice", "Pam", "Jo", "Olivia", "Edgar", "Chloé", "Arthur", "James"]
     state = started(grid=grid)
-    state = act(state, {"type": "swap", "cells": [4, 5]})    # Edgar <-> Alice (adjacent)
-    state = act(state, {"type": "swap", "cells": [1, 4]})    # Alice <-> Olivia (girlfriends)
+    state = act(state, {"type": "swap", "cells": [4, 5]})  # Edgar <-> Alice (adjacent)
+    state = act(state, {"type": "swap", "cells": [1, 4]})  # Alice <-> Olivia (girlfriends)
     assert state["grid"] == target
     assert state["last"]["faults"] == []
     judged_ok = challenge(state)
@@ -109,9 +110,9 @@ def test_only_jo_pushes_and_only_with_his_card():
 # -- Chloé the rabbit -----------------------------------------------------------------------------
 def test_chloe_can_only_swap_diagonally():
     state = started(effects=["chloe"])
-    assert_correct(state, {"type": "swap", "cells": [6, 4]})            # Chloé <-> Edgar, diagonal
-    assert_error(state, {"type": "swap", "cells": [6, 3]}, "Chloé")     # Chloé <-> Pam, beside
-    assert_error(state, {"type": "swap", "cells": [6, 7]}, "Chloé")     # Chloé <-> Arthur, beside
+    assert_correct(state, {"type": "swap", "cells": [6, 4]})  # Chloé <-> Edgar, diagonal
+    assert_error(state, {"type": "swap", "cells": [6, 3]}, "Chloé")  # Chloé <-> Pam, beside
+    assert_error(state, {"type": "swap", "cells": [6, 7]}, "Chloé")  # Chloé <-> Arthur, beside
 
 
 def test_chloe_can_always_swap_with_her_two_girlfriends():
@@ -142,17 +143,17 @@ GRID_AM = ["Max", "Pam", "Arthur", "Olivia", "Edgar", "Alice", "Chloé", "Jo", "
 
 def test_no_movement_may_leave_arthur_and_max_side_by_side():
     state = started(grid=GRID_AM, effects=["arthur"])
-    assert_error(state, {"type": "swap", "cells": [1, 2]}, "Arthur and Max")   # Arthur beside Max
-    assert_correct(state, {"type": "swap", "cells": [2, 5]})                  # away: fine
+    assert_error(state, {"type": "swap", "cells": [1, 2]}, "Arthur and Max")  # Arthur beside Max
+    assert_correct(state, {"type": "swap", "cells": [2, 5]})  # away: fine
 
 
 def test_arthur_and_max_on_a_diagonal_is_allowed():
-    """"No movement may leave Arthur and Max side by side, but a diagonal is allowed"."""
+    """ "No movement may leave Arthur and Max side by side, but a diagonal is allowed"."""
     # Max at 4 (centre), Arthur at 2: Max moves to 1? beside Arthur (error); Max to 5? beside
     # (error); Arthur down-left to the diagonal is the allowed way.
     grid = ["Pam", "Edgar", "Arthur", "Olivia", "Max", "Alice", "Chloé", "Jo", "James"]
     state = started(grid=grid, effects=["arthur"])
-    assert_correct(state, {"type": "swap", "cells": [3, 6]})           # Max stays diagonal to Arthur
+    assert_correct(state, {"type": "swap", "cells": [3, 6]})  # Max stays diagonal to Arthur
     assert_error(state, {"type": "swap", "cells": [4, 5]}, "Arthur and Max")  # Max to 5: beside
 
 
@@ -165,7 +166,7 @@ def test_jo_cannot_push_arthur_beside_max():
 def test_james_and_olivia_must_always_remain_side_by_side():
     grid = ["Max", "Olivia", "Alice", "Pam", "James", "Jo", "Chloé", "Arthur", "Edgar"]
     state = started(grid=grid, effects=["james"])
-    assert_correct(state, {"type": "swap", "cells": [4, 5]})                 # diagonal: still touching
+    assert_correct(state, {"type": "swap", "cells": [4, 5]})  # diagonal: still touching
     assert_error(state, {"type": "swap", "cells": [4, 7]}, "James and Olivia")
     grid = ["James", "Olivia", "Alice", "Pam", "Max", "Jo", "Chloé", "Arthur", "Edgar"]
     state = started(grid=grid, effects=["james"])
@@ -178,12 +179,20 @@ def test_jo_pushing_james_away_from_olivia_is_an_error():
     assert_error(state, {"type": "push", "cell": 5, "direction": "left"}, "James and Olivia")
 
 
-@pytest.mark.parametrize("move", [{"type": "swap", "cells": [0, 0]}, {"type": "swap", "cells": [0, 9]},
-                                  {"type": "swap"}, {"type": "push", "cell": 5, "direction": "north"},
-                                  {"type": "swap", "cells": [0, 1], "extra": 1},
-                                  {"type": "photo", "rituals": {"dance": True}}])
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "swap", "cells": [0, 0]},
+        {"type": "swap", "cells": [0, 9]},
+        {"type": "swap"},
+        {"type": "push", "cell": 5, "direction": "north"},
+        {"type": "swap", "cells": [0, 1], "extra": 1},
+        {"type": "photo", "rituals": {"dance": True}},
+    ],
+)
 def test_malformed_actions_are_refused_and_change_nothing(move):
     from games.engines.base import IllegalMove
+
     state = started()
     with pytest.raises(IllegalMove):
         act(state, move)

@@ -1,4 +1,5 @@
 """The Control Team, the ready step and the hourglass."""
+
 import pytest
 
 from games.engines.base import EngineError, IllegalMove, NotYourTurn, UnavailableMove
@@ -11,7 +12,6 @@ def matching_state():
     """A round whose square matches its objective."""
     state = started()
     card = 0
-    grid = [None] * 9
     shown = obj.cells(card)
     rest = [n for n in ROW_MAJOR if n not in shown]
     state["grid"] = [c if c is not None else rest.pop() for c in shown]
@@ -33,8 +33,8 @@ def test_challenging_an_error_cancels_it_and_gives_the_control_team_a_token():
 
 
 def test_only_the_latest_action_can_be_challenged_until_the_next_one():
-    state = act(started(), {"type": "swap", "cells": [0, 8]})   # an error...
-    state = act(state, {"type": "swap", "cells": [1, 2]})       # ...then a further swap
+    state = act(started(), {"type": "swap", "cells": [0, 8]})  # an error...
+    state = act(state, {"type": "swap", "cells": [1, 2]})  # ...then a further swap
     with pytest.raises(IllegalMove, match="no longer"):
         step(state, 1, {"type": "challenge", "action": 1})
     # "the error is not taken into account and the round continues normally"
@@ -43,14 +43,18 @@ def test_only_the_latest_action_can_be_challenged_until_the_next_one():
 
 def test_an_action_is_challenged_once():
     state = challenge(act(started(), {"type": "swap", "cells": [0, 1]})).state
-    with pytest.raises(NotYourTurn):   # the control team has nothing to challenge now
+    with pytest.raises(NotYourTurn):  # the control team has nothing to challenge now
         step(state, 3, {"type": "challenge", "action": 1})
 
 
 def test_a_challenge_must_name_the_latest_action():
     state = act(act(started(), {"type": "swap", "cells": [0, 1]}), {"type": "swap", "cells": [1, 2]})
-    for bad in ({"type": "challenge"}, {"type": "challenge", "action": "2"}, {"type": "challenge", "action": 0},
-                {"type": "challenge", "action": 2, "x": 1}):
+    for bad in (
+        {"type": "challenge"},
+        {"type": "challenge", "action": "2"},
+        {"type": "challenge", "action": 0},
+        {"type": "challenge", "action": 2, "x": 1},
+    ):
         with pytest.raises(IllegalMove):
             step(state, 1, bad)
     assert step(state, 1, {"type": "challenge", "action": 2}).record["error"] is False
@@ -68,9 +72,9 @@ def test_playing_when_it_is_not_your_turn_is_refused():
     state = started()
     assert turn(state) == 0
     with pytest.raises(NotYourTurn):
-        step(state, 2, {"type": "swap", "cells": [0, 1]})   # the teammate must wait his turn
+        step(state, 2, {"type": "swap", "cells": [0, 1]})  # the teammate must wait his turn
     state = act(state, {"type": "swap", "cells": [0, 1]})
-    assert turn(state) == 2                                # "take turns clockwise"
+    assert turn(state) == 2  # "take turns clockwise"
     state = act(state, {"type": "swap", "cells": [0, 1]})
     assert turn(state) == 0
 
@@ -110,7 +114,7 @@ def test_the_round_starts_when_photographers_and_one_control_member_are_ready():
     assert state["phase"] == "ready" and ENGINE.active_players(state) == {0, 1, 2, 3}
     state = play(state, 0, {"type": "ready"}, 1)
     state = play(state, 3, {"type": "ready"}, 2)
-    assert ENGINE.active_players(state) == {2}            # one control member is enough
+    assert ENGINE.active_players(state) == {2}  # one control member is enough
     assert ENGINE.view(state, None)["deadline"] is None
     state = play(state, 2, {"type": "ready"}, 30)
     assert state["phase"] == "round"
@@ -160,7 +164,7 @@ def test_arthur_beside_max_at_the_start_of_a_round_is_mended_before_the_hourglas
     moves = ENGINE.legal_moves(state, 0)
     assert moves and all(m["type"] == "mend" for m in moves)
     with pytest.raises(IllegalMove):
-        step(state, 0, {"type": "mend", "cells": [0, 4]})   # a diagonal is no swap
+        step(state, 0, {"type": "mend", "cells": [0, 4]})  # a diagonal is no swap
     state = play(state, 0, {"type": "mend", "cells": [1, 2]}, 7)
     assert state["phase"] == "round" and ENGINE.deadlines(state)[0].at == at(97)
 
@@ -176,6 +180,7 @@ def test_james_away_from_olivia_at_the_start_of_a_round_is_mended():
     while ENGINE.view(state, None)["mending"]:
         state = play(state, 0, [m for m in ENGINE.legal_moves(state, 0) if m["type"] == "mend"][0])
     from games.engines.photoshoot import effects as fx
+
     assert fx.placement_fault(state["grid"], ["james"]) is None
 
 

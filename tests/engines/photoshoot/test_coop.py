@@ -1,5 +1,6 @@
 """Cooperative Variant (2 to 3 players): one Photographer team, no Control team; the server is
 the referee and catches every error itself."""
+
 from games.engines.photoshoot import ENGINE
 from tests.engines.photoshoot.helpers import ROW_MAJOR, act, at, new, play, started, step, turn
 
@@ -26,7 +27,7 @@ def test_the_referee_catches_an_error_at_once_and_the_team_draws_a_token():
     result = step(state, 0, {"type": "swap", "cells": [0, 8]})
     assert result.event_type == "ErrorCaught" and result.record["error"] is True
     assert result.state["grid"] == ROW_MAJOR and result.state["tally"]["control_tokens"] == 1
-    assert turn(result.state) == 1   # the turn was spent
+    assert turn(result.state) == 1  # the turn was spent
 
 
 def test_a_correct_action_is_not_caught():
@@ -45,7 +46,7 @@ def test_version_1_a_missing_wave_is_caught_when_the_next_action_comes():
     state = play(state, 0, {"type": "swap", "cells": [3, 6], "rituals": {"wave": True}})
     assert state["last"]["owed"]["wave"] == [1, 2]
     state = play(state, 1, {"type": "wave"})
-    result = step(state, 1, {"type": "swap", "cells": [0, 1]})   # seat 2 never waved
+    result = step(state, 1, {"type": "swap", "cells": [0, 1]})  # seat 2 never waved
     assert result.event_type == "ErrorCaught" and result.record["refused"] == "swap"
     assert result.state["grid"] == ROW_MAJOR and turn(result.state) == 1  # seat 1 plays again
 

@@ -1,5 +1,6 @@
 """Photo Objective cards (a reconstruction): 50 of them, each reachable under every set of
 orange effects a team can hold together, proven by an exhaustive search of the square."""
+
 from collections import deque
 from itertools import permutations
 
@@ -74,6 +75,7 @@ def validity(effects):
 
     def ok(state: str) -> bool:
         return all((state.index(p[0]), state.index(p[1])) not in cells for p, cells in bad.items())
+
     return ok
 
 
@@ -95,8 +97,7 @@ def shift(cell: int) -> int:
 def component(start: int, effects, valid: set[int]) -> set[int]:
     """The valid squares (packed) reached from `start` by correct movements."""
     swaps, pushes = movement_table(effects)
-    swaps = [(shift(a), shift(b), {packed(pair[0]) << 4 | packed(pair[1]) for pair in ok})
-             for a, b, ok in swaps]
+    swaps = [(shift(a), shift(b), {packed(pair[0]) << 4 | packed(pair[1]) for pair in ok}) for a, b, ok in swaps]
     jo = packed("J")
     # A push moves a line's three cells one step along it: new[order[i]] = old[order[i - 1]].
     lines = []

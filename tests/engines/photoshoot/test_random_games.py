@@ -1,14 +1,23 @@
 """Random full games at every player count and level end with a ranked result; replays are exact."""
+
 import pytest
 
 from games.engines.photoshoot import ENGINE
 from tests.engines.contract import as_json, play_random_game, replay
 
 
-@pytest.mark.parametrize("players,options", [
-    (2, {}), (3, {"level": 5}), (4, {"level": 3}), (5, {"level": 5}), (6, {"level": 2, "family": True}),
-    (4, {"teams": "halves", "level": 4}), (5, {"teams": "halves"}),
-])
+@pytest.mark.parametrize(
+    "players,options",
+    [
+        (2, {}),
+        (3, {"level": 5}),
+        (4, {"level": 3}),
+        (5, {"level": 5}),
+        (6, {"level": 2, "family": True}),
+        (4, {"teams": "halves", "level": 4}),
+        (5, {"teams": "halves"}),
+    ],
+)
 @pytest.mark.parametrize("seed", ["delta", "echo"])
 def test_random_games_end_ranked_and_replay_exactly(players, options, seed):
     final, events = play_random_game(ENGINE, players, f"{seed}-{players}", options)
@@ -20,8 +29,9 @@ def test_random_games_end_ranked_and_replay_exactly(players, options, seed):
     if final["mode"] == "teams":
         assert max(result["team_scores"]) >= 25 and final["photo_rounds"][0] == final["photo_rounds"][1]
         best = max(result["team_scores"])
-        assert result["winners"] == sorted(s for t, team in enumerate(result["teams"]) for s in team
-                                           if result["team_scores"][t] == best)
+        assert result["winners"] == sorted(
+            s for t, team in enumerate(result["teams"]) for s in team if result["team_scores"][t] == best
+        )
     else:
         assert final["round"] == 5
     assert as_json(replay(ENGINE, players, f"{seed}-{players}", events, options)) == as_json(final)

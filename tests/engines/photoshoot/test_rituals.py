@@ -1,5 +1,6 @@
 """The blue Effect cards: each ritual performed (the action stands when challenged) and forgotten
 (an error the Control team can catch)."""
+
 import pytest
 
 from games.engines.base import EngineError, IllegalMove
@@ -22,9 +23,9 @@ def verdict(card, character, rituals):
 CASES = [
     ("max-phrase", "Max", {"say": ["Tout doux le chien!"]}, {"say": ["Tout doux le chat!"]}),
     ("olivia-applause", "Olivia", {"applaud": True}, {}),
-    ("olivia-slap", "Olivia", {"slap": 2}, {"slap": 1}),       # the player after seat 0 is seat 2
+    ("olivia-slap", "Olivia", {"slap": 2}, {"slap": 1}),  # the player after seat 0 is seat 2
     ("alice-contact", "Alice", {"contact": True}, {"contact": False}),
-    ("alice-shake", "Alice", {"shake": 1}, {"shake": 2}),      # seat 0's neighbours: 1 and 3
+    ("alice-shake", "Alice", {"shake": 1}, {"shake": 2}),  # seat 0's neighbours: 1 and 3
     ("pam-phrase", "Pam", {"say": ["eh ! je suis bien dans le cadre ?"]}, {"say": ["Ouistiti"]}),
     ("edgar-smile", "Edgar", {"say": ["Ouistiti"], "smile": True}, {"say": ["Ouistiti"]}),
 ]
@@ -47,7 +48,7 @@ def test_a_ritual_is_owed_only_when_its_character_moves(card, character, done, f
 
 def test_max_the_next_player_must_stroke_his_tile_before_playing():
     state = started(effects=["max-stroke"])
-    state = act(state, {"type": "swap", "cells": [0, 3]})            # Max moved: no ritual for seat 0
+    state = act(state, {"type": "swap", "cells": [0, 3]})  # Max moved: no ritual for seat 0
     assert challenge(state).record["error"] is False
     stroked = act(state, {"type": "swap", "cells": [7, 8], "rituals": {"stroke": True}})
     assert challenge(stroked).record["error"] is False
@@ -75,7 +76,7 @@ def test_version_1_pam_the_whole_team_does_a_mexican_wave():
     state = act(state, {"type": "swap", "cells": MOVE["Pam"], "rituals": {"wave": True}})
     assert state["last"]["owed"]["wave"] == [2]
     early = challenge(state).record
-    assert early["error"] is True and "wave" in early["faults"][0]   # seat 2 had not joined yet
+    assert early["error"] is True and "wave" in early["faults"][0]  # seat 2 had not joined yet
     waved = play(state, 2, {"type": "wave"})
     assert challenge(waved).record["error"] is False
     with pytest.raises(EngineError):
@@ -92,12 +93,12 @@ def test_version_1_pam_the_player_moving_her_starts_the_wave():
 def test_version_1_edgar_everyone_ready_the_whole_team_must_answer():
     state = started(effects=["edgar-ready"], version=1)
     state = act(state, {"type": "swap", "cells": MOVE["Edgar"], "rituals": {"say": ["Tout le monde est pret ?"]}})
-    assert challenge(state).record["error"] is True     # nobody answered yet
+    assert challenge(state).record["error"] is True  # nobody answered yet
     answered = play(state, 2, {"type": "answer"})
     assert challenge(answered).record["error"] is False
     unsaid = act(started(effects=["edgar-ready"], version=1), {"type": "swap", "cells": MOVE["Edgar"]})
     unsaid = play(unsaid, 2, {"type": "answer"})
-    assert challenge(unsaid).record["error"] is True     # the question was never asked
+    assert challenge(unsaid).record["error"] is True  # the question was never asked
 
 
 def test_version_1_a_forgotten_wave_stands_once_the_next_action_comes():
@@ -109,8 +110,9 @@ def test_version_1_a_forgotten_wave_stands_once_the_next_action_comes():
         play(state, 2, {"type": "wave"})  # too late: nothing owed now
 
 
-@pytest.mark.parametrize("rituals", [{"say": "Ouistiti"}, {"say": ["x" * 81]}, {"smile": 1},
-                                     {"slap": 9}, {"shake": -1}, {"dance": True}, []])
+@pytest.mark.parametrize(
+    "rituals", [{"say": "Ouistiti"}, {"say": ["x" * 81]}, {"smile": 1}, {"slap": 9}, {"shake": -1}, {"dance": True}, []]
+)
 def test_malformed_rituals_are_refused(rituals):
     with pytest.raises(IllegalMove):
         act(started(), {"type": "swap", "cells": [0, 1], "rituals": rituals})

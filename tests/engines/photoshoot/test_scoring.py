@@ -1,4 +1,5 @@
 """End of Round and Scoring, Adding Effects (every level), End of Game."""
+
 import pytest
 
 from games.engines.photoshoot import ENGINE
@@ -15,11 +16,11 @@ def colours(cards):
 
 
 def test_photographers_score_2_per_objective_and_1_per_token_control_1_per_token():
-    state = act(started(), {"type": "photo"})                       # unchallenged false photo: 2
+    state = act(started(), {"type": "photo"})  # unchallenged false photo: 2
     state = act(state, {"type": "swap", "cells": [0, 1]})
-    state = challenge(state).state                                  # correct: photographer token
+    state = challenge(state).state  # correct: photographer token
     state = act(state, {"type": "swap", "cells": [0, 8]})
-    state = challenge(state).state                                  # error: control token
+    state = challenge(state).state  # error: control token
     result = run_out(state)
     assert result.record["points"] == [3, 1] and result.state["scores"] == [3, 1]
     assert result.state["tokens"] == 10, "the tokens go back to the supply once counted"
@@ -57,7 +58,7 @@ def test_effect_cards_are_drawn_at_each_threshold_of_the_level(level):
     state["effects"] = [[], []]
     state["drawn"] = [[0], [0]]
     state["scores"] = [4, 0]
-    state = run_out(state).state          # 4 points: no threshold passed
+    state = run_out(state).state  # 4 points: no threshold passed
     assert state["effects"] == [[], []]
     state["scores"] = [5, 0]
     result = run_out(started_again(state))
@@ -72,6 +73,7 @@ def test_effect_cards_are_drawn_at_each_threshold_of_the_level(level):
 
 def started_again(state):
     from tests.engines.photoshoot.helpers import play
+
     while state["phase"] == "ready":
         seat = min(ENGINE.active_players(state))
         state = play(state, seat, ENGINE.legal_moves(state, seat)[0])
@@ -79,7 +81,7 @@ def started_again(state):
 
 
 def test_a_threshold_passed_in_the_other_teams_round_draws_before_its_photographer_round():
-    """"A team may pass the 5 or 15 point threshold during the other team's turn. It will then
+    """ "A team may pass the 5 or 15 point threshold during the other team's turn. It will then
     draw an Effect card before starting its Photographer round"."""
     state = started()
     state["scores"] = [0, 3]
@@ -115,8 +117,8 @@ def test_family_variant_draws_only_blue_effect_cards(level):
 def test_the_game_ends_when_both_teams_have_played_as_many_photographer_rounds():
     state = started()
     state["scores"] = [30, 10]
-    state = run_out(state).state                 # team 0 passed 25 in round 1...
-    assert state["phase"] == "ready" and state["photographers"] == 1   # ...team 1 still plays
+    state = run_out(state).state  # team 0 passed 25 in round 1...
+    assert state["phase"] == "ready" and state["photographers"] == 1  # ...team 1 still plays
     assert ENGINE.result(state) is None
     state = started_again(state)
     result = run_out(state)
@@ -145,10 +147,10 @@ def test_equal_points_is_a_shared_result():
 
 
 def test_teams_option_chooses_who_is_on_which_team():
-    """"Divide into 2 teams as equally as possible (it is fine to play 2 against 3)"."""
+    """ "Divide into 2 teams as equally as possible (it is fine to play 2 against 3)"."""
     assert new(5, teams="halves")["teams"] == [[0, 1, 2], [3, 4]]
     assert new(6, teams="halves")["teams"] == [[0, 1, 2], [3, 4, 5]]
-    assert new(5)["teams"] == [[0, 2, 4], [1, 3]]   # default: alternate seats, 3 against 2
+    assert new(5)["teams"] == [[0, 2, 4], [1, 3]]  # default: alternate seats, 3 against 2
     assert new(4)["teams"] == [[0, 2], [1, 3]]
     with pytest.raises(ValueError):
         new(5, teams="random")

@@ -7,6 +7,7 @@ team's game"): nothing a seat or a spectator is shown (view, replayed state, leg
 line fresh or later, the answer to any move it may try, refused ones included) may differ between
 an erroneous action and the same action judged correct. The seed is published only at the end.
 """
+
 from __future__ import annotations
 
 import copy
@@ -18,12 +19,28 @@ import pytest
 
 from games.engines import base
 from games.engines.photoshoot import ENGINE
-from tests.engines.secrecy import (T0, Observer, Perturbation, Trace, _event, check, first_step,
-                                   observe, record, swap_within_one_shuffle)
+from tests.engines.secrecy import (
+    T0,
+    Observer,
+    Perturbation,
+    Trace,
+    _event,
+    check,
+    first_step,
+    observe,
+    record,
+    swap_within_one_shuffle,
+)
 
 # (players, options): the cooperative variant (2-3), both team sizes, the family variant, levels.
-GAMES = [(2, {}), (3, {"family": True}), (4, {}), (4, {"level": 3}), (5, {"level": 5}),
-         (6, {"level": 2, "family": True})]
+GAMES = [
+    (2, {}),
+    (3, {"family": True}),
+    (4, {}),
+    (4, {"level": 3}),
+    (5, {"level": 5}),
+    (6, {"level": 2, "family": True}),
+]
 # Observations are compared for at most this many moves of a game (a pile that is never drawn
 # from would otherwise be compared for the whole game, every seat, a thousand moves long).
 HORIZON = 250
@@ -45,16 +62,23 @@ def perturbations(trace: Trace, chooser: random.Random):
         if len(hidden) < 2:
             continue
         a, b = chooser.sample(hidden, 2)
-        drawn = first_step(trace, lambda i, a=a, b=b, name=name: a not in pile(trace.states[i + 1], name)
-                           or b not in pile(trace.states[i + 1], name))
-        swaps = swap_within_one_shuffle(trace, (a, -1), (b, -1),
-                                        decks if name == "objectives" else ("effects",))
+        drawn = first_step(
+            trace,
+            lambda i, a=a, b=b, name=name: (
+                a not in pile(trace.states[i + 1], name) or b not in pile(trace.states[i + 1], name)
+            ),
+        )
+        swaps = swap_within_one_shuffle(trace, (a, -1), (b, -1), decks if name == "objectives" else ("effects",))
         if name != "objectives":  # each colour is its own shuffle
             swaps = {label: where for label, where in swaps.items() if label == ("effects", name)}
             assert swaps, f"{a} and {b} of the {name} pile come from its own shuffle"
         for seat in seats(trace):
-            yield Perturbation(seat, f"the {name} pile: is {a} or {b} deeper?", swaps,
-                               horizon=min(HORIZON, len(trace.moves)) if drawn is None else min(drawn, HORIZON))
+            yield Perturbation(
+                seat,
+                f"the {name} pile: is {a} or {b} deeper?",
+                swaps,
+                horizon=min(HORIZON, len(trace.moves)) if drawn is None else min(drawn, HORIZON),
+            )
 
 
 @pytest.mark.parametrize("players, options", GAMES)
@@ -86,9 +110,17 @@ def judged_correct(state: dict) -> dict:
     return forged
 
 
-PROBES = [{"type": "challenge", "action": 0}, {"type": "photo"}, {"type": "swap", "cells": [0, 8]},
-          {"type": "swap", "cells": [0, 1]}, {"type": "push", "cell": 0, "direction": "right"},
-          {"type": "wave"}, {"type": "answer"}, {"type": "ready"}, {"type": "mend", "cells": [0, 1]}]
+PROBES = [
+    {"type": "challenge", "action": 0},
+    {"type": "photo"},
+    {"type": "swap", "cells": [0, 8]},
+    {"type": "swap", "cells": [0, 1]},
+    {"type": "push", "cell": 0, "direction": "right"},
+    {"type": "wave"},
+    {"type": "answer"},
+    {"type": "ready"},
+    {"type": "mend", "cells": [0, 1]},
+]
 
 
 def answer(state: dict, seat: int, move: dict, when) -> str:
@@ -123,8 +155,11 @@ def test_nothing_tells_an_erroneous_action_from_a_correct_one_before_a_challenge
             assert observe(ENGINE, state, event, seat) == observe(ENGINE, forged, event, seat), (i, seat)
         when = T0 + timedelta(minutes=i + 1)  # the recorded game's next move's instant
         for seat in range(players):
-            probes = PROBES + [{"type": "challenge", "action": state["last"]["number"]}] \
-                + ENGINE.legal_moves(state, seat) if seat in ENGINE.active_players(state) else PROBES
+            probes = (
+                PROBES + [{"type": "challenge", "action": state["last"]["number"]}] + ENGINE.legal_moves(state, seat)
+                if seat in ENGINE.active_players(state)
+                else PROBES
+            )
             for move in probes:
                 assert answer(state, seat, move, when) == answer(forged, seat, move, when), (i, seat, move)
         # the log line of the erroneous action itself holds no verdict

@@ -1,6 +1,7 @@
-"""Photoshoot rules version 2 (issue 34): results that say what happened, rituals that can be
+"""Photoshoot rules version 2: results that say what happened, rituals that can be
 performed online, mending as the rulebook says, one turn rule after a cancelled action, and a
 timeout that is a timeout. Each test names its rule (docs/photoshoot.md, "Rules versions")."""
+
 import random
 from datetime import timedelta
 
@@ -9,8 +10,7 @@ import pytest
 from games.engines.base import EngineError, IllegalMove, UnavailableMove
 from games.engines.photoshoot import ENGINE
 from tests.engines.contract import T0
-from tests.engines.photoshoot.helpers import (ROW_MAJOR, act, at, challenge, engine_of, new, play,
-                                              started, step, turn)
+from tests.engines.photoshoot.helpers import ROW_MAJOR, act, at, challenge, engine_of, new, play, started, step, turn
 
 #  0 Max     1 Olivia  2 Alice
 #  3 Pam     4 Edgar   5 Jo
@@ -48,14 +48,14 @@ def started_again(state):
     return state
 
 
-def test_version_2_is_current_and_version_1_is_kept():
-    assert ENGINE.rules_version == 2 and ENGINE.rules_versions == (1, 2)
-    assert new()["rules_version"] == 2 and "rules_version" not in new(version=1)
+def test_versions_1_and_2_are_kept():
+    assert ENGINE.rules_versions == (1, 2, 3)
+    assert new(version=2)["rules_version"] == 2 and "rules_version" not in new(version=1)
 
 
 # -- results that say what happened ----------------------------------------------------------------
 def test_rule_a_lost_cooperative_game_has_no_winners():
-    """"If the team has not reached 25 points, it loses the game"."""
+    """ "If the team has not reached 25 points, it loses the game"."""
     out = ENGINE.outcome(finish(started(3), [24]))
     assert out["cooperative"] == {"target": 25, "won": False}
     assert out["winners"] == [] and out["places"] == [1, 1, 1]
@@ -71,9 +71,15 @@ def test_version_1_named_every_seat_of_a_lost_cooperative_game_a_winner():
     assert out["cooperative"]["won"] is False and out["winners"] == [0, 1, 2]
 
 
-@pytest.mark.parametrize("players,teams,places", [
-    (4, "alternate", [1, 2, 1, 2]), (5, "alternate", [1, 2, 1, 2, 1]),
-    (6, "alternate", [1, 2, 1, 2, 1, 2]), (5, "halves", [1, 1, 1, 2, 2])])
+@pytest.mark.parametrize(
+    "players,teams,places",
+    [
+        (4, "alternate", [1, 2, 1, 2]),
+        (5, "alternate", [1, 2, 1, 2, 1]),
+        (6, "alternate", [1, 2, 1, 2, 1, 2]),
+        (5, "halves", [1, 1, 1, 2, 2]),
+    ],
+)
 def test_rule_team_games_place_teams_every_seat_gets_its_team_s_place(players, teams, places):
     out = ENGINE.outcome(finish(started(players, teams=teams), [30, 10]))
     assert out["places"] == places and out["winners"] == [s for s, p in enumerate(places) if p == 1]
@@ -119,11 +125,11 @@ def test_rule_edgar_s_answer_is_declared_with_his_move():
     state = act(started(effects=["edgar-ready"]), {"type": "swap", "cells": EDGAR, "rituals": asked})
     assert all("answer" not in ENGINE.move_types(state, s) for s in range(4))
     assert challenge(state, 0.001).record["error"] is False
-    unanswered = act(started(effects=["edgar-ready"]), {"type": "swap", "cells": EDGAR,
-                                                          "rituals": {"say": asked["say"]}})
+    unanswered = act(
+        started(effects=["edgar-ready"]), {"type": "swap", "cells": EDGAR, "rituals": {"say": asked["say"]}}
+    )
     assert challenge(unanswered).record["faults"] == ["the team did not answer Edgar"]
-    unasked = act(started(effects=["edgar-ready"]), {"type": "swap", "cells": EDGAR,
-                                                       "rituals": {"answered": True}})
+    unasked = act(started(effects=["edgar-ready"]), {"type": "swap", "cells": EDGAR, "rituals": {"answered": True}})
     assert challenge(unasked).record["error"] is True
 
 
@@ -168,8 +174,12 @@ def _machine_speed_game(version):
         moved = set(state["last"]["moved"])
         rituals += bool(moved & {"Pam", "Edgar", "Olivia", "Alice"})
         controller = state["teams"][1 - state["photographers"]][0]
-        state = engine.play(state, controller, {"type": "challenge", "action": state["last"]["number"]},
-                            clock + timedelta(milliseconds=1)).state
+        state = engine.play(
+            state,
+            controller,
+            {"type": "challenge", "action": state["last"]["number"]},
+            clock + timedelta(milliseconds=1),
+        ).state
     raise AssertionError("no end")
 
 
@@ -187,16 +197,14 @@ def test_version_1_lost_that_race():
 
 
 # -- mending as the rulebook says ------------------------------------------------------------------
-ARTHUR_BY_MAX = ["Max", "Arthur", "Alice",
-                 "Pam", "Edgar", "Jo",
-                 "Chloé", "Olivia", "James"]
+ARTHUR_BY_MAX = ["Max", "Arthur", "Alice", "Pam", "Edgar", "Jo", "Chloé", "Olivia", "James"]
 
 
 def mending(grid=ARTHUR_BY_MAX, effects=("arthur",), **kw):
     state = new(**kw)
     state["grid"], state["effects"][0] = list(grid), list(effects)
     state = all_ready(state)
-    assert ENGINE.view(state, None)["mending"] is True and state["phase"] == "ready"
+    assert engine_of(state).view(state, None)["mending"] is True and state["phase"] == "ready"
     return state
 
 
@@ -226,9 +234,10 @@ def test_rule_a_mend_applies_the_blue_cards_rituals():
 
 def test_rule_a_mend_that_moves_max_is_stroked_by_the_next_player():
     grid = ["Arthur", "Max", "Alice", "Pam", "Edgar", "Jo", "Chloé", "Olivia", "James"]
-    state = mending(grid=grid, effects=("arthur", "max-stroke"))
-    state = play(state, 0, {"type": "mend", "cells": [1, 4]})   # Max moves down
+    state = mending(grid=grid, effects=("arthur", "max-stroke"), version=2)
+    state = play(state, 0, {"type": "mend", "cells": [1, 4]})  # Max moves down
     assert state["phase"] == "round" and state["stroke_due"] is True
+    # Version 2: the mender's own first action owes it (version 3: the player after the mender).
     assert challenge(act(state, {"type": "swap", "cells": [7, 8]})).record["error"] is True
 
 
@@ -236,15 +245,13 @@ def test_rule_jo_mends_by_pushing():
     grid = ["Pam", "Edgar", "Alice", "Max", "Arthur", "Jo", "Chloé", "Olivia", "James"]
     state = mending(grid=grid, effects=("arthur", "jo"))
     with pytest.raises(IllegalMove):
-        step(state, 0, {"type": "mend", "cells": [4, 5]})     # Jo does not swap
+        step(state, 0, {"type": "mend", "cells": [4, 5]})  # Jo does not swap
     done = step(state, 0, {"type": "mend", "cell": 5, "direction": "left"})
     assert done.record["mended"] is True and done.state["grid"][3:6] == ["Arthur", "Jo", "Max"]
 
 
 # Arthur beside Max and James away from Olivia: no single swap fixes both.
-BOTH_AT_FAULT = ["Max", "Arthur", "Alice",
-                 "Pam", "Edgar", "Jo",
-                 "Olivia", "Chloé", "James"]
+BOTH_AT_FAULT = ["Max", "Arthur", "Alice", "Pam", "Edgar", "Jo", "Olivia", "Chloé", "James"]
 
 
 def test_rule_when_no_single_move_mends_the_square_the_player_mends_again():
@@ -278,7 +285,7 @@ def test_version_1_mended_with_several_plain_swaps():
     state = new(version=1)
     state["grid"], state["effects"][0] = list(ARTHUR_BY_MAX), ["arthur"]
     state = all_ready(state)
-    state = play(state, 0, {"type": "mend", "cells": [4, 5]})   # accepted: still mending
+    state = play(state, 0, {"type": "mend", "cells": [4, 5]})  # accepted: still mending
     assert engine_of(state).view(state, None)["mending"] is True
 
 
@@ -309,10 +316,9 @@ def test_rule_a_timed_out_control_seat_does_not_challenge():
     for seed in range(20):
         assert ENGINE.auto_move(state, 1, random.Random(seed)) == {"type": "pass"}
     passed = step(state, 1, {"type": "pass"})
-    assert passed.state["tally"] == state["tally"] and passed.record == {
-        "seat": 1, "passed": "challenge", "action": 1}
-    assert ENGINE.move_types(passed.state, 1) == set()                  # it let it stand
-    assert "challenge" in ENGINE.move_types(passed.state, 3)             # its teammate still may
+    assert passed.state["tally"] == state["tally"] and passed.record == {"seat": 1, "passed": "challenge", "action": 1}
+    assert ENGINE.move_types(passed.state, 1) == set()  # it let it stand
+    assert "challenge" in ENGINE.move_types(passed.state, 3)  # its teammate still may
     with pytest.raises(EngineError):
         step(passed.state, 1, {"type": "challenge", "action": 1})
 
@@ -338,10 +344,18 @@ def test_version_1_timeouts_drew_from_the_list_with_its_errors():
 
 
 # -- bad input: refused, nothing changes -----------------------------------------------------------
-@pytest.mark.parametrize("move", [
-    {"type": "mend"}, {"type": "mend", "cells": [1, 1]}, {"type": "mend", "cells": [1, 4], "cell": 1},
-    {"type": "mend", "cell": 5, "direction": "sideways"}, {"type": "mend", "cells": [1, 4], "rituals": []},
-    {"type": "mend", "cells": [1, 4], "rituals": {"answered": "yes"}}, {"type": "mend", "cells": [1, 4], "x": 1}])
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "mend"},
+        {"type": "mend", "cells": [1, 1]},
+        {"type": "mend", "cells": [1, 4], "cell": 1},
+        {"type": "mend", "cell": 5, "direction": "sideways"},
+        {"type": "mend", "cells": [1, 4], "rituals": []},
+        {"type": "mend", "cells": [1, 4], "rituals": {"answered": "yes"}},
+        {"type": "mend", "cells": [1, 4], "x": 1},
+    ],
+)
 def test_malformed_mends_are_refused(move):
     state = mending()
     with pytest.raises(IllegalMove):
@@ -369,4 +383,4 @@ def test_rule_a_forfeited_photographer_s_turns_go_to_its_teammates():
     out = ENGINE.forfeit(state, 2)
     assert not ENGINE.active_players(out) & {0, 2}
     old = engine_of(new(version=1)).forfeit(started(4, version=1), 0)
-    assert turn(old) == 0 and 0 in engine_of(old).active_players(old)   # version 1 played for it
+    assert turn(old) == 0 and 0 in engine_of(old).active_players(old)  # version 1 played for it

@@ -1,5 +1,6 @@
 """Hidden information: the table is public, the piles' order is not, and nobody learns whether an
 action was an error before a challenge (or the cooperative referee) judges it."""
+
 import copy
 import json
 import random
@@ -41,13 +42,14 @@ def test_the_order_of_the_objective_and_effect_piles_never_changes_what_anyone_s
         seen = everything_seen(after, players)
         assert seen == everything_seen(reshuffled(after, event["seq"]), players)
         assert after["_seed"] not in seen
+
     play_random_game(ENGINE, players, f"piles-{players}", on_step=check)
 
 
 def test_views_show_pile_sizes_not_cards():
     view = ENGINE.view(started(), 0)
     assert view["objective_pile_size"] == 49 and view["effect_piles"] == {"blue": 10, "orange": 4}
-    assert "objective_pile\"" not in json.dumps(view) and "\"piles\"" not in json.dumps(view)
+    assert 'objective_pile"' not in json.dumps(view) and '"piles"' not in json.dumps(view)
 
 
 def test_whether_an_action_was_an_error_is_not_shown_before_a_challenge():
@@ -81,6 +83,7 @@ def test_the_records_of_an_error_and_of_a_correct_action_look_alike():
 
 def test_after_a_challenge_the_verdict_is_public():
     from tests.engines.photoshoot.helpers import challenge
+
     result = challenge(act(started(), {"type": "swap", "cells": [0, 8]}))
     assert result.record["error"] is True and result.record["faults"]
     assert ENGINE.view(result.state, None)["last_action"]["status"] == "challenged"
@@ -99,4 +102,64 @@ def test_every_view_keeps_the_view_schema_and_every_legal_move_the_move_schema()
         for seat in ENGINE.active_players(after):
             for move in ENGINE.legal_moves(after, seat):
                 assert moves.is_valid(move), move
+
     play_random_game(ENGINE, 5, "schemas", on_step=check)
+
+
+def refusals_written_in(path):
+    """The message of every `Refusal("...")` a module of the package writes."""
+    import ast
+
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Refusal"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
+
+
+def test_every_fault_the_rules_can_find_is_known_to_the_descriptions():
+    """A verdict's faults are recorded as English text; the descriptions find each one's message
+    again so that the server can say it in the reader's language: none may be missing."""
+    from pathlib import Path
+
+    from games.engines.photoshoot import challenges
+
+    package = Path(challenges.__file__).parent
+    written = set().union(*(refusals_written_in(path) for path in package.glob("*.py")))
+    assert written and written <= set(challenges.FAULTS)
+
+
+def test_a_recorded_verdict_is_described_with_its_messages_and_its_english_unchanged():
+    from games.engines.base import Refusal
+    from tests.golden.test_golden import HERE
+
+    recorded = 0
+    for path in sorted((HERE / "photoshoot").glob("*.json")):
+        for event in json.loads(path.read_text())["events"]:
+            record = (event.get("data") or {}).get("record")
+            if not isinstance(record, dict) or not record.get("faults"):
+                continue
+            faults = ENGINE.describe({**event, "fresh": False}, None)["record"]["faults"]
+            assert faults == record["faults"]  # the same English, word for word
+            assert all(type(fault) is Refusal for fault in faults), (path.name, record["faults"])
+            recorded += len(faults)
+    assert recorded > 100
+
+
+def test_a_fault_with_arguments_is_read_back_with_them():
+    from games.engines.base import Refusal
+    from games.engines.photoshoot.challenges import read_faults
+
+    wave, phrase, unknown = read_faults(
+        ["seats [1, 3] did not join the Mexican wave", 'Max moved without "Ouistiti !"', "a fault of another time"]
+    )
+    assert (wave.template, wave.args) == ("seats %(seats)s did not join the Mexican wave", {"seats": [1, 3]})
+    assert (phrase.template, phrase.args) == (
+        '%(character)s moved without "%(phrase)s"',
+        {"character": "Max", "phrase": "Ouistiti !"},
+    )
+    assert type(unknown) is str and not isinstance(unknown, Refusal)

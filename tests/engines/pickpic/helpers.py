@@ -1,4 +1,5 @@
 """Shared test tools: hand-built states, card accounting and the secrecy checks."""
+
 from __future__ import annotations
 
 import copy
@@ -16,8 +17,7 @@ def play(state, seat, move):
 
 
 def event_of(step, seat, move, seq=1):
-    return {"seq": seq, "type": step.event_type, "actor": seat,
-            "data": {"move": move, "record": step.record}}
+    return {"seq": seq, "type": step.event_type, "actor": seat, "data": {"move": move, "record": step.record}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -32,9 +32,13 @@ def gift_card(giver, receiver, second=False):
 def standard_gifts(players):
     gifts = []
     for g in range(players):
-        gifts.append({str(r): ([gift_card(g, r), gift_card(g, r, True)] if players == 3
-                               else [gift_card(g, r)])
-                      for r in range(players) if r != g})
+        gifts.append(
+            {
+                str(r): ([gift_card(g, r), gift_card(g, r, True)] if players == 3 else [gift_card(g, r)])
+                for r in range(players)
+                if r != g
+            }
+        )
     return gifts
 
 
@@ -49,14 +53,21 @@ def give_state(players, hands=None, options=None, seed="hand-built"):
     if hands is None:
         hands = [sorted(c for cards in g.values() for c in cards) for g in standard_gifts(players)]
     used = set(table) | {c for h in hands for c in h}
-    state.update(table=table, hands=[list(h) for h in hands], gifts=[None] * players,
-                 random=[None] * players, stacks=[None] * players, rankings=[None] * players,
-                 phase="give", deck=[c for c in ALL_CARDS if c not in used], discard=[])
+    state.update(
+        table=table,
+        hands=[list(h) for h in hands],
+        gifts=[None] * players,
+        random=[None] * players,
+        stacks=[None] * players,
+        rankings=[None] * players,
+        phase="give",
+        deck=[c for c in ALL_CARDS if c not in used],
+        discard=[],
+    )
     return state
 
 
-def rank_state(players, gifts=None, random_cards=None, scores=None, options=None,
-               seed="hand-built"):
+def rank_state(players, gifts=None, random_cards=None, scores=None, options=None, seed="hand-built"):
     """Round 1, rank phase, every seat given the standard round's cards (or `gifts`)."""
     state = ENGINE.setup(players, options or {}, seed)
     gifts = gifts or standard_gifts(players)
@@ -67,9 +78,17 @@ def rank_state(players, gifts=None, random_cards=None, scores=None, options=None
         received = [c for g in gifts if g for c in g.get(str(r), [])]
         stacks.append(sorted(received + [random_cards[r]]))
     used = set(table) | {c for s in stacks for c in s}
-    state.update(table=table, hands=[[] for _ in range(players)], gifts=copy.deepcopy(gifts),
-                 random=list(random_cards), stacks=stacks, rankings=[None] * players,
-                 phase="rank", deck=[c for c in ALL_CARDS if c not in used], discard=[])
+    state.update(
+        table=table,
+        hands=[[] for _ in range(players)],
+        gifts=copy.deepcopy(gifts),
+        random=list(random_cards),
+        stacks=stacks,
+        rankings=[None] * players,
+        phase="rank",
+        deck=[c for c in ALL_CARDS if c not in used],
+        discard=[],
+    )
     if scores is not None:
         state["scores"] = list(scores)
     return state
@@ -97,8 +116,13 @@ def card_places(state):
     phase = state["phase"]
     if phase == "give":
         places += [(f"hand{s}", c) for s, h in enumerate(state["hands"]) for c in h]
-        places += [(f"gift{g}", c) for g, given in enumerate(state["gifts"]) if given
-                   for cards in given.values() for c in cards]
+        places += [
+            (f"gift{g}", c)
+            for g, given in enumerate(state["gifts"])
+            if given
+            for cards in given.values()
+            for c in cards
+        ]
     elif phase == "rank":
         places += [(f"stack{s}", c) for s, st in enumerate(state["stacks"]) for c in st]
     return places
@@ -119,13 +143,35 @@ def assert_cards_accounted(state):
 # Secrecy: every number in a view or a log line is either a known non-card field or a card, and
 # the cards must all be ones the viewer may know.
 # ---------------------------------------------------------------------------------------------
-CARD_KEYS = {"table", "hand", "hands", "stack", "stacks", "order", "card", "random", "gifts",
-             "discarded", "cards"}
-NUMBER_KEYS = {"seq", "actor", "players", "round", "target", "cards_per_gift", "scores",
-               "deck_size", "discard_size", "active", "seat", "giver", "giver_points",
-               "ranker_points", "random_position", "random_last_bonus", "points", "as_giver",
-               "top_card", "as_ranker", "random_last", "total", "places", "winners",
-               "reshuffled", "discarded_count"}
+CARD_KEYS = {"table", "hand", "hands", "stack", "stacks", "order", "card", "random", "gifts", "discarded", "cards"}
+NUMBER_KEYS = {
+    "seq",
+    "actor",
+    "players",
+    "round",
+    "target",
+    "cards_per_gift",
+    "scores",
+    "deck_size",
+    "discard_size",
+    "active",
+    "seat",
+    "giver",
+    "giver_points",
+    "ranker_points",
+    "random_position",
+    "random_last_bonus",
+    "points",
+    "as_giver",
+    "top_card",
+    "as_ranker",
+    "random_last",
+    "total",
+    "places",
+    "winners",
+    "reshuffled",
+    "discarded_count",
+}
 
 
 def cards_in(value, key=None):
@@ -261,8 +307,9 @@ def assert_event_secrets_kept(event, after):
     for viewer in viewers(after):
         line = ENGINE.describe(event, viewer)
         assert current_cards(line) <= allowed_cards(after, viewer), (kind, viewer)
-        assert common_history(line, viewer) == common_history(
-            ENGINE.describe(event, None), viewer), "the evaluation is the same for everybody"
+        assert common_history(line, viewer) == common_history(ENGINE.describe(event, None), viewer), (
+            "the evaluation is the same for everybody"
+        )
         if kind in ("CardsGiven", "CardsRanked") and viewer != actor:
             extra = set(line) - PUBLIC_DESCRIBE_KEYS
             if "stacks" in event["data"]["record"]:

@@ -1,5 +1,6 @@
 """The cards' photographs (art.py, motifs/): drawn from each card's words and id, every one
 different, each showing the subjects its title names."""
+
 from xml.etree import ElementTree
 
 from games.engines.pickpic import art, cards
@@ -20,7 +21,7 @@ def test_a_scene_follows_the_card_words_and_is_deterministic():
     assert art.scene(entry) == art.scene(dict(entry))
     setting, light, _ = art.scene(entry)
     assert (setting, light) == ("sea", "night")
-    assert art.scene(entry) != art.scene({**entry, "id": 501})   # same words, another card: another photo
+    assert art.scene(entry) != art.scene({**entry, "id": 501})  # same words, another card: another photo
 
 
 def test_the_settings_all_occur_among_the_cards():

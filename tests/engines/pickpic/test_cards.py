@@ -1,4 +1,5 @@
 """The catalogue of 120 photo cards and their generated images (Components: "120 cards")."""
+
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -42,8 +43,10 @@ def test_card_lookup_returns_a_copy_and_rejects_unknown_ids():
             cards.card(bad)
 
 
-@pytest.mark.parametrize("value,ok", [(1, True), (120, True), (0, False), (121, False),
-                                      (True, False), ("5", False), (5.0, False), (None, False)])
+@pytest.mark.parametrize(
+    "value,ok",
+    [(1, True), (120, True), (0, False), (121, False), (True, False), ("5", False), (5.0, False), (None, False)],
+)
 def test_is_card_accepts_only_integer_ids_of_the_catalogue(value, ok):
     assert cards.is_card(value) is ok
 

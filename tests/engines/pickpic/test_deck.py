@@ -1,4 +1,5 @@
 """The deck: shuffled from the seed; the discards are reshuffled in when it runs short."""
+
 import random
 
 import pytest
@@ -51,6 +52,7 @@ def test_no_card_anywhere_is_an_error_not_a_silent_short_draw():
 
 def test_a_round_starting_on_a_short_deck_reshuffles_the_discards_in():
     from tests.engines.pickpic.helpers import assert_cards_accounted, rank_all, rank_state
+
     state = rank_state(4)
     # Leave two cards in the deck: the next round needs 4 photos and 12 hand cards.
     state["discard"], state["deck"] = state["deck"][2:], state["deck"][:2]
@@ -61,12 +63,13 @@ def test_a_round_starting_on_a_short_deck_reshuffles_the_discards_in():
 
 
 # ---------------------------------------------------------------------------------------------
-# Rules version 2: a round is dealt from one pool (issue 11, "Pick Pic, 3 players")
+# Rules version 2: a round is dealt from one pool (docs/pickpic.md)
 # ---------------------------------------------------------------------------------------------
 def test_a_round_the_deck_cannot_cover_is_dealt_from_the_deck_and_the_discards_shuffled_together():
     """3 players use 18 cards a round: 12 are left for round 7. Version 2 shuffles those 12 with
     the discards before dealing, so photos, hands and random cards all come from one pool."""
     from tests.engines.pickpic.helpers import assert_cards_accounted, rank_all, rank_state
+
     state = rank_state(3)
     leftover = state["deck"][:12]
     state["discard"], state["deck"] = state["deck"][12:], list(leftover)
@@ -85,7 +88,8 @@ def test_a_round_the_deck_cannot_cover_is_dealt_from_the_deck_and_the_discards_s
 
 def test_version_1_still_refills_in_the_middle_of_the_deal():
     """Games created under version 1 go on exactly as they were played."""
-    from tests.engines.pickpic.helpers import rank_all, rank_state
+    from tests.engines.pickpic.helpers import rank_state
+
     v1 = get("pickpic", 1)
     state = rank_state(3)
     state["discard"], state["deck"] = state["deck"][12:], state["deck"][:12]
@@ -115,15 +119,14 @@ def seen_before_attack(engine, seed, players=3, target=60):
                 hits += set(state["stacks"][s]) & seen[s] == {state["random"][s]}
                 seen[s] |= set(state["stacks"][s])
         elif before["phase"] == "rank" and state["phase"] == "give":
-            ranked = {e["card"] for st in engine.view(state, None)["last_round"]["stacks"]
-                      for e in st["order"]}
+            ranked = {e["card"] for st in engine.view(state, None)["last_round"]["stacks"] for e in st["order"]}
             for s in range(players):
                 seen[s] |= ranked | set(state["table"]) | set(state["hands"][s])
     return hits, stacks
 
 
 def test_the_random_card_is_not_the_one_card_of_the_stack_seen_before():
-    """Issue 11: at 3 players, round 7 dealt the hands from the old deck and the random cards from
+    """Under version 1, at 3 players, round 7 dealt the hands from the old deck and the random cards from
     the discards, so "the one card in its stack that it has seen before is the random card".
     Under version 2 that guess never finds it; under version 1 it found it in every game."""
     seeds = [f"attack-{i}" for i in range(10)]

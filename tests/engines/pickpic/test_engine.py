@@ -1,4 +1,5 @@
 """The round structure, the pipeline and the end of the game."""
+
 import json
 
 import pytest
@@ -7,14 +8,20 @@ from games.engines import base, get
 from games.engines.base import GameOver, IllegalMove, NotYourTurn, UnavailableMove
 from games.engines.pickpic import ENGINE
 from games.engines.pickpic.moves import hand_size
-from tests.engines.pickpic.helpers import (T0, assert_cards_accounted, give_state, play,
-                                           rank_all, rank_state, standard_gifts)
+from tests.engines.pickpic.helpers import (
+    T0,
+    assert_cards_accounted,
+    give_state,
+    play,
+    rank_all,
+    rank_state,
+    standard_gifts,
+)
 
 
 def test_registered_identity_and_player_range_three_to_five():
     assert get("pickpic") is ENGINE
-    assert (ENGINE.kind, ENGINE.title, ENGINE.min_players, ENGINE.max_players) == (
-        "pickpic", "Pick Pic", 3, 5)
+    assert (ENGINE.kind, ENGINE.title, ENGINE.min_players, ENGINE.max_players) == ("pickpic", "Pick Pic", 3, 5)
     for players in (2, 6, "4", True):
         with pytest.raises(ValueError):
             ENGINE.setup(players, {}, "s")
@@ -27,12 +34,12 @@ def test_options_target_20_and_comments_off_by_default():
     assert schema["properties"]["comments"]["default"] is False
     assert schema["additionalProperties"] is False
     assert ENGINE.setup(4, {}, "s")["options"] == {"target": 20, "comments": False}
-    assert ENGINE.setup(4, {"target": 7, "comments": True}, "s")["options"] == {
-        "target": 7, "comments": True}
+    assert ENGINE.setup(4, {"target": 7, "comments": True}, "s")["options"] == {"target": 7, "comments": True}
 
 
-@pytest.mark.parametrize("options", [{"target": 0}, {"target": "20"}, {"target": True},
-                                     {"comments": "yes"}, {"colour": 1}])
+@pytest.mark.parametrize(
+    "options", [{"target": 0}, {"target": "20"}, {"target": True}, {"comments": "yes"}, {"colour": 1}]
+)
 def test_bad_options_are_refused_at_setup(options):
     with pytest.raises(ValueError):
         ENGINE.setup(4, options, "s")
@@ -195,8 +202,14 @@ def test_variant_comments_through_the_engine():
     comments = {0: {"30": "the same warm light"}}
     state, step = rank_all(state, [[30, 100, 40, 50], *[s for s in state["stacks"][1:]]], comments)
     first = step.record["evaluation"]["stacks"][0]["order"][0]
-    assert first == {"card": 30, "giver": 1, "random": False, "giver_points": 2,
-                     "ranker_points": 1, "comment": "the same warm light"}
+    assert first == {
+        "card": 30,
+        "giver": 1,
+        "random": False,
+        "giver_points": 2,
+        "ranker_points": 1,
+        "comment": "the same warm light",
+    }
     plain = rank_state(4)
     with pytest.raises(IllegalMove, match="variant"):
         play(plain, 0, {"type": "rank", "order": [30, 100, 40, 50], "comments": comments[0]})
@@ -221,12 +234,14 @@ def test_step_itself_refuses_what_the_pipeline_would_catch():
     """step validates in full even when called directly (system actor, wrong phase, twice)."""
     state = give_state(4)
     given = play(state, 0, {"type": "give", "gifts": standard_gifts(4)[0]}).state
-    cases = [(state, None, {"type": "give", "gifts": standard_gifts(4)[0]}, "seated"),
-             (state, 7, {"type": "give", "gifts": standard_gifts(4)[0]}, "seated"),
-             (state, 0, {"type": "rank", "order": []}, "not a move of the give phase"),
-             (state, 0, {"type": 5}, "not a move"),
-             (given, 0, {"type": "give", "gifts": standard_gifts(4)[0]}, "already given"),
-             (state, 0, "x", "object")]
+    cases = [
+        (state, None, {"type": "give", "gifts": standard_gifts(4)[0]}, "seated"),
+        (state, 7, {"type": "give", "gifts": standard_gifts(4)[0]}, "seated"),
+        (state, 0, {"type": "rank", "order": []}, "not a move of the give phase"),
+        (state, 0, {"type": 5}, "not a move"),
+        (given, 0, {"type": "give", "gifts": standard_gifts(4)[0]}, "already given"),
+        (state, 0, "x", "object"),
+    ]
     for st, actor, move, why in cases:
         with pytest.raises(IllegalMove, match=why):
             ENGINE.step(st, actor, move, T0)
@@ -251,8 +266,10 @@ def test_step_keeps_unknown_top_level_keys_and_never_mutates_its_input():
     frozen = json.dumps(state, sort_keys=True)
     after = play(state, 0, {"type": "give", "gifts": standard_gifts(4)[0]}).state
     assert after["_forfeited"] == [3] and json.dumps(state, sort_keys=True) == frozen
-    final, _ = rank_all(rank_state(4) | {"_forfeited": [2]},
-                        [[30, 40, 50, 100], [21, 41, 51, 101], [22, 32, 52, 102], [23, 33, 43, 103]])
+    final, _ = rank_all(
+        rank_state(4) | {"_forfeited": [2]},
+        [[30, 40, 50, 100], [21, 41, 51, 101], [22, 32, 52, 102], [23, 33, 43, 103]],
+    )
     assert final["_forfeited"] == [2]
 
 
@@ -282,19 +299,25 @@ def test_scoring_tokens_are_plain_counters_without_a_supply_limit():
     """Setting Up: "Place all the scoring tokens aside" (42 x 1, 12 x 5, 6 x 10 = 162 points):
     the tokens only keep score, so scores are plain numbers and never run out."""
     state = rank_state(4, scores=[160, 0, 0, 0], options={"target": 200})
-    state, _ = rank_all(state, [[30, 40, 50, 100], [101, 21, 41, 51], [102, 22, 32, 52],
-                                [103, 23, 33, 43]])
+    state, _ = rank_all(state, [[30, 40, 50, 100], [101, 21, 41, 51], [102, 22, 32, 52], [103, 23, 33, 43]])
     assert state["scores"][0] == 164 and state["phase"] == "give"
 
 
-JUNK = [{"type": "give", "gifts": "all"}, {"type": "give", "gifts": {"1": None}},
-        {"type": "give", "gifts": {"1": [[21]], "2": [22], "3": [23]}},
-        {"type": "give", "gifts": {"1": {"x": 1}, "2": [22], "3": [23]}},
-        {"type": "give", "gifts": {1: [21], 2: [22], 3: [23]}},
-        {"type": "rank", "order": None}, {"type": "rank", "order": [{"card": 1}]},
-        {"type": "rank", "order": [30, 40, 50, 100], "comments": {30: "int key"}},
-        {"type": "rank", "order": [30, 40, 50, 100], "comments": "text"},
-        {"type": "give"}, {"type": "rank"}, {"type": "pass"}, {"type": ""}]
+JUNK = [
+    {"type": "give", "gifts": "all"},
+    {"type": "give", "gifts": {"1": None}},
+    {"type": "give", "gifts": {"1": [[21]], "2": [22], "3": [23]}},
+    {"type": "give", "gifts": {"1": {"x": 1}, "2": [22], "3": [23]}},
+    {"type": "give", "gifts": {1: [21], 2: [22], 3: [23]}},
+    {"type": "rank", "order": None},
+    {"type": "rank", "order": [{"card": 1}]},
+    {"type": "rank", "order": [30, 40, 50, 100], "comments": {30: "int key"}},
+    {"type": "rank", "order": [30, 40, 50, 100], "comments": "text"},
+    {"type": "give"},
+    {"type": "rank"},
+    {"type": "pass"},
+    {"type": ""},
+]
 
 
 @pytest.mark.parametrize("move", JUNK)

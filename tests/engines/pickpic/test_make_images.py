@@ -1,4 +1,5 @@
 """make_images writes one SVG per card."""
+
 from games.engines.pickpic import cards
 from games.engines.pickpic.make_images import main, write_images
 

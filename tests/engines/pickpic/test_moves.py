@@ -1,4 +1,5 @@
 """Move vocabulary: give and rank, their validation and their enumeration."""
+
 import itertools
 
 import pytest
@@ -40,8 +41,7 @@ def test_legal_gives_four_players():
     assert len(give_moves(4, 3, [5, 6, 7])) == 6
 
 
-@pytest.mark.parametrize("players,seat,hand", [(3, 1, [1, 2, 3, 4]), (4, 0, [7, 8, 9]),
-                                               (5, 4, [10, 11, 12, 13])])
+@pytest.mark.parametrize("players,seat,hand", [(3, 1, [1, 2, 3, 4]), (4, 0, [7, 8, 9]), (5, 4, [10, 11, 12, 13])])
 def test_every_listed_give_is_accepted(players, seat, hand):
     for m in give_moves(players, seat, hand):
         assert check_give(m, players, seat, hand) == m["gifts"]
@@ -73,23 +73,26 @@ def test_give_order_within_a_list_does_not_matter():
 HAND4 = [11, 12, 13]  # seat 0 of 4 players
 
 
-@pytest.mark.parametrize("gifts,why", [
-    (None, "gifts"),
-    ([11, 12, 13], "gifts"),
-    ({"1": [11], "2": [12]}, "exactly the other seats"),
-    ({"1": [11], "2": [12], "3": [13], "0": []}, "exactly the other seats"),
-    ({"1": [11], "2": [12], "4": [13]}, "exactly the other seats"),
-    ({"01": [11], "2": [12], "3": [13]}, "exactly the other seats"),
-    ({"1": 11, "2": [12], "3": [13]}, "list of card ids"),
-    ({"1": [11, 12], "2": [], "3": [13]}, "exactly 1 card"),
-    ({"1": ["11"], "2": [12], "3": [13]}, "card ids"),
-    ({"1": [True], "2": [12], "3": [13]}, "card ids"),
-    ({"1": [11.0], "2": [12], "3": [13]}, "card ids"),
-    ({"1": [999], "2": [12], "3": [13]}, "card ids"),
-    ({"1": [11], "2": [11], "3": [13]}, "only once"),
-    ({"1": [11], "2": [12], "3": [14]}, "not in your hand"),
-    ({"1": [None], "2": [12], "3": [13]}, "card ids"),
-])
+@pytest.mark.parametrize(
+    "gifts,why",
+    [
+        (None, "gifts"),
+        ([11, 12, 13], "gifts"),
+        ({"1": [11], "2": [12]}, "exactly the other seats"),
+        ({"1": [11], "2": [12], "3": [13], "0": []}, "exactly the other seats"),
+        ({"1": [11], "2": [12], "4": [13]}, "exactly the other seats"),
+        ({"01": [11], "2": [12], "3": [13]}, "exactly the other seats"),
+        ({"1": 11, "2": [12], "3": [13]}, "list of card ids"),
+        ({"1": [11, 12], "2": [], "3": [13]}, "exactly 1 card"),
+        ({"1": ["11"], "2": [12], "3": [13]}, "card ids"),
+        ({"1": [True], "2": [12], "3": [13]}, "card ids"),
+        ({"1": [11.0], "2": [12], "3": [13]}, "card ids"),
+        ({"1": [999], "2": [12], "3": [13]}, "card ids"),
+        ({"1": [11], "2": [11], "3": [13]}, "only once"),
+        ({"1": [11], "2": [12], "3": [14]}, "not in your hand"),
+        ({"1": [None], "2": [12], "3": [13]}, "card ids"),
+    ],
+)
 def test_bad_gives_are_illegal_moves(gifts, why):
     """Give cards: "give each other player exactly one card from their hand"."""
     move = {"type": "give"} if gifts is None else {"type": "give", "gifts": gifts}
@@ -99,8 +102,7 @@ def test_bad_gives_are_illegal_moves(gifts, why):
 
 def test_give_with_extra_fields_is_illegal():
     with pytest.raises(IllegalMove, match="unknown field"):
-        check_give({"type": "give", "gifts": {"1": [11], "2": [12], "3": [13]}, "x": 1},
-                   4, 0, HAND4)
+        check_give({"type": "give", "gifts": {"1": [11], "2": [12], "3": [13]}, "x": 1}, 4, 0, HAND4)
 
 
 def test_three_player_give_must_be_two_and_two():
@@ -112,17 +114,20 @@ def test_three_player_give_must_be_two_and_two():
 STACK = [5, 6, 7, 8]
 
 
-@pytest.mark.parametrize("move,why", [
-    ({"type": "rank"}, "list of card ids"),
-    ({"type": "rank", "order": "5678"}, "list of card ids"),
-    ({"type": "rank", "order": [5, 6, 7]}, "exactly the cards"),
-    ({"type": "rank", "order": [5, 6, 7, 8, 9]}, "exactly the cards"),
-    ({"type": "rank", "order": [5, 6, 7, 7]}, "only once"),
-    ({"type": "rank", "order": [5, 6, 7, 9]}, "exactly the cards"),
-    ({"type": "rank", "order": [5, 6, 7, "8"]}, "card ids"),
-    ({"type": "rank", "order": [5, 6, 7, 8], "extra": True}, "unknown field"),
-    ({"type": "rank", "order": [5, 6, 7, 8], "comments": {"5": "nice"}}, "variant"),
-])
+@pytest.mark.parametrize(
+    "move,why",
+    [
+        ({"type": "rank"}, "list of card ids"),
+        ({"type": "rank", "order": "5678"}, "list of card ids"),
+        ({"type": "rank", "order": [5, 6, 7]}, "exactly the cards"),
+        ({"type": "rank", "order": [5, 6, 7, 8, 9]}, "exactly the cards"),
+        ({"type": "rank", "order": [5, 6, 7, 7]}, "only once"),
+        ({"type": "rank", "order": [5, 6, 7, 9]}, "exactly the cards"),
+        ({"type": "rank", "order": [5, 6, 7, "8"]}, "card ids"),
+        ({"type": "rank", "order": [5, 6, 7, 8], "extra": True}, "unknown field"),
+        ({"type": "rank", "order": [5, 6, 7, 8], "comments": {"5": "nice"}}, "variant"),
+    ],
+)
 def test_bad_rankings_are_illegal_moves(move, why):
     """Rank cards: "look at the cards in your stack and rank them" - all of them, once each."""
     with pytest.raises(IllegalMove, match=why):
@@ -134,17 +139,20 @@ def test_empty_comments_are_accepted_without_the_variant():
     assert ranking == {"order": [8, 7, 6, 5], "comments": {}}
 
 
-@pytest.mark.parametrize("comments,why", [
-    ([], "comments"),
-    ({"9": "not mine"}, "not a card of your stack"),
-    ({"05": "padded id"}, "not a card of your stack"),
-    ({"5": ""}, "non-empty"),
-    ({"5": "   "}, "non-empty"),
-    ({"5": 5}, "non-empty"),
-    ({"5": None}, "non-empty"),
-    ({"5": "x" * 141}, "longer than 140"),
-    ({"5": "line\nbreak"}, "control"),
-])
+@pytest.mark.parametrize(
+    "comments,why",
+    [
+        ([], "comments"),
+        ({"9": "not mine"}, "not a card of your stack"),
+        ({"05": "padded id"}, "not a card of your stack"),
+        ({"5": ""}, "non-empty"),
+        ({"5": "   "}, "non-empty"),
+        ({"5": 5}, "non-empty"),
+        ({"5": None}, "non-empty"),
+        ({"5": "x" * 141}, "longer than 140"),
+        ({"5": "line\nbreak"}, "control"),
+    ],
+)
 def test_variant_bad_comments_are_illegal_moves(comments, why):
     """Variants: "giving short comments" - short text (at most 140 characters) on own cards."""
     with pytest.raises(IllegalMove, match=why):
@@ -161,5 +169,6 @@ def test_communication_no_hints_only_give_and_rank_moves_exist():
     only moves are give and rank, and a give carries no free text."""
     assert [v["properties"]["type"]["const"] for v in mv.move_schema()["oneOf"]] == ["give", "rank"]
     with pytest.raises(IllegalMove, match="unknown field"):
-        check_give({"type": "give", "gifts": {"1": [11], "2": [12], "3": [13]},
-                    "note": "the blue one is for you"}, 4, 0, HAND4)
+        check_give(
+            {"type": "give", "gifts": {"1": [11], "2": [12], "3": [13]}, "note": "the blue one is for you"}, 4, 0, HAND4
+        )

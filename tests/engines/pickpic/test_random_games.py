@@ -5,12 +5,12 @@ victory, with no card duplicated or lost across deck, hands, table and discards"
 step of those random games, no seat's view or event description contains another seat's hand,
 gifts or ranking before evaluation, and a spectator's view contains none".
 """
+
 import pytest
 
 from games.engines.pickpic import ENGINE
 from tests.engines.contract import as_json, play_random_game, replay
-from tests.engines.pickpic.helpers import (assert_cards_accounted, assert_event_secrets_kept,
-                                           assert_secrets_kept)
+from tests.engines.pickpic.helpers import assert_cards_accounted, assert_event_secrets_kept, assert_secrets_kept
 
 SEEDS = [f"seed-{i}" for i in range(8)]
 
@@ -32,8 +32,7 @@ class Checker:
             # with its giver, no giver below a random card (face down in the variant).
             evaluation = ENGINE.describe(event, None)["evaluation"]
             assert "gifts" not in evaluation and evaluation["random"] == before["random"]
-            orders = [r["order"] if r else event["data"]["move"]["order"]
-                      for r in before["rankings"]]
+            orders = [r["order"] if r else event["data"]["move"]["order"] for r in before["rankings"]]
             face_down = before["options"]["comments"]
             for seat, (stack, order) in enumerate(zip(evaluation["stacks"], orders)):
                 cut = order.index(before["random"][seat])
@@ -72,8 +71,11 @@ def assert_proper_end(final, events, players, seed, options=None):
     assert events[-1]["type"] == "RoundEvaluated" and events[-1]["data"]["record"]["result"] == result
     assert sum(e["type"] == "RoundEvaluated" for e in events) == final["round"]
     for seat in range(players):
-        assert result["breakdown"][seat]["total"] == result["scores"][seat] == sum(
-            v for k, v in result["breakdown"][seat].items() if k != "total")
+        assert (
+            result["breakdown"][seat]["total"]
+            == result["scores"][seat]
+            == sum(v for k, v in result["breakdown"][seat].items() if k != "total")
+        )
     assert as_json(replay(ENGINE, players, seed, events, options)) == as_json(final)
 
 

@@ -3,6 +3,7 @@
 Card numbers (see helpers): the card seat g gave seat r is 20 + 10*g + r (3 players: also
 70 + 10*g + r); seat r's random card is 100 + r. So 30 is "seat 1's gift to seat 0".
 """
+
 from games.engines.pickpic.scoring import evaluate_round, evaluate_stack, giver_of
 from tests.engines.pickpic.helpers import rank_all, rank_state, standard_gifts
 
@@ -39,7 +40,11 @@ def test_walk_down_the_ranking_both_players_score_until_the_random_card():
     assert state["scores"] == [2, 2, 1, 0]
     order = step.record["evaluation"]["stacks"][0]["order"]
     assert [(e["card"], e["giver"], e["random"]) for e in order] == [
-        (30, 1, False), (40, 2, False), (100, None, True), (50, 3, False)]
+        (30, 1, False),
+        (40, 2, False),
+        (100, None, True),
+        (50, 3, False),
+    ]
     assert [(e["giver_points"], e["ranker_points"]) for e in order] == [(2, 1), (1, 1), (0, 0), (0, 0)]
 
 
@@ -72,9 +77,9 @@ def test_three_player_giving_two_cards_each_both_can_score():
     """3-player game: "gives 2 cards to each of the other players", so a stack holds 5 cards and a
     giver can score for both of its cards."""
     orders = [
-        [80, 30, 90, 100, 40],      # seat 0: seat 1 gave 80 (top: 2) and 30 (1); seat 2 gave 90
-        [41, 21, 71, 91, 101],      # seat 1: random last; seat 2 gave 41 (top: 2) and 91 (1)
-        [102, 22, 72, 32, 82],      # seat 2: random first, nobody scores
+        [80, 30, 90, 100, 40],  # seat 0: seat 1 gave 80 (top: 2) and 30 (1); seat 2 gave 90
+        [41, 21, 71, 91, 101],  # seat 1: random last; seat 2 gave 41 (top: 2) and 91 (1)
+        [102, 22, 72, 32, 82],  # seat 2: random first, nobody scores
     ]
     state, step = rank_all(rank_state(3), orders)
     # seat 0: ranks 3 (3) + gave 21, 71 to seat 1 (1 + 1)        = 5
@@ -95,15 +100,16 @@ def test_every_player_is_evaluated_one_at_a_time_and_points_add_up():
     # seat 2: 1 + 1 + own 4 + 1 = 7; seat 3: 1 + 1 + 1 + own 4 = 7
     assert step.record["evaluation"]["points"] == [10, 8, 7, 7]
     assert state["scores"] == [11, 8, 12, 9], "round points add to the scores so far"
-    assert step.record["evaluation"]["breakdown"][0] == {
-        "as_giver": 3, "top_card": 3, "as_ranker": 3, "random_last": 1}
+    assert step.record["evaluation"]["breakdown"][0] == {"as_giver": 3, "top_card": 3, "as_ranker": 3, "random_last": 1}
     assert [s["seat"] for s in step.record["evaluation"]["stacks"]] == [0, 1, 2, 3]
     assert state["tally"][0] == {"as_giver": 3, "top_card": 3, "as_ranker": 3, "random_last": 1}
 
 
 def test_five_players_best_round_for_one_stack():
-    state, _ = rank_all(rank_state(5), [[30, 40, 50, 60, 100]] + [
-        [100 + r] + [c for c in state_stack(r) if c != 100 + r] for r in range(1, 5)])
+    state, _ = rank_all(
+        rank_state(5),
+        [[30, 40, 50, 60, 100]] + [[100 + r] + [c for c in state_stack(r) if c != 100 + r] for r in range(1, 5)],
+    )
     # ranker 4 + bonus; seat 1 top (2); seats 2, 3, 4 one each.
     assert state["scores"] == [5, 2, 1, 1, 1]
 
@@ -118,7 +124,8 @@ def test_evaluate_stack_directly():
     assert result["tallies"] == {
         "0": {"as_giver": 1, "top_card": 1, "as_ranker": 0, "random_last": 0},
         "1": {"as_giver": 1, "top_card": 0, "as_ranker": 0, "random_last": 0},
-        "2": {"as_giver": 0, "top_card": 0, "as_ranker": 2, "random_last": 1}}
+        "2": {"as_giver": 0, "top_card": 0, "as_ranker": 2, "random_last": 1},
+    }
     assert "comment" not in result["order"][0]
 
 
@@ -126,9 +133,11 @@ def test_variant_comments_are_shown_with_each_card_at_evaluation():
     """Variants: "when evaluating, reveal them one by one giving short comments why you ranked
     the photo in that position"."""
     gifts = standard_gifts(3)
-    rankings = [{"order": [80, 30, 90, 100, 40], "comments": {"30": "same blue", "100": "meh"}},
-                {"order": [101, 21, 41, 71, 91], "comments": {}},
-                {"order": [102, 22, 72, 32, 82], "comments": {}}]
+    rankings = [
+        {"order": [80, 30, 90, 100, 40], "comments": {"30": "same blue", "100": "meh"}},
+        {"order": [101, 21, 41, 71, 91], "comments": {}},
+        {"order": [102, 22, 72, 32, 82], "comments": {}},
+    ]
     out = evaluate_round(3, gifts, [100, 101, 102], rankings, with_comments=True)
     assert [e["comment"] for e in out["stacks"][0]["order"]] == [None, "same blue", None, "meh", None]
     plain = evaluate_round(3, gifts, [100, 101, 102], rankings, with_comments=False)

@@ -6,11 +6,21 @@ shuffled together with the random card and without givers. After evaluation, eve
 round is public." Rulebook: "Each player draws a secret hand"; "Players may not yet look at the
 cards they just received"; "make sure never to show your cards".
 """
+
 from games.engines.pickpic import ENGINE
-from tests.engines.pickpic.helpers import (assert_event_secrets_kept, assert_secrets_kept,
-                                           cards_in, event_of, give_state, play, rank_all,
-                                           rank_state, standard_gifts, viewers,
-                                           gift_card)
+from tests.engines.pickpic.helpers import (
+    assert_event_secrets_kept,
+    assert_secrets_kept,
+    cards_in,
+    event_of,
+    give_state,
+    play,
+    rank_all,
+    rank_state,
+    standard_gifts,
+    viewers,
+    gift_card,
+)
 
 ORDERS = [[30, 40, 50, 100], [21, 41, 51, 101], [22, 32, 52, 102], [23, 33, 43, 103]]
 
@@ -46,8 +56,7 @@ def test_after_giving_the_giver_sees_its_gifts_and_the_receivers_see_nothing():
     event = event_of(step, 0, move)
     assert ENGINE.describe(event, 0)["gifts"] == standard_gifts(4)[0]
     for viewer in (None, 1, 2, 3):
-        assert ENGINE.describe(event, viewer) == {"seq": 1, "type": "CardsGiven", "actor": 0,
-                                                  "round": 1}
+        assert ENGINE.describe(event, viewer) == {"seq": 1, "type": "CardsGiven", "actor": 0, "round": 1}
     assert_secrets_kept(after)
     assert_event_secrets_kept(event, after)
 
@@ -81,7 +90,11 @@ def test_rankings_stay_secret_until_everybody_has_ranked():
     for viewer in (None, 1, 2, 3):
         assert "ranking" not in ENGINE.view(step.state, viewer).get("you", {})
         assert ENGINE.describe(event_of(step, 0, move), viewer) == {
-            "seq": 1, "type": "CardsRanked", "actor": 0, "round": 1}
+            "seq": 1,
+            "type": "CardsRanked",
+            "actor": 0,
+            "round": 1,
+        }
     assert ENGINE.describe(event_of(step, 0, move), 0)["order"] == ORDERS[0]
     assert_secrets_kept(step.state)
 
@@ -134,17 +147,23 @@ def test_nobody_claims_a_card_ranked_below_the_random_card_so_its_giver_stays_se
     state, step = rank_all(rank_state(4), BELOW)
     event = event_of(step, 3, {"type": "rank", "order": BELOW[3]})
     for viewer in viewers(state):
-        for shown in (ENGINE.describe(event, viewer)["evaluation"],
-                      ENGINE.view(state, viewer)["last_round"]):
+        for shown in (ENGINE.describe(event, viewer)["evaluation"], ENGINE.view(state, viewer)["last_round"]):
             assert "gifts" not in shown
             stack = shown["stacks"][0]
             assert stack["random_position"] == 1
-            assert stack["order"][0] == {"card": 30, "giver": 1, "random": False, "claimed": True,
-                                         "giver_points": 2, "ranker_points": 1}
+            assert stack["order"][0] == {
+                "card": 30,
+                "giver": 1,
+                "random": False,
+                "claimed": True,
+                "giver_points": 2,
+                "ranker_points": 1,
+            }
             assert stack["order"][1]["card"] == 100 and stack["order"][1]["random"]
             assert stack["order"][2:] == [
-                {"card": c, "giver": None, "random": False, "claimed": False,
-                 "giver_points": 0, "ranker_points": 0} for c in (40, 50)]
+                {"card": c, "giver": None, "random": False, "claimed": False, "giver_points": 0, "ranker_points": 0}
+                for c in (40, 50)
+            ]
     # The state keeps the whole round (for the audit); views and the log do not show it.
     assert state["last_round"]["gifts"][2]["0"] == [40]
 

@@ -2,6 +2,7 @@
 
 Run with `pytest tests/engines/provence/bench_legal_moves.py -m bench --benchmark-enable`
 (excluded from the normal run by the `bench` marker)."""
+
 import random
 
 import pytest

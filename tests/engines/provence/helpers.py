@@ -1,4 +1,5 @@
 """Hand-built landscapes for the Walking in Provence tests."""
+
 from __future__ import annotations
 
 from games.engines.provence import cards
@@ -25,6 +26,7 @@ def landscape(start: str = "start1", *placed, photographer=None, drone=None) -> 
     """A landscape of real cards: the starting card at the origin, then each (card, x, y,
     rotation, under) put on top or tucked under in order."""
     from games.engines.provence import layout
+
     land = layout.new_landscape(start, 0)
     for card, x, y, rotation, under in placed:
         layout.place(land, card, x, y, rotation, under)

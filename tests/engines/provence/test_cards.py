@@ -1,5 +1,6 @@
 """Cards may be placed horizontally or vertically; turning a card turns its lavender and
 sunflowers."""
+
 from games.engines.provence import cards
 
 

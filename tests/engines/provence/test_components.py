@@ -1,4 +1,5 @@
 """The reconstructed components agree with what the rulebook says about them."""
+
 from collections import Counter
 
 from games.engines.provence import cards, components
@@ -19,8 +20,7 @@ def test_every_scene_card_is_a_grid_of_2x3_terrain_squares():
         assert len(card["rows"]) == 2 and all(len(row) == 3 for row in card["rows"])
         terrains.update(cards.CODES[c][0] for row in card["rows"] for c in row)
     # "Forest, Lavender Field, Mill, Church, Wheat Field, Meadow, Town, and Sunflower Field"
-    assert set(terrains) == {"forest", "lavender", "mill", "church", "wheat", "meadow", "town",
-                             "sunflower"}
+    assert set(terrains) == {"forest", "lavender", "mill", "church", "wheat", "meadow", "town", "sunflower"}
 
 
 def test_each_church_is_two_adjacent_squares_on_one_card():
@@ -54,8 +54,15 @@ def test_fourteen_photo_cards_with_backs_a_b_c_enough_for_setup():
 
 
 def test_photo_requirements_are_those_of_the_summary_of_requirements():
-    allowed = {"lavender": {3, 4, 5}, "wheat": {3, 4, 5}, "town": {2}, "forest": {2},
-               "church": {1}, "mill": {1}, "sunflower": {1}}
+    allowed = {
+        "lavender": {3, 4, 5},
+        "wheat": {3, 4, 5},
+        "town": {2},
+        "forest": {2},
+        "church": {1},
+        "mill": {1},
+        "sunflower": {1},
+    }
     seen = set()
     for photo in cards.PHOTO.values():
         for terrain, count in photo["requires"]:
@@ -76,8 +83,9 @@ def test_photo_spots_descend_and_the_printed_examples_exist():
 
 def test_three_double_sided_goal_cards_show_the_six_goals_of_the_appendix():
     assert len(components.GOAL_CARDS) == 3
-    assert sorted(cards.GOALS) == sorted(["churches", "mills", "sunflowers_facing_deck",
-                                          "lavender_field", "wheat_field", "forest_field"])
+    assert sorted(cards.GOALS) == sorted(
+        ["churches", "mills", "sunflowers_facing_deck", "lavender_field", "wheat_field", "forest_field"]
+    )
 
 
 def test_seven_markers_each_cover_the_seven_face_up_photo_cards():

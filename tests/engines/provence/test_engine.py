@@ -1,4 +1,5 @@
 """Game Setup and How to Play: the rounds, phases and their exceptions, through the engine."""
+
 from collections import Counter
 
 import pytest
@@ -24,7 +25,7 @@ def first_moves(state):
 
 def run_round(state):
     state = first_moves(state).state  # Scene phase
-    return first_moves(state)          # Walking phase, then Photo and Refill
+    return first_moves(state)  # Walking phase, then Photo and Refill
 
 
 # -- Game Setup ---------------------------------------------------------------------------------
@@ -121,8 +122,9 @@ def test_walking_is_optional_and_tokens_move_to_empty_meadows():
     state = first_moves(ENGINE.setup(2, {}, "walk")).state
     before = [dict(land) for land in state["landscapes"]]
     land = state["landscapes"][0]
-    meadow = next(c for c in layout.meadows(layout.visible(land))
-                  if list(c) not in (land["photographer"], land["drone"]))
+    meadow = next(
+        c for c in layout.meadows(layout.visible(land)) if list(c) not in (land["photographer"], land["drone"])
+    )
     state = play(state, 0, {"type": "walk", "photographer": list(meadow)}).state
     state = play(state, 1, {"type": "walk"}).state
     assert state["landscapes"][0]["photographer"] == list(meadow)
@@ -167,8 +169,8 @@ def test_the_server_detects_photos_and_markers_go_on_the_highest_free_spot_share
 
 def test_note_2_a_player_may_complete_several_photo_cards_in_one_turn():
     state = first_moves(ENGINE.setup(2, {}, "several")).state
-    state["photos"][0] = {"card": "A2", "markers": [[], [], []]}       # a mill
-    state["photos"][1] = {"card": "B1", "markers": [[], []]}           # 3 adjacent lavender
+    state["photos"][0] = {"card": "A2", "markers": [[], [], []]}  # a mill
+    state["photos"][1] = {"card": "B1", "markers": [[], []]}  # 3 adjacent lavender
     land = mill_landscape()
     layout.place(land, "s01", 2, -3, 0, False)  # "G G G / Lh Sw Sw": Lh (2,-2) extends s09 Lh Lh
     state["landscapes"][0] = land
@@ -214,12 +216,27 @@ def scene_state():
     return state, state["hands"][0][0], state["hands"][1][0]
 
 
-@pytest.mark.parametrize("change", [
-    {"card": None}, {"card": 7}, {"card": "nope"}, {"card": "start1"},
-    {"rotation": 45}, {"rotation": "90"}, {"rotation": True}, {"rotation": None},
-    {"x": 1.5}, {"x": "3"}, {"x": True}, {"y": 10 ** 6}, {"y": None},
-    {"under": "yes"}, {"under": 1}, {"extra": 1},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"card": None},
+        {"card": 7},
+        {"card": "nope"},
+        {"card": "start1"},
+        {"rotation": 45},
+        {"rotation": "90"},
+        {"rotation": True},
+        {"rotation": None},
+        {"x": 1.5},
+        {"x": "3"},
+        {"x": True},
+        {"y": 10**6},
+        {"y": None},
+        {"under": "yes"},
+        {"under": 1},
+        {"extra": 1},
+    ],
+)
 def test_malformed_place_moves_are_illegal(change):
     state, mine, _ = scene_state()
     move = {"type": "place", "card": mine, "x": 3, "y": 0, "rotation": 0, **change}
@@ -242,9 +259,14 @@ def test_placing_a_card_not_in_your_hand_is_illegal():
         play(state, 0, {"type": "place", "card": theirs, "x": 3, "y": 0, "rotation": 0})
 
 
-@pytest.mark.parametrize("x,y,under,why", [
-    (9, 9, False, "touch"), (0, 0, True, "visible"), (-2, 0, False, "token"),
-])
+@pytest.mark.parametrize(
+    "x,y,under,why",
+    [
+        (9, 9, False, "touch"),
+        (0, 0, True, "visible"),
+        (-2, 0, False, "token"),
+    ],
+)
 def test_placements_breaking_a_rule_are_illegal(x, y, under, why):
     state, mine, _ = scene_state()
     with pytest.raises(base.IllegalMove, match=why):
@@ -265,16 +287,19 @@ def walking_state():
     return first_moves(ENGINE.setup(2, {}, "badwalk")).state
 
 
-@pytest.mark.parametrize("move", [
-    {"type": "walk", "photographer": [0]},
-    {"type": "walk", "photographer": [0, 0, 0]},
-    {"type": "walk", "photographer": "0,0"},
-    {"type": "walk", "photographer": [0.0, 1]},
-    {"type": "walk", "drone": [None, 1]},
-    {"type": "walk", "drone": [True, 1]},
-    {"type": "walk", "steps": 3},
-    {"type": "walk", "photographer": [40, 40]},
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "walk", "photographer": [0]},
+        {"type": "walk", "photographer": [0, 0, 0]},
+        {"type": "walk", "photographer": "0,0"},
+        {"type": "walk", "photographer": [0.0, 1]},
+        {"type": "walk", "drone": [None, 1]},
+        {"type": "walk", "drone": [True, 1]},
+        {"type": "walk", "steps": 3},
+        {"type": "walk", "photographer": [40, 40]},
+    ],
+)
 def test_malformed_or_off_the_landscape_walks_are_illegal(move):
     with pytest.raises(base.IllegalMove):
         play(walking_state(), 0, move)

@@ -1,4 +1,5 @@
 """Random full games at 2-5 players end with a ranked result, with every invariant kept."""
+
 from collections import Counter
 
 import pytest

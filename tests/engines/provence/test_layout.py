@@ -3,6 +3,7 @@
 The starting card start1 is "R G R / Lh P W" at the origin: x 0..2, y 0..1, the photographer on
 the scooter (1, 1) and the drone on the tree (0, 0).
 """
+
 import itertools
 
 import pytest
@@ -25,7 +26,7 @@ def test_the_starting_card_lies_at_the_origin_with_the_tokens_on_scooter_and_tre
 
 def test_rule_1_cards_may_be_placed_horizontally_or_vertically():
     land = landscape()
-    assert error(land, "s09", 3, 0, 0) is None   # 3x2 to the right
+    assert error(land, "s09", 3, 0, 0) is None  # 3x2 to the right
     assert error(land, "s09", 3, 0, 90) is None  # 2x3 to the right
     assert error(land, "s09", 0, -2, 180) is None
     assert error(land, "s09", -2, 0, 270) is None
@@ -110,8 +111,11 @@ def brute_force(land, card, margin=4):
     ys = [y for _, y in grid]
     found = set()
     for x, y, rotation, under in itertools.product(
-            range(min(xs) - margin, max(xs) + margin), range(min(ys) - margin, max(ys) + margin),
-            cards.ROTATIONS, (False, True)):
+        range(min(xs) - margin, max(xs) + margin),
+        range(min(ys) - margin, max(ys) + margin),
+        cards.ROTATIONS,
+        (False, True),
+    ):
         if layout.placement_error(land, card, x, y, rotation, under) is None:
             found.add((x, y, rotation, under))
     return found
@@ -119,8 +123,7 @@ def brute_force(land, card, margin=4):
 
 @pytest.mark.parametrize("card", ["s07", "s09", "s44"])
 def test_enumerated_placements_are_exactly_the_legal_ones(card):
-    land = landscape("start3", ("s07", 3, 0, 0, False), ("s12", -1, -2, 90, False),
-                     ("s33", 1, 1, 0, True))
+    land = landscape("start3", ("s07", 3, 0, 0, False), ("s12", -1, -2, 90, False), ("s33", 1, 1, 0, True))
     listed = list(layout.placements(land, card))
     assert len(listed) == len(set(listed))
     assert set(listed) == brute_force(land, card)

@@ -1,4 +1,5 @@
 """The move vocabulary: the published JSON Schema accepts every listed move."""
+
 import jsonschema
 
 from games.engines.provence import ENGINE
@@ -18,10 +19,12 @@ def test_every_legal_move_matches_the_move_schema():
 
 def test_the_schema_rejects_junk():
     schema = ENGINE.move_schema()
-    for bad in ({"type": "place", "card": "s01", "x": 0, "y": 0, "rotation": 45},
-                {"type": "walk", "photographer": [1]},
-                {"type": "walk", "fly": True},
-                {"type": "dance"}):
+    for bad in (
+        {"type": "place", "card": "s01", "x": 0, "y": 0, "rotation": 45},
+        {"type": "walk", "photographer": [1]},
+        {"type": "walk", "fly": True},
+        {"type": "dance"},
+    ):
         assert not jsonschema.Draft202012Validator(schema).is_valid(bad)
 
 

@@ -1,4 +1,5 @@
 """Details of the Photo Phase: frames, the Summary of Requirements, and the markers."""
+
 import pytest
 
 from games.engines.provence import photos
@@ -6,12 +7,28 @@ from tests.engines.provence.helpers import grid_from
 
 P = (10, 10)  # where the photographer or the drone stands in these tests
 
-SQUARE = {"church": ("church", None), "mill": ("mill", None), "sunflower": ("sunflower", "S"),
-          "town": ("town", "gift"), "forest": ("forest", None), "lavender": ("lavender", "v"),
-          "wheat": ("wheat", None)}
-REQUIREMENTS = [("church", 1), ("mill", 1), ("sunflower", 1), ("town", 2), ("forest", 2),
-                ("lavender", 3), ("lavender", 4), ("lavender", 5),
-                ("wheat", 3), ("wheat", 4), ("wheat", 5)]
+SQUARE = {
+    "church": ("church", None),
+    "mill": ("mill", None),
+    "sunflower": ("sunflower", "S"),
+    "town": ("town", "gift"),
+    "forest": ("forest", None),
+    "lavender": ("lavender", "v"),
+    "wheat": ("wheat", None),
+}
+REQUIREMENTS = [
+    ("church", 1),
+    ("mill", 1),
+    ("sunflower", 1),
+    ("town", 2),
+    ("forest", 2),
+    ("lavender", 3),
+    ("lavender", 4),
+    ("lavender", 5),
+    ("wheat", 3),
+    ("wheat", 4),
+    ("wheat", 5),
+]
 
 
 def row_of(terrain, count, x0, y):
@@ -28,9 +45,8 @@ def frames(holder):
 
 @pytest.mark.parametrize("holder", ["photographer", "drone"])
 @pytest.mark.parametrize("terrain,count", REQUIREMENTS)
-def test_each_requirement_kind_met_inside_the_frame_and_not_when_a_square_falls_outside(
-        holder, terrain, count):
-    """"All the required scene squares on the Photo Card must appear in this frame." The row
+def test_each_requirement_kind_met_inside_the_frame_and_not_when_a_square_falls_outside(holder, terrain, count):
+    """ "All the required scene squares on the Photo Card must appear in this frame." The row
     y = 8 from x = 8 to 12 lies in the photographer's frame above and in the drone's frame."""
     inside = row_of(terrain, count, 8, 8)
     assert photos.frames_met(inside, frames(holder), [[terrain, count]])
@@ -63,8 +79,12 @@ def test_squares_beside_the_frames_do_not_count_for_the_photographer(mill):
 def test_the_drone_frames_5x5_centred_on_itself():
     assert set(photos.drone_frame(P)) == {(x, y) for x in range(8, 13) for y in range(8, 13)}
     land = {"photographer": [0, 0], "drone": list(P)}
-    church_mill_sun = {(8, 8): ("church", None, "c"), (8, 9): ("church", None, "c"),
-                       (12, 12): ("mill", None, "m"), (10, 11): ("sunflower", "E", "s")}
+    church_mill_sun = {
+        (8, 8): ("church", None, "c"),
+        (8, 9): ("church", None, "c"),
+        (12, 12): ("mill", None, "m"),
+        (10, 11): ("sunflower", "E", "s"),
+    }
     assert photos.completed(church_mill_sun, land, "C4")
     del church_mill_sun[(12, 12)]
     church_mill_sun[(13, 12)] = ("mill", None, "m")
@@ -121,8 +141,7 @@ def test_adjacency_counts_only_the_squares_inside_the_frame():
 
 
 def test_every_requirement_of_a_card_must_be_met_in_the_same_frame():
-    grid = {(0, 0): ("forest", None, "f"), (1, 0): ("forest", None, "f"),
-            (1, 6): ("sunflower", "N", "s")}
+    grid = {(0, 0): ("forest", None, "f"), (1, 0): ("forest", None, "f"), (1, 6): ("sunflower", "N", "s")}
     land = {"photographer": [1, 3], "drone": [9, 9]}
     # A4 needs a sunflower and 2 adjacent forests: the forests lie in the frame above, the
     # sunflower in the frame below.
@@ -133,6 +152,7 @@ def test_every_requirement_of_a_card_must_be_met_in_the_same_frame():
 
 def new_photo(card):
     from games.engines.provence import cards
+
     return {"card": card, "markers": [[] for _ in cards.PHOTO[card]["spots"]]}
 
 
@@ -164,9 +184,9 @@ def test_note_4_with_no_empty_spot_markers_go_on_the_infinity_spot_without_limit
 def test_points_for_photos_add_up_the_spots_holding_the_seats_markers():
     """B. Points for Photos."""
     b1, b4 = new_photo("B1"), new_photo("B4")
-    photos.award(b1, [0])       # 6
-    photos.award(b4, [1])       # 8
-    photos.award(b4, [0, 2])    # 6 each
+    photos.award(b1, [0])  # 6
+    photos.award(b4, [1])  # 8
+    photos.award(b4, [0, 2])  # 6 each
     assert photos.points([b1, b4], 0) == 6 + 6
     assert photos.points([b1, b4], 1) == 8
     assert photos.points([b1, b4], 3) == 0

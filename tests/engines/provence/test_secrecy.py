@@ -4,6 +4,7 @@ The secrets, from the rulebook: the Scene Deck's order; each hand of 2 Scene Car
 passed left, known to its giver and its receiver); each seat's placement and walk while the others
 still choose ("all players simultaneously"), until they are revealed together.
 """
+
 from __future__ import annotations
 
 import random
@@ -11,8 +12,7 @@ import random
 import pytest
 
 from games.engines.provence import ENGINE
-from tests.engines.secrecy import (Observer, Perturbation, Trace, check, first_step, record,
-                                   swap_within_one_shuffle)
+from tests.engines.secrecy import Observer, Perturbation, Trace, check, first_step, record, swap_within_one_shuffle
 
 SEEDS = [f"whole-{i}" for i in range(2)]
 DECKS = ("scene-deck",)
@@ -44,6 +44,7 @@ def relabel_placement(a: str, b: str):
         if other in legal:
             return other
         return next(m for m in legal if m["card"] == other["card"])
+
     return translate
 
 
@@ -62,9 +63,13 @@ def perturbations(trace: Trace, chooser: random.Random):
             horizon = first_step(trace, lambda i: bool({a, b} & known[seat][i + 1]))
             if horizon == 0:
                 continue
-            yield Perturbation(seat, f"{a} and {b} exchanged in the Scene Deck",
-                               swap_within_one_shuffle(trace, (a, -1), (b, -1), DECKS),
-                               relabel_placement(a, b), horizon)
+            yield Perturbation(
+                seat,
+                f"{a} and {b} exchanged in the Scene Deck",
+                swap_within_one_shuffle(trace, (a, -1), (b, -1), DECKS),
+                relabel_placement(a, b),
+                horizon,
+            )
     # A pending placement or walk, replaced by another before the phase resolves.
     resolving = ("ScenesPlaced", "WalksRevealed")
     pending = [i for i, e in enumerate(trace.events) if e["type"] in ("CardChosen", "WalkChosen")]
@@ -76,9 +81,14 @@ def perturbations(trace: Trace, chooser: random.Random):
 
         def choose_otherwise(state, who, chosen, step, index=index, other=other):
             return other if step == index else chosen
+
         for seat in set(range(n)) - {actor}:
-            yield Perturbation(seat, f"seat {actor}'s secret {move['type']} at move {index}",
-                               translate=choose_otherwise, horizon=resolve)
+            yield Perturbation(
+                seat,
+                f"seat {actor}'s secret {move['type']} at move {index}",
+                translate=choose_otherwise,
+                horizon=resolve,
+            )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

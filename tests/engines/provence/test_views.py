@@ -1,4 +1,5 @@
 """Hands and pending choices are private; landscapes, tokens and markers are public."""
+
 import copy
 
 from games.engines.provence import ENGINE
@@ -44,8 +45,7 @@ def assert_nothing_leaks(state, event=None):
 
 
 def event_of(step, seat, move, seq=1):
-    return {"seq": seq, "type": step.event_type, "actor": seat,
-            "data": {"move": move, "record": step.record}}
+    return {"seq": seq, "type": step.event_type, "actor": seat, "data": {"move": move, "record": step.record}}
 
 
 def test_a_hand_is_seen_by_its_owner_only():
@@ -79,7 +79,8 @@ def test_placements_become_public_when_the_scene_phase_resolves_but_passed_cards
     event = event_of(step, 1, move, 2)
     spectator = ENGINE.describe(event, None)
     assert [p["card"] for p in spectator["placements"]] == [
-        land["cards"][-1]["card"] for land in step.state["landscapes"]]
+        land["cards"][-1]["card"] for land in step.state["landscapes"]
+    ]
     assert "you_passed" not in spectator
     assert ENGINE.describe(event, 0)["you_passed"] == step.state["passing"][0]
     assert f'"{step.state["passing"][0]}"' not in as_json(ENGINE.describe(event, 1))

@@ -1,14 +1,20 @@
 // The Darkroom web client: hash routes, log in, lobby, my games, inbox, the game page (tables,
 // clocks, result, seed), spectating and the replay viewer. Everything comes from /api/v1/.
-import { auth, get, post, follow, userStream, deviceName, ApiError } from "./api.js";
+import { auth, api, get, post, follow, userStream, deviceName, ApiError } from "./api.js";
 import { h, choiceButton, fill, icon } from "./svg.js";
 import { chatPanel, gameActions, invitationsSection } from "./social.js";
-import { createForm } from "./create.js";
-import { settingsPage, profilePage, leaderboardPage, rulesPage, joinPage, seeksSection, joinLinkBox, disputeForm } from "./community.js";
+import { settingsPage, profilePage, leaderboardPage, rulesPage, joinPage, joinLinkBox, disputeForm } from "./community.js";
+import { frontPage, lobbyPage, myGamesPage, guestRegisterPage } from "./front.js";
 import { describeEvent, resultSection } from "./story.js";
+import { disputesPanel } from "./disputes.js";
+import { tournamentsPage, tournamentPage, tournamentJoinPage } from "./tournaments.js";
+import { ladderPage } from "./ladders.js";
+import { playersBar, statusWords, fairnessSection, sendStatus, playerName } from "./standing.js";
+import { t, formatDateTime, useLanguage, preferredLanguage, chosenLanguage, rememberLanguage, currentLanguage, LANGUAGES } from "./i18n.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
+const footer = document.getElementById("footer");
 const flash = document.getElementById("flash");
 let me = null;           // GET /accounts/me/
 const BOOKKEEPING = new Set(["GameCreated", "PlayerJoined", "PlayerLeft", "GameStarted", "GameFinished", "GameCancelled",
@@ -27,25 +33,43 @@ export function say(message, kind = "error") {
 // The server's own words (`detail`) for a refused request; anything else as it is.
 const showError = (error) => say(error instanceof ApiError ? error.message : String(error));
 
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : "—");
+// A moment as the player's language writes it, in a <time> that keeps the exact one.
+const when = (iso) => (iso ? h("time", { datetime: iso }, formatDateTime(iso)) : "—");
 const link = (href, text, attrs = {}) => h("a", { href, ...attrs }, text);
-const seatName = (game, seat) => game.players.find((p) => p.seat === seat)?.username ?? `seat ${seat}`;
+const seatName = (game, seat) => game.players.find((p) => p.seat === seat)?.username ?? t("game.seat", { seat: seat + 1 });
 
 // ---------------------------------------------------------------- routing ----------------------
+// The screens around the tables get what they need from here (front.js).
+const shell = {
+  showError: (error) => showError(error), say: (message, kind) => say(message, kind), me: () => me,
+  onLeave: (fn) => { const previous = leave; leave = () => { fn(); previous(); }; },
+  onNews: (fn) => { news = fn; },
+  becameGuest: () => { me = null; },
+  registered: (who) => { me = { ...me, ...who }; drawNav(); },
+  sayNext: (message) => { nextNote = message; },   // said on the next screen (a new screen clears the last message)
+};
+let nextNote = null;
 const routes = [
-  [/^#\/login$/, loginPage],
-  [/^#\/mine$/, myGamesPage],
-  [/^#\/inbox$/, inboxPage],
-  [/^#\/settings$/, () => settingsPage(main, { say, showError, me })],
-  [/^#\/players\/([^/]+)$/, (name) => profilePage(main, decodeURIComponent(name))],
-  [/^#\/leaderboard\/([a-z0-9_-]+)$/, (kind) => leaderboardPage(main, kind)],
-  [/^#\/leaderboard$/, () => leaderboardPage(main, "photograph")],
-  [/^#\/rules\/([a-z0-9_-]+)$/, (kind) => rulesPage(main, kind)],
-  [/^#\/join\/([A-Za-z0-9_-]+)$/, (code) => joinPage(main, code, { showError })],
-  [/^#\/games\/([0-9a-f-]+)\/replay$/, replayPage],
-  [/^#\/games\/([0-9a-f-]+)$/, gamePage],
-  [/^#?\/?$/, lobbyPage],
+  [/^#\/login$/, (root) => loginPage(root)],
+  [/^#\/register$/, (root) => (me?.is_guest ? guestRegisterPage(root, shell) : loginPage(root))],
+  [/^#\/mine$/, (root) => myGamesPage(root, shell)],
+  [/^#\/inbox$/, (root) => inboxPage(root)],
+  [/^#\/settings$/, (root) => settingsPage(root, { say, showError, me, chooseLanguage })],
+  [/^#\/players\/([^/]+)$/, (root, name) => profilePage(root, decodeURIComponent(name))],
+  [/^#\/leaderboard\/([a-z0-9_-]+)$/, (root, kind) => leaderboardPage(root, kind)],
+  [/^#\/leaderboard$/, (root) => leaderboardPage(root, "photograph")],
+  [/^#\/rules\/([a-z0-9_-]+)$/, (root, kind) => rulesPage(root, kind)],
+  [/^#\/join\/([A-Za-z0-9_-]+)$/, (root, code) => joinPage(root, code, { showError })],
+  [/^#\/tournaments$/, (root) => tournamentsPage(root, { showError })],
+  [/^#\/tournaments\/([0-9a-f-]+)$/, (root, id) => tournamentPage(root, id, { showError, say })],
+  [/^#\/tournaments\/([0-9a-f-]+)\/join\/([A-Za-z0-9_-]+)$/, (root, id, code) => tournamentJoinPage(root, id, code, { showError, say })],
+  [/^#\/ladders\/([a-z0-9_-]+)$/, (root, kind) => ladderPage(root, kind, { showError, say, me })],
+  [/^#\/games\/([0-9a-f-]+)\/replay$/, (root, id) => replayPage(root, id)],
+  [/^#\/games\/([0-9a-f-]+)$/, (root, id) => gamePage(root, id)],
+  [/^#?\/?$/, (root) => (me ? lobbyPage(root, shell) : frontPage(root, shell))],
 ];
+// What a visitor with no account may see: the front door, the rules, the log-in page.
+const PUBLIC = [/^#?\/?$/, /^#\/rules\/[a-z0-9_-]+$/, /^#\/login$/, /^#\/register$/];
 
 // To the log-in page, remembering where we were so the log-in brings us back there.
 function toLogin() {
@@ -60,10 +84,13 @@ let loginNote = null;    // why the log-in page was shown (a session that ended)
 async function route() {
   leave(); leave = () => {}; news = null;
   fill(flash);
+  if (nextNote) { say(nextNote, "info"); nextNote = null; }
   const hash = location.hash || "#/";
-  if (!auth.token && hash !== "#/login") { toLogin(); return; }
+  if (!auth.token && !PUBLIC.some((pattern) => pattern.test(hash))) { toLogin(); return; }
   if (auth.token && !me) {
     try { me = await get("/accounts/me/"); } catch (error) { auth.token = null; toLogin(); return; }
+    // No choice made on this device yet: the player's own, saved from another device, wins.
+    if (!chosenLanguage() && me.language && me.language !== currentLanguage() && LANGUAGES[me.language]) await useLanguage(me.language);
     startUserStream();
   }
   drawNav();
@@ -71,30 +98,45 @@ async function route() {
   for (const [pattern, page] of routes) {
     const match = hash.match(pattern);
     if (match) {
-      fill(main, h("p", { class: "loading" }, "Loading…"));
-      try { await page(...match.slice(1)); } catch (error) { showError(error); }
+      // aria-busy: assistive technology (and the browser tests' audit) waits for the screen.
+      main.setAttribute("aria-busy", "true");
+      // Each screen draws into an element of its own: a page still loading when the player has
+      // moved on (a slow answer) draws into a detached one, never over the screen that replaced it.
+      const root = h("div", { class: "screen" }, h("p", { class: "loading" }, t("common.loading")));
+      fill(main, root);
+      try { await page(root, ...match.slice(1)); } catch (error) { if (root.isConnected) showError(error); } finally {
+        if (root.isConnected) main.removeAttribute("aria-busy");
+      }
+      if (!root.isConnected) return;
+      // The footer comes once the screen is drawn, below it: drawn under "Loading…", it would be
+      // pushed down the page as the screen arrived (a layout shift on every first load).
+      drawFooter();
       showTurns();
       // A new screen: focus at its start (unless the screen already put it on a control).
       if (!main.contains(document.activeElement) || document.activeElement === main) main.focus({ preventScroll: true });
       return;
     }
   }
-  fill(main, h("p", {}, "No such page. ", link("#/", "Back to the lobby")));
+  fill(main, h("h1", {}, t("common.no_such_page")), h("p", {}, link("#/", t("common.back_home"))));
+  drawFooter();
 }
 
 function drawNav() {
-  if (!me) { fill(nav); return; }
-  const unread = h("span", { id: "unread", class: "badge", "aria-label": "unread" });
-  fill(nav, link("#/", "Lobby"), link("#/mine", "My games"), h("a", { href: "#/inbox" }, "Inbox", unread),
-    link("#/leaderboard", "Leaderboards"), link("#/settings", "Settings"), link(`#/players/${encodeURIComponent(me.username)}`, me.username, { class: "who" }),
-    h("button", { type: "button", onclick: logout }, "Log out"));
+  nav.setAttribute("aria-label", t("nav.label"));
+  if (!me) { fill(nav, link("#/", t("nav.games")), link("#/login", t("nav.log_in"))); return; }
+  const unread = h("span", { id: "unread", class: "badge", "aria-label": t("nav.unread", { count: 0 }) });
+  fill(nav, link("#/", t("nav.lobby")), link("#/mine", t("nav.mine")), h("a", { href: "#/inbox" }, t("nav.inbox"), unread),
+    link("#/leaderboard", t("nav.leaderboards")), link("#/tournaments", t("nav.tournaments")), link("#/settings", t("nav.settings")),
+    me.is_guest ? link("#/register", t("nav.keep_games"), { class: "keep" })
+      : link(`#/players/${encodeURIComponent(me.username)}`, h("span", { translate: "no" }, me.username), { class: "who" }),
+    h("button", { type: "button", onclick: logout }, t("nav.log_out")));
   updateUnread();
 }
 
 function updateUnread() {
   get("/notifications/unread-count/").then((r) => {
     const badge = document.getElementById("unread");
-    if (badge) { badge.textContent = r.unread ? String(r.unread) : ""; badge.setAttribute("aria-label", `${r.unread} unread`); }
+    if (badge) { badge.textContent = r.unread ? String(r.unread) : ""; badge.setAttribute("aria-label", t("nav.unread", { count: r.unread })); }
   }).catch(() => {});
 }
 
@@ -124,7 +166,7 @@ function startUserStream() {
     onGame: (game) => {
       const id = game.game ?? game.id;
       const was = turns.has(id);
-      if (game.your_turn && game.status === "active") turns.set(id, kindTitle(game.kind) || "a game");
+      if (game.your_turn && game.status === "active") turns.set(id, kindTitle(game.kind) || t("turn.a_game"));
       else turns.delete(id);
       showTurns();
       if (!was && turns.has(id)) notifyTurn(id, turns.get(id));
@@ -136,35 +178,36 @@ function startUserStream() {
 }
 
 function showTurns() {
-  const base = document.querySelector("main h1")?.textContent || "";
+  const heading = document.querySelector("main h1");
+  const base = heading?.dataset.title || heading?.textContent || "";
   const count = turns.size;
-  document.title = `${count ? `(${count}) Your turn · ` : ""}${base && base !== "Darkroom" ? `${base} · ` : ""}Darkroom`;
+  document.title = `${count ? `${t("turn.tab_title", { count })} · ` : ""}${base && base !== "Darkroom" ? `${base} · ` : ""}Darkroom`;
 }
 
 export function notifyTurn(id, title) {
   if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
-  const note = new Notification("Your turn", { body: `${title}: it is your move.`, tag: `turn-${id}` });
+  const note = new Notification(t("turn.notice_title"), { body: t("turn.notice_body", { title }), tag: `turn-${id}` });
   note.onclick = () => { window.focus(); location.hash = `#/games/${id}`; note.close(); };
 }
 
 /** A button to allow turn notifications, while the browser has not been asked yet. */
 function notificationOffer() {
   if (!("Notification" in window) || Notification.permission !== "default") return null;
-  const button = h("button", { type: "button", class: "notify-offer" }, icon("bell"), "Tell me when it's my turn");
+  const button = h("button", { type: "button", class: "notify-offer" }, icon("bell"), t("turn.offer"));
   button.addEventListener("click", async () => {
     const answer = await Notification.requestPermission();
-    button.replaceWith(h("span", { class: "help" }, answer === "granted" ? "Turn notifications are on." : "Turn notifications are off."));
+    button.replaceWith(h("span", { class: "help" }, answer === "granted" ? t("turn.offer_on") : t("turn.offer_off")));
   });
   return button;
 }
 
 // ---------------------------------------------------------------- log in / register ------------
-async function loginPage() {
+async function loginPage(root) {
   const form = (title, path, extra) => {
     const f = h("form", { class: "card", "aria-label": title },
       h("h2", {}, title),
-      h("label", {}, "User name ", h("input", { name: "username", required: true, autocomplete: "username" })),
-      h("label", {}, "Password ", h("input", { name: "password", type: "password", required: true,
+      h("label", {}, t("auth.username"), " ", h("input", { name: "username", required: true, autocomplete: "username" })),
+      h("label", {}, t("auth.password"), " ", h("input", { name: "password", type: "password", required: true,
                                                  autocomplete: path === "/accounts/register/" ? "new-password" : "current-password" })),
       extra, h("button", { type: "submit" }, title));
     f.addEventListener("submit", async (e) => {
@@ -182,92 +225,31 @@ async function loginPage() {
     return f;
   };
   if (loginNote) { say(loginNote, "info"); loginNote = null; }
-  fill(main, h("h1", {}, "Darkroom: photography board games"),
-    h("p", { class: "help" }, "Log in, or register in a few seconds, to play Photograph, Photoshoot, Walking in Provence and Pick Pic with friends."),
+  fill(root, h("h1", {}, t("login.title")),
+    h("p", { class: "help" }, t("login.help")),
     h("div", { class: "auth" },
-    form("Log in", "/accounts/token/"),
-    form("Register", "/accounts/register/", h("label", {}, "Email (optional) ", h("input", { name: "email", type: "email" })))));
+    form(t("nav.log_in"), "/accounts/token/"),
+    form(t("guest.register_title"), "/accounts/register/", h("label", {}, t("auth.email_optional"), " ", h("input", { name: "email", type: "email" })))),
+    auth.token ? null : h("p", {}, link("#/", t("login.or_guest"))));
 }
 
-// ---------------------------------------------------------------- lobby ------------------------
-function gameRow(game, actions = []) {
-  const names = game.players.map((p) => p.bot ? `${p.username} (bot)` : p.username).join(", ");
-  return h("li", { class: `game-row ${game.your_turn ? "your-turn" : ""}`, "data-game": game.id },
-    link(`#/games/${game.id}`, `${game.title || game.kind}`), " ",
-    h("span", { class: "status" }, game.status), " ",
-    h("span", { class: "players" }, `${game.players.length}/${game.seats}: ${names}`),
-    game.your_turn ? h("strong", { class: "turn" }, " your turn") : null, " ", actions);
-}
-
-async function lobbyPage() {
-  const kinds = await get("/kinds/");
-  const list = (kinds.results || kinds);
-  const lists = h("div", { class: "lobby-lists" });
-  const invitedRoot = h("div", {});
-  // The lists (not the create forms, which may be half filled) follow the user stream's news and
-  // look again every 15 s for other people's new games.
-  async function refreshLists() {
-    const joinSeek = async (game) => {
-      try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
-    };
-    const [open, active, invited, seeks] = await Promise.all([get("/games/?status=open&limit=50"), get("/games/?status=active&limit=50"),
-                                                              invitationsSection(showError, Object.fromEntries(list.map((k) => [k.kind, k.title]))), seeksSection(joinSeek)]);
-    const join = (game) => game.your_seat === null && game.players.length < game.seats
-      ? choiceButton("Join", async () => {
-        try { await post(`/games/${game.id}/join/`); location.hash = `#/games/${game.id}`; } catch (error) { showError(error); }
-      }) : null;
-    const keep = document.activeElement && lists.contains(document.activeElement) ? document.activeElement.closest("[data-game]")?.dataset.game : null;
-    fill(invitedRoot, invited, seeks);
-    fill(lists,
-      h("section", { "aria-label": "Open games" }, h("h2", {}, "Open games"),
-        open.results.length ? h("ul", { class: "games" }, open.results.map((g) => gameRow(g, join(g)))) : h("p", {}, "None yet.")),
-      h("section", { "aria-label": "Games being played" }, h("h2", {}, "Games being played (spectate)"),
-        active.results.length ? h("ul", { class: "games" }, active.results.map((g) => gameRow(g))) : h("p", {}, "None.")));
-    if (keep) lists.querySelector(`[data-game="${keep}"] a`)?.focus();
-  }
-  await refreshLists();
-  fill(main,
-    h("h1", {}, "Lobby"),
-    invitedRoot,
-    h("section", { "aria-label": "New game" }, h("h2", {}, "New game"), h("div", { class: "kinds" }, list.map((kind) => {
-      const form = createForm(kind, showError);
-      form.querySelector("h3").after(h("p", { class: "rules-link" }, link(`#/rules/${kind.kind}`, `How to play ${kind.title}`)));
-      return form;
-    }))),
-    lists);
-  news = () => refreshLists().catch(() => {});
-  const timer = setInterval(() => refreshLists().catch(() => {}), 15000);
-  const previous = leave;
-  leave = () => { clearInterval(timer); previous(); };
-}
-
-// ---------------------------------------------------------------- my games and inbox -----------
-async function myGamesPage() {
-  const root = h("div", { class: "my-games" });
-  async function draw() {
-    const page = await get("/games/?mine=true&limit=100");
-    const order = { active: 1, open: 2, finished: 3, aborted: 4, cancelled: 5 };
-    const games = [...page.results].sort((a, b) => (b.your_turn - a.your_turn) || (order[a.status] - order[b.status]));
-    fill(root, games.length ? h("ul", { class: "games" }, games.map((g) => gameRow(g))) : h("p", {}, "No game yet: ", link("#/", "the lobby"), "."));
-  }
-  await draw();
-  fill(main, h("h1", {}, "My games"), root);
-  news = () => draw().catch(() => {});   // the user stream: a turn, a start, an end
-}
-
-async function inboxPage() {
+// ---------------------------------------------------------------- inbox ------------------------
+async function inboxPage(root) {
   const page = await get("/notifications/?limit=100");
-  const mark = (note) => note.read ? null : choiceButton("Mark read", async () => {
+  // A notice is the server's sentence, written for this account in its saved language (else the
+  // site's, English): marked as such, for screen readers and for a reader in another language.
+  const written = (title) => h("span", { lang: me?.language || "en" }, title);
+  const mark = (note) => note.read ? null : choiceButton(t("inbox.mark_read"), async () => {
     await post(`/notifications/${note.id}/read/`); route();
   });
-  fill(main, h("h1", {}, `Inbox (${page.unread} unread)`),
-    page.unread ? h("button", { type: "button", onclick: async () => { await post("/notifications/read-all/"); route(); } }, "Mark all read") : null,
+  fill(root, h("h1", {}, t("inbox.title", { count: page.unread })),
+    page.unread ? h("button", { type: "button", onclick: async () => { await post("/notifications/read-all/"); route(); } }, t("inbox.mark_all_read")) : null,
     page.results.length ? h("ul", { class: "inbox" }, page.results.map((note) =>
       h("li", { class: note.read ? "read" : "unread", "data-type": note.type },
         h("span", { class: "when" }, when(note.updated_at)), " ",
-        note.game ? link(`#/games/${note.game}`, note.title) : note.title,
+        note.game ? link(`#/games/${note.game}`, written(note.title)) : written(note.title),
         note.collapsed > 1 ? ` (×${note.collapsed})` : "", " ", mark(note))))
-      : h("p", {}, "Nothing here."));
+      : h("p", {}, t("inbox.empty")));
 }
 
 // ---------------------------------------------------------------- tables -----------------------
@@ -293,37 +275,6 @@ const fmt = (seconds) => {
   return `${mm}:${String(s % 60).padStart(2, "0")}`;
 };
 
-function clocksBox(game) {
-  if (!game.clocks || game.status !== "active") return null;
-  // A real-time game is played against its hourglass (drawn by the table, in m:ss): a move clock
-  // of an hour or more there only guards against an abandoned game, and is not shown.
-  const realTime = Boolean(game.options?.hourglass_seconds);
-  const seats = Object.entries(game.clocks.seats).filter(([, clock]) => !realTime || (clock.allowance ?? clock.left) < 3600);
-  if (!seats.length) return null;
-  const box = h("ul", { class: "clocks", "aria-label": "Clocks" });
-  const items = seats.map(([seat, clock]) => {
-    const li = h("li", { "data-seat": seat });
-    const due = clockDeadline(clock);
-    const tick = () => {
-      const left = due ? (due - Date.now()) / 1000 : clock.left;
-      fill(li, due ? icon("clock", 18) : null, `${seatName(game, Number(seat))}: ${fmt(left)}${due ? " left to move" : " (waiting)"}`);
-    };
-    tick();
-    return [li, tick];
-  });
-  box.append(...items.map(([li]) => li));
-  const timer = setInterval(() => items.forEach(([, tick]) => tick()), 1000);
-  const previous = leave;
-  leave = () => { clearInterval(timer); previous(); };
-  return box;
-}
-
-function fairnessBox(game) {
-  return h("section", { class: "fairness", "aria-label": "Seed" },
-    h("p", {}, "Seed hash (sha256, published at creation): ", h("code", { class: "seed-hash" }, game.seed_hash)),
-    game.seed ? h("p", {}, "Seed (revealed at the end): ", h("code", { class: "seed" }, game.seed)) : null);
-}
-
 // Tables lay out for the width they have: a new width (a phone turned, a window resized) draws
 // the table again for it.
 function onWidthChange(node, redraw) {
@@ -339,7 +290,7 @@ function onWidthChange(node, redraw) {
 }
 
 // ---------------------------------------------------------------- the game page ----------------
-async function gamePage(id) {
+async function gamePage(root, id) {
   let version = -1, running = null, again = false, stopFollow = () => {};
   let drawnEvent = null;   // the seq of the last event the table was drawn with (its last move highlighted)
   const tableRoot = h("div", { class: "table", id: "table" });
@@ -348,15 +299,20 @@ async function gamePage(id) {
   const chatRoot = h("div", { class: "chat-root" });
   // The story so far: the last move (a moment such as a verdict stands out) and the move log.
   const lastMove = h("div", { class: "last-move", id: "last-move", role: "status", "aria-live": "polite" });
-  const logList = h("ol", { class: "move-log-list", reversed: true, tabindex: 0, "aria-label": "Moves, newest first" });
-  const logRoot = h("section", { class: "move-log", "aria-label": "Moves" }, h("h2", {}, "Moves"), logList);
+  const logList = h("ol", { class: "move-log-list", reversed: true, tabindex: 0, "aria-label": t("game.moves_label") });
+  const logRoot = h("section", { class: "move-log", "aria-label": t("game.moves") }, h("h2", {}, t("game.moves")), logList);
   const events = [];
   // The last move, for the table to highlight: the game's own bookkeeping (its end, a dispute)
   // comes after a move but is none.
   const latestMove = () => [...events].reverse().find((e) => !BOOKKEEPING.has(e.type)) || null;
   let shownSeq = null;
   const disputeRoot = h("div", { class: "dispute-root" });   // drawn once: a half-written dispute survives live updates
-  fill(main, head, lastMove, h("h2", { class: "sr-only" }, "The table"), tableRoot, logRoot, disputeRoot, chatRoot);
+  const disputes = disputesPanel(id);
+  const fairRoot = h("div", { class: "fairness-root" });
+  const sending = sendStatus();
+  let stopBar = () => {};
+  const foot = h("div", { class: "game-foot" });
+  fill(root, head, sending.node, lastMove, h("h2", { class: "sr-only" }, t("game.the_table")), tableRoot, foot, logRoot, chatRoot, fairRoot);
 
   // One load at a time; news during a load asks for one more, so the last news is never lost.
   function refresh() {
@@ -374,9 +330,9 @@ async function gamePage(id) {
     lost = true;
     stopFollow(); clearInterval(lobbyTimer);
     if (error?.status === 401) return;   // the log-in page takes over
-    fill(head, h("h1", {}, "No such game"),
-      h("p", {}, error?.status === 403 ? "This game is private." : "This game does not exist (or is no longer visible to you)."),
-      h("p", {}, link("#/", "Back to the lobby")));
+    fill(head, h("h1", {}, t("game.none_title")),
+      h("p", {}, error?.status === 403 ? t("game.private") : t("game.none")),
+      h("p", {}, link("#/", t("common.back_lobby"))));
     fill(tableRoot); fill(chatRoot);
   }
 
@@ -390,10 +346,16 @@ async function gamePage(id) {
       const module = await tableFor(game.kind);
       drawHead(game, module);
       story(game, module);
+      lastMove.hidden = game.status === "open";   // no moves to tell before the start, no place kept for one
       // The stream brings new chat lines; a reload per refresh covers a long-poll (which has none).
-      if (!chat && game.status !== "open") { chat = chatPanel(game, showError); fill(chatRoot, chat.node); }
+      // Chat opens with the table: the players seated at an open game talk while they wait.
+      if (!chat && (game.status !== "open" || game.your_seat !== null)) { chat = chatPanel(game, showError); fill(chatRoot, chat.node); }
       else if (chat) chat.reload();
-      if (!disputeRoot.firstChild && game.status !== "open") fill(disputeRoot, disputeForm(game, { say, showError }));
+      if (!disputeRoot.firstChild && game.status !== "open") fill(disputeRoot, disputeForm(game, { say, showError, filed: () => disputes.show(game, { force: true }) }));
+      disputes.show(game);
+      // The seed and disputes under one heading, below the table and the story: the seed's hash
+      // is no business of a player looking at the board.
+      if (!fairRoot.firstChild || (game.seed && !fairRoot.querySelector("code.seed"))) fill(fairRoot, fairnessSection(game, disputes.node, disputeRoot));
       if (game.status === "open" || game.status === "cancelled") { fill(tableRoot); return; }
       const ctx = {
         kind: game.kind, game, view: game.state, seat: game.your_seat, legalMoves: legal.moves,
@@ -421,16 +383,24 @@ async function gamePage(id) {
     }
   }
 
+  // A move on its way says so ("Sending…"); a move that did not arrive says so too, with a
+  // Retry, never a silent spinner.
   async function submit(move, expected) {
     tableRoot.dataset.busy = "true";
+    sending.sending();
+    let failed = null;
     try {
       await post(`/games/${id}/moves/`, { move, expected_version: expected });
     } catch (error) {
       // A neighbour moved first (simultaneous phases): our view did not change, so the move is
       // posted again on the new version if it is still legal. Anything else: the server's word.
       if (error.code === "version_conflict") await repost(move);
-      else showError(error);
+      else failed = error;
     }
+    if (failed) {
+      const why = failed instanceof ApiError ? failed.message : t("send.offline");
+      sending.failed(why, () => submit(move, version));
+    } else sending.done();
     await refresh();
     delete tableRoot.dataset.busy;
   }
@@ -466,7 +436,7 @@ async function gamePage(id) {
       const fresh = shownSeq !== null && Date.now() - Date.parse(latest.event.created_at || 0) < 60000;
       shownSeq = latest.event.seq;
       fill(lastMove, h("p", { class: `${latest.moment ? "moment" : "last"}${fresh && latest.moment ? " fresh" : ""}`, "data-seq": latest.event.seq },
-        h("strong", {}, "Last move: "), latest.text));
+        h("strong", {}, `${t("game.last_move")} `), latest.text));
     }
     logRoot.hidden = !events.length;
   }
@@ -475,32 +445,48 @@ async function gamePage(id) {
     const lobby = [];
     if (game.status === "open") {
       const full = game.players.length >= game.seats;
-      if (game.your_seat === null && !full) lobby.push(choiceButton("Join", () => act("join")));
-      if (game.your_seat !== null) lobby.push(choiceButton(game.creator === me.id ? "Cancel (leave)" : "Leave", () => act("leave")));
-      if (game.creator === me.id) lobby.push(choiceButton("Start", () => act("start"), { disabled: !full && game.players.length < 2 }));
+      if (game.your_seat === null && !full) lobby.push(choiceButton(t("open.join"), () => act("join")));
+      if (game.your_seat !== null) lobby.push(choiceButton(game.creator === me.id ? t("open.cancel") : t("open.leave"), () => act("leave")));
+      if (game.creator === me.id) lobby.push(choiceButton(t("open.start"), () => act("start"), { disabled: !full && game.players.length < 2 }));
+      lobby.unshift(h("p", { class: "waiting-for", role: "status" }, openWords(game, full)));
     }
-    // A table may say what "your turn" means for it (Photoshoot's control team watches and challenges).
-    const turn = game.status === "active"
-      ? (game.your_turn ? h("p", { class: "your-turn", role: "status" }, module.yourTurnWords?.(game) || "Your turn")
-        : h("p", { class: "waiting", role: "status" }, `Waiting for ${game.active_seats.map((s) => seatName(game, s)).join(", ") || "…"}`))
-      : null;
+    // The game's state in words (a table may say what "your turn" means for it: Photoshoot's
+    // control team watches and challenges); the heading, and so the tab's title, follow it.
+    const words = statusWords(game, game.your_turn ? module.yourTurnWords?.(game) : null);
+    const turn = game.status === "active" && game.your_turn ? h("p", { class: "your-turn sr-only", role: "status" }, words) : null;
+    stopBar();
+    const bar = game.status === "open" ? null : playersBar(game);
+    stopBar = bar ? bar.stop : () => {};
     fill(head,
-      h("h1", {}, game.title || game.kind, " ", h("span", { class: "status", "data-status": game.status }, game.status)),
-      h("p", { class: "players" }, "Players: ", game.players.map((p) => `${p.username}${p.bot ? " (bot)" : ""} (seat ${p.seat})`).join(", "),
-        ` — ${game.players.length}/${game.seats}`,
-        game.your_seat === null && game.status !== "open" ? h("strong", { class: "spectating" }, " — you are spectating") : null),
+      h("h1", { "data-title": `${game.title || game.kind} · ${words}` }, h("span", { class: "game-title", translate: "no" }, game.title || game.kind), " ",
+        h("span", { class: "status", "data-status": game.status, "data-your-turn": String(Boolean(game.your_turn)) }, words)),
+      game.status === "open"
+        ? h("p", { class: "players" }, t("game.players_open", { names: game.players.map((p) => `${p.username}${p.bot ? ` ${t("common.bot")}` : ""}`).join(", "),
+          count: game.players.length, seats: game.seats }))
+        : null,
+      bar ? bar.node : null,
+      game.your_seat === null && game.status !== "open" ? h("p", { class: "spectating" }, t("game.spectating")) : null,
       h("div", { class: "lobby-actions" }, lobby),
       joinLinkBox(game),
-      // One bar, wrapping, so the table starts high on the first screen: whose turn, the clocks,
-      // the links and the game's own actions.
-      h("div", { class: "game-bar" },
-        turn, game.status === "active" && game.your_seat !== null ? notificationOffer() : null,
-        clocksBox(game),
-        h("p", { class: "game-links" }, game.status !== "open" ? link(`#/games/${game.id}/replay`, "Replay this game") : null,
-          game.status !== "open" ? " · " : null, link(`#/rules/${game.kind}`, "Rules")),
-        gameActions(game, { onError: showError, onDone: refresh })),
-      resultSection(game, module),
-      game.status === "finished" ? fairnessBox(game) : null);
+      turn,
+      resultSection(game, module));
+    // The links and the game's own actions (resign, abort, rematch) wait under the table: above
+    // it they pushed the board off a phone's first screen. An open game has no table: they stay.
+    fill(foot, h("div", { class: "game-bar" },
+      game.status === "active" && game.your_seat !== null ? notificationOffer() : null,
+      h("p", { class: "game-links" }, game.status !== "open" ? link(`#/games/${game.id}/replay`, t("game.replay")) : null,
+        game.status !== "open" ? " · " : null, link(`#/rules/${game.kind}`, t("game.rules"))),
+      gameActions(game, { onError: showError, onDone: refresh })));
+    showTurns();
+  }
+
+  // Whom an open game waits for, and what happens then, said to everyone who looks at it.
+  function openWords(game, full) {
+    const creator = game.players.find((p) => p.user === game.creator)?.username ?? "…";
+    const free = game.seats - game.players.length;
+    if (full) return game.creator === me.id ? t("open.full_you_start") : t("open.full_creator_starts", { name: creator });
+    const then = game.auto_start ? t("open.then_starts") : game.creator === me.id ? t("open.then_you_start") : t("open.then_creator_starts", { name: creator });
+    return `${t("open.waiting_players", { count: free })} ${then}`;
   }
 
   async function act(what) {
@@ -523,11 +509,11 @@ async function gamePage(id) {
   lobbyTimer = setInterval(() => { if (head.querySelector("[data-status=open]")) refresh(); }, 2000);
   const stopResize = onWidthChange(tableRoot, refresh);
   const previous = leave;
-  leave = () => { stopFollow(); clearInterval(lobbyTimer); stopResize(); previous(); };
+  leave = () => { stopFollow(); clearInterval(lobbyTimer); stopResize(); stopBar(); previous(); };
 }
 
 // ---------------------------------------------------------------- replay -----------------------
-async function replayPage(id) {
+async function replayPage(root, id) {
   const game = await get(`/games/${id}/`);
   const module = await tableFor(game.kind);
   const told = new Map();
@@ -541,35 +527,69 @@ async function replayPage(id) {
   let at = last;
   const tableRoot = h("div", { class: "table", id: "table" });
   const label = h("span", { id: "replay-at", "aria-live": "polite" });
-  const slider = h("input", { type: "range", min: 1, max: last, value: at, "aria-label": "Event number" });
+  const slider = h("input", { type: "range", min: 1, max: last, value: at, "aria-label": t("replay.event_number") });
   async function show(n) {
     at = Math.max(1, Math.min(last, n));
     slider.value = at;
     try {
       const past = await get(`/games/${id}/state/?at=${at}`);
-      label.textContent = `Event ${at} of ${last}: ${told.get(at) ?? ""}`;
+      label.textContent = t("replay.event", { at, last, text: told.get(at) ?? "" });
       tableRoot.dataset.at = String(at);
       await module.renderTable(tableRoot, { kind: game.kind, game, view: past.state, seat: past.your_seat, legalMoves: [],
                                       submit: async () => {}, staff: Boolean(me?.is_staff), replay: true });
     } catch (error) { showError(error); }
   }
   slider.addEventListener("change", () => show(Number(slider.value)));
-  fill(main, h("h1", {}, `Replay: ${game.title || game.kind}`), link(`#/games/${id}`, "Back to the game", { class: "list-link" }),
+  fill(root, h("h1", {}, t("replay.title", { title: game.title || game.kind })), link(`#/games/${id}`, t("replay.back"), { class: "list-link" }),
     h("div", { class: "replay-controls" },
-      h("button", { type: "button", onclick: () => show(1), "aria-label": "First event" }, icon("first")),
-      h("button", { type: "button", onclick: () => show(at - 1), "aria-label": "Previous event", id: "replay-prev" }, icon("prev")),
+      h("button", { type: "button", onclick: () => show(1), "aria-label": t("replay.first") }, icon("first")),
+      h("button", { type: "button", onclick: () => show(at - 1), "aria-label": t("replay.previous"), id: "replay-prev" }, icon("prev")),
       slider,
-      h("button", { type: "button", onclick: () => show(at + 1), "aria-label": "Next event", id: "replay-next" }, icon("next")),
-      h("button", { type: "button", onclick: () => show(last), "aria-label": "Last event" }, icon("last")), label),
+      h("button", { type: "button", onclick: () => show(at + 1), "aria-label": t("replay.next"), id: "replay-next" }, icon("next")),
+      h("button", { type: "button", onclick: () => show(last), "aria-label": t("replay.last") }, icon("last")), label),
     tableRoot);
   await show(at);
 }
 
 window.addEventListener("hashchange", route);
+// The offline shell (sw.js): the installed app opens without a network and says so.
+if ("serviceWorker" in navigator) window.addEventListener("load", () => navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {}));
+window.addEventListener("offline", () => say(t("common.offline"), "info"));
+window.addEventListener("online", () => { fill(flash); route(); });
 window.addEventListener("darkroom:unauthorized", () => {
   if ((location.hash || "#/") === "#/login") return;
   leave(); leave = () => {};
-  loginNote = "Your session has ended (logged out on the server, or expired): please log in again.";
+  loginNote = t("login.session_ended");
   toLogin();
 });
-route();
+
+// ---------------------------------------------------------------- language ---------------------
+// The language menu, at the foot of every screen (a visitor's too). The choice is kept on this
+// device; a player's is also saved on the server once it keeps one (a `language` among the
+// preferences), so emails and pushes follow it.
+function drawFooter() {
+  const select = h("select", { id: "language", name: "language" }, Object.entries(LANGUAGES).map(([code, name]) =>
+    h("option", { value: code, lang: code, translate: "no", selected: code === currentLanguage() }, name)));
+  select.addEventListener("change", () => chooseLanguage(select.value));
+  fill(footer, h("label", { class: "language" }, t("lang.label"), select));
+}
+
+async function serverPreferences() {
+  try { return await get("/accounts/preferences/"); } catch (error) { return {}; }
+}
+
+export async function chooseLanguage(code) {
+  rememberLanguage(code);
+  await useLanguage(code);
+  if (me && auth.token && "language" in await serverPreferences()) {
+    const saved = await api("/accounts/preferences/", { method: "PUT", body: { language: code } }).catch(() => null);
+    if (saved && me) me.language = saved.language;
+  }
+  route();
+}
+
+async function start() {
+  await useLanguage(preferredLanguage());
+  route();
+}
+start();

@@ -3,8 +3,9 @@
 // human units, and only the fields the chosen clock uses. The options and their bounds come from
 // the kind's JSON schema (GET /kinds/), so a new option shows up without a change here.
 import { post } from "./api.js";
-import { h } from "./svg.js";
+import { h, fill } from "./svg.js";
 import { privacyFields, readPrivacy } from "./social.js";
+import { t, formatNumber } from "./i18n.js";
 
 const CLOCK_FIELDS = {
   none: [],
@@ -13,35 +14,10 @@ const CLOCK_FIELDS = {
 };
 const CLOCK = new Set(["time_control", ...Object.values(CLOCK_FIELDS).flat()]);
 
-const LABELS = {
-  time_control: "Clock", move_seconds: "Time for each move", bank_initial_seconds: "Time in the bank at the start",
-  bank_increment_seconds: "Time added after each move", bank_max_seconds: "Most time the bank can hold",
-  timeout_policy: "When a player's time runs out", reminder_fraction: "Remind a player when this share of their time is left",
-  missed_shot: "Missed Shot variant", level: "Difficulty level", family: "Family variant", hourglass_seconds: "Hourglass",
-  teams: "Teams (4 to 6 players)", target: "Points to win", comments: "Comments on the rankings",
-};
-const HELP = {
-  time_control: "How long each player may think.",
-  move_seconds: "Each move must be made within this time.",
-  bank_initial_seconds: "Each player starts with this much time for the whole game.",
-  bank_increment_seconds: "Added to a player's bank after each of their moves.",
-  bank_max_seconds: "The bank never grows beyond this.",
-  timeout_policy: "What happens to a player whose time runs out.",
-  reminder_fraction: "0 % sends no reminder.",
-  // The games' own options, in a player's words (the schema's descriptions are for developers).
-  missed_shot: "The last card left in a hand takes away the reel and the good-shot card of its colour at scoring.",
-  level: "1 is the base game; each level changes which Effect cards a team draws at 0, 5 and 15 points.",
-  family: "Only blue Effect cards are drawn.",
-  hourglass_seconds: "How long each round lasts (the rulebook's hourglass: 90 seconds).",
-  teams: "Who plays with whom, with 4 to 6 players; with 2 or 3 everyone is one team against the hourglass.",
-  target: "The game ends after the round in which someone reaches this score (rulebook: 20).",
-  comments: "A ranker may add a short comment to each card, shown at the evaluation.",
-};
-const CHOICES = {
-  time_control: { none: "No clock", per_move: "A time limit for each move", bank: "A time bank for the game (grows with each move)" },
-  timeout_policy: { auto_move: "The server plays a move for them", forfeit: "They lose their seat" },
-  teams: { alternate: "Alternate seats (1, 3, 5 against 2, 4, 6)", halves: "First half against second half" },
-};
+// An option's label, help and choices are the catalog's `option.<name>`, `option.<name>.help` and
+// `option.<name>.<value>`, in a player's words (the schema's descriptions are for developers); an
+// option the catalog does not know yet shows the schema's own.
+const said = (id) => { const words = t(id); return words === id ? null : words; };
 
 const DAY = 86400, HOUR = 3600, MINUTE = 60;
 const UNITS = [["days", DAY], ["hours", HOUR], ["minutes", MINUTE], ["seconds", 1]];
@@ -50,15 +26,15 @@ const UNITS = [["days", DAY], ["hours", HOUR], ["minutes", MINUTE], ["seconds", 
 export function presets(kind) {
   const props = kind.options_schema?.properties || {};
   const list = [];
-  if (props.hourglass_seconds) list.push({ id: "realtime", label: "Real-time: 90 s hourglass", options: { time_control: "none", hourglass_seconds: 90 } });
-  list.push({ id: "correspondence", label: "Correspondence: 3 days a move", options: { time_control: "per_move", move_seconds: 3 * DAY } });
-  list.push({ id: "blitz", label: "Blitz correspondence: 1 day a move", options: { time_control: "per_move", move_seconds: DAY } });
-  if (!props.hourglass_seconds) list.push({ id: "live", label: "Live: 5 minutes a move", options: { time_control: "per_move", move_seconds: 5 * MINUTE } });
-  list.push({ id: "custom", label: "Custom: choose every setting", options: {} });
+  if (props.hourglass_seconds) list.push({ id: "realtime", label: t("preset.realtime"), options: { time_control: "none", hourglass_seconds: 90 } });
+  list.push({ id: "correspondence", label: t("preset.correspondence"), options: { time_control: "per_move", move_seconds: 3 * DAY } });
+  list.push({ id: "blitz", label: t("preset.blitz"), options: { time_control: "per_move", move_seconds: DAY } });
+  if (!props.hourglass_seconds) list.push({ id: "live", label: t("preset.live"), options: { time_control: "per_move", move_seconds: 5 * MINUTE } });
+  list.push({ id: "custom", label: t("preset.custom"), options: {} });
   return list.filter((p) => Object.keys(p.options).every((name) => props[name]));
 }
 
-const words = (name) => LABELS[name] || name.replace(/_seconds$/, "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+const words = (name) => said(`option.${name}`) || name.replace(/_seconds$/, "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 
 function bestUnit(seconds) {
   return UNITS.find(([, size]) => seconds % size === 0 && seconds >= size) || ["seconds", 1];
@@ -66,7 +42,7 @@ function bestUnit(seconds) {
 
 function field(kindName, name, schema, value) {
   const id = `opt-${kindName}-${name}`;
-  const help = HELP[name] || schema.description;
+  const help = said(`option.${name}.help`) || schema.description;
   const helpId = help ? `${id}-help` : undefined;
   const attrs = { id, name: `option:${name}`, "data-type": schema.type, "aria-describedby": helpId };
   let control;
@@ -76,15 +52,21 @@ function field(kindName, name, schema, value) {
       h("label", { for: id, class: "check" }, control, words(name)), help ? h("p", { class: "help", id: helpId }, help) : null);
   }
   if (schema.enum) {
-    control = h("select", attrs, schema.enum.map((v) => h("option", { value: v, selected: v === value }, CHOICES[name]?.[v] || v)));
+    control = h("select", attrs, schema.enum.map((v) => h("option", { value: v, selected: v === value }, said(`option.${name}.${v}`) || v)));
   } else if (name.endsWith("_seconds")) {
     // A duration: the number in the unit that reads best, the unit beside it; sent in seconds.
     const [unit, size] = bestUnit(Number(value ?? schema.default ?? 0));
     const amount = h("input", { ...attrs, type: "number", min: 0, step: "any", value: Number(value ?? schema.default ?? 0) / size,
                                 "data-unit": size, inputmode: "decimal" });
-    const units = h("select", { "aria-label": `${words(name)}: unit`, "data-unit-for": name },
-      UNITS.map(([label, s]) => h("option", { value: s, selected: label === unit }, label)));
-    units.addEventListener("change", () => { amount.dataset.unit = units.value; });
+    // The schema's bounds, in the unit shown: checked (and said beside the field) before sending.
+    const bound = (unitSize) => {
+      amount.min = schema.minimum !== undefined ? schema.minimum / unitSize : 0;
+      if (schema.maximum !== undefined) amount.max = schema.maximum / unitSize;
+    };
+    bound(size);
+    const units = h("select", { "aria-label": t("create.unit_of", { name: words(name) }), "data-unit-for": name },
+      UNITS.map(([label, s]) => h("option", { value: s, selected: label === unit }, t(`create.units_${label}`))));
+    units.addEventListener("change", () => { amount.dataset.unit = units.value; bound(Number(units.value)); });
     control = h("span", { class: "duration" }, amount, units);
     return h("div", { class: "field", "data-option": name },
       h("label", { for: id }, words(name)), control, help ? h("p", { class: "help", id: helpId }, help) : null);
@@ -115,35 +97,126 @@ function readOptions(form) {
   return options;
 }
 
+// ------------------------------------------------------------------ validation beside the field
+const UNIT_WORDS = { [DAY]: "day", [HOUR]: "hour", [MINUTE]: "minute", 1: "second" };
+
+/** What is wrong with one input, in words, or "" (the browser's own checks, worded by us). */
+function problem(input) {
+  const v = input.validity;
+  if (v.valid) return "";
+  if (v.valueMissing || v.badInput) return t("create.need_number");
+  const unit = Number(input.dataset.unit || 1);
+  const amount = (bound) => {
+    const n = Number(bound);
+    return input.dataset.unit ? t(`create.unit_${UNIT_WORDS[unit] || "second"}`, { count: n }) : input.dataset.percent ? formatNumber(n / 100, { style: "percent" }) : formatNumber(n);
+  };
+  if (v.rangeUnderflow) return t("create.at_least", { amount: amount(input.min) });
+  if (v.rangeOverflow) return t("create.at_most", { amount: amount(input.max) });
+  if (v.stepMismatch) return t("create.whole_number");
+  return t("create.check_field");
+}
+
+function showProblem(form, input, words) {
+  const box = input.closest(".field") || input.parentElement;
+  const key = input.id || input.name;
+  let note = [...box.querySelectorAll(".field-error")].find((n) => n.dataset.for === key);
+  if (!words) {
+    if (note) {
+      const rest = (input.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== note.id);
+      if (rest.length) input.setAttribute("aria-describedby", rest.join(" ")); else input.removeAttribute("aria-describedby");
+      note.remove();
+    }
+    input.removeAttribute("aria-invalid");
+    return;
+  }
+  if (!note) {
+    note = h("p", { class: "field-error", id: `${key}-error`, "data-for": key });
+    box.append(note);
+  }
+  fill(note, words);
+  input.setAttribute("aria-invalid", "true");
+  const described = (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+  if (!described.includes(note.id)) input.setAttribute("aria-describedby", [...described, note.id].join(" "));
+}
+
+/** Checks every shown field: each problem is said beside its field; the first gets focus. */
+function checked(form) {
+  let first = null;
+  for (const input of form.querySelectorAll("input[name], select[name]")) {   // a unit's select has none
+    if (input.closest("[hidden]")) continue;
+    const words = problem(input);
+    showProblem(form, input, words);
+    if (words && !first) first = input;
+  }
+  if (first) first.focus();
+  return !first;
+}
+
+/** A refusal that names an option ("options.move_seconds: ..."): said beside that field, in the
+ * form's words; anything else goes to onError. */
+function placeError(form, kind, error, onError) {
+  const name = /^options\.(\w+)/.exec(error?.message || "")?.[1] || (error?.body?.fields && Object.keys(error.body.fields)[0]);
+  const input = name && form.querySelector(`[name='option:${name}'], [name='${name}']`);
+  if (!input || input.closest("[hidden]")) { onError(error); return; }
+  const schema = kind.options_schema?.properties?.[name] || {};
+  if (schema.minimum !== undefined) input.min = input.dataset.unit ? schema.minimum / Number(input.dataset.unit) : schema.minimum;
+  if (schema.maximum !== undefined) input.max = input.dataset.unit ? schema.maximum / Number(input.dataset.unit) : schema.maximum;
+  showProblem(form, input, problem(input) || t("create.check_field"));
+  input.focus();
+}
+
+// ------------------------------------------------------------------ one-click games
+/** A game against the computer with the kind's usual clock: the fewest seats it is played with,
+ * the others bots of `level` (2: greedy, a fair first opponent). It starts at once. */
+export async function playComputer(kind, level = 2) {
+  const seats = Math.max(2, kind.min_players);
+  return post("/games/", { kind: kind.kind, seats, options: presets(kind)[0]?.options || {}, bots: Array(seats - 1).fill(level) });
+}
+
+/** A private game for friends with the kind's usual clock: it starts itself when the friends
+ * have taken their seats (by the link its page shows). */
+export async function playFriend(kind) {
+  const seats = Math.max(2, kind.min_players);
+  return post("/games/", { kind: kind.kind, seats, options: presets(kind)[0]?.options || {}, private: true, auto_start: true });
+}
+
+const SERVER_SET = new Set(["bots", "tournament", "ladder"]);
+
 /** A kind's create form. onError(error) shows a refusal; a created game opens its page. */
 export function createForm(kind, onError) {
   const props = kind.options_schema?.properties || {};
   const choices = presets(kind);
   const seats = h("input", { id: `seats-${kind.kind}`, name: "seats", type: "number", min: kind.min_players, max: kind.max_players,
                              value: kind.min_players });
-  // `bots` is the server's to fill ("Play the computer" seats them): no field for a person.
-  const gameFields = Object.entries(props).filter(([name, schema]) => !CLOCK.has(name) && name !== "bots" && !schema.readOnly).map(([name, schema]) => field(kind.kind, name, schema, schema.default));
+  // `bots`, `tournament` and `ladder` are the server's to fill ("Play the computer" seats bots, a
+  // tournament or a ladder's challenge makes its own games): no field for a person.
+  const gameFields = Object.entries(props).filter(([name, schema]) => !CLOCK.has(name) && !SERVER_SET.has(name) && !schema.readOnly).map(([name, schema]) => field(kind.kind, name, schema, schema.default));
   const clockFields = Object.entries(props).filter(([name]) => CLOCK.has(name)).map(([name, schema]) => field(kind.kind, name, schema, schema.default));
   const clockBox = h("div", { class: "clock-fields" }, clockFields);
   const presetName = `preset-${kind.kind}`;
   const radios = choices.map((p, i) => h("label", { class: "preset" },
     h("input", { type: "radio", name: presetName, value: p.id, checked: i === 0 }), p.label));
-  const form = h("form", { class: "card create", "data-kind": kind.kind, "aria-label": `New ${kind.title}` },
-    h("h3", {}, kind.title),
-    h("div", { class: "field" }, h("label", { for: seats.id }, `Players (${kind.min_players} to ${kind.max_players})`), seats),
-    h("fieldset", { class: "presets" }, h("legend", {}, "How fast?"), radios),
-    gameFields.length ? h("fieldset", { class: "game-options" }, h("legend", {}, "Game options"), gameFields) : null,
-    h("fieldset", { class: "clock-options" }, h("legend", {}, "Clock"), clockBox),
+  const form = h("form", { class: "card create", "data-kind": kind.kind, "aria-label": t("create.new", { title: kind.title }) },
+    h("h3", { translate: "no" }, kind.title),
+    h("div", { class: "field" }, h("label", { for: seats.id }, t("create.players", { min: kind.min_players, max: kind.max_players })), seats),
+    h("fieldset", { class: "presets" }, h("legend", {}, t("create.how_fast")), radios),
+    gameFields.length ? h("fieldset", { class: "game-options" }, h("legend", {}, t("create.game_options")), gameFields) : null,
+    h("fieldset", { class: "clock-options" }, h("legend", {}, t("option.time_control")), clockBox),
     privacyFields(),
-    h("button", { type: "submit", class: "primary" }, `Create a ${kind.title} game`),
-    playComputer(kind, seats, () => readOptions(form), onError));
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "auto_start", checked: true }), t("create.auto_start")),
+    h("button", { type: "submit", class: "primary" }, t("create.submit", { title: kind.title })),
+    computerField(kind, () => form, seats, () => readOptions(form), onError));
+  form.noValidate = true;   // the form says what is wrong beside each field, in its own words
+  form.addEventListener("input", (e) => { if (e.target.getAttribute("aria-invalid")) showProblem(form, e.target, problem(e.target)); });
   const set = (name, value) => {
     const input = form.querySelector(`[name='option:${name}']`);
     if (!input) return;
     if (input.dataset.unit) {
       const [, size] = bestUnit(Number(value));
       input.dataset.unit = size; input.value = Number(value) / size;
-      form.querySelector(`[data-unit-for='${name}']`).value = String(size);
+      const units = form.querySelector(`[data-unit-for='${name}']`);
+      units.value = String(size);
+      units.dispatchEvent(new Event("change"));   // the bounds follow the unit
     } else input.value = value;
   };
   // Only what the chosen clock uses; a preset fills its values and shows only the clock choice.
@@ -167,28 +240,32 @@ export function createForm(kind, onError) {
   show();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    if (!checked(form)) return;
     try {
-      const game = await post("/games/", { kind: kind.kind, seats: Number(seats.value), options: readOptions(form), ...readPrivacy(form) });
+      const game = await post("/games/", { kind: kind.kind, seats: Number(seats.value), options: readOptions(form), ...readPrivacy(form),
+                                           auto_start: form.querySelector("[name=auto_start]").checked });
       location.hash = `#/games/${game.id}`;
-    } catch (error) { onError(error); }
+    } catch (error) { placeError(form, kind, error, onError); }
   });
   return form;
 }
 
-// "Play the computer": the other seats filled with bots of the chosen level, with the options and
-// clock chosen above; the game starts at once (docs/bots.md).
-function playComputer(kind, seats, options, onError) {
+// "Play the computer" with these options: the other seats filled with bots of the chosen level,
+// with the options and clock chosen above; the game starts at once (docs/bots.md).
+function computerField(kind, formOf, seats, options, onError) {
   const id = `bot-level-${kind.kind}`;
   const level = h("select", { id, name: "bot-level" },
-    [[1, "1 (random)"], [2, "2 (greedy)"], [3, "3 (searching)"]].map(([v, t]) => h("option", { value: v, selected: v === 2 }, t)));
+    [1, 2, 3].map((v) => h("option", { value: v, selected: v === 2 }, t(`create.bot_level_${v}`))));
   const play = async () => {
+    const form = formOf();   // the form this field is built into
+    if (!checked(form)) return;
     try {
       const n = Number(seats.value);
       const game = await post("/games/", { kind: kind.kind, seats: n, options: options(),
                                            bots: Array(n - 1).fill(Number(level.value)) });
       location.hash = `#/games/${game.id}`;
-    } catch (error) { onError(error); }
+    } catch (error) { placeError(form, kind, error, onError); }
   };
-  return h("div", { class: "field play-computer" }, h("label", { for: id }, "Computer level"), level,
-    h("button", { type: "button", class: "play-computer", onclick: play }, "Play the computer"));
+  return h("div", { class: "field play-computer" }, h("label", { for: id }, t("create.bot_level")), level,
+    h("button", { type: "button", class: "play-computer", onclick: play }, t("create.computer_with_options")));
 }

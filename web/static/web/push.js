@@ -4,6 +4,7 @@
 // docs/time-and-notifications.md.
 import { api, get, post } from "./api.js";
 import { h, fill } from "./svg.js";
+import { t } from "./i18n.js";
 
 const supported = () => "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 
@@ -27,9 +28,9 @@ export async function currentSubscription() {
 
 export async function subscribe() {
   const { public_key: publicKey } = await get("/push/vapid-key/");
-  if (!publicKey) throw new Error("This server sends no push notifications (it has no VAPID key).");
+  if (!publicKey) throw new Error(t("push.no_key"));
   if (await Notification.requestPermission() !== "granted") {
-    throw new Error("Notifications are blocked for this site: allow them in the browser's settings.");
+    throw new Error(t("push.blocked"));
   }
   const registration = await workerRegistration();
   const subscription = await registration.pushManager.subscribe({
@@ -58,20 +59,20 @@ export async function pushSection(slot, prefs, { say, showError }) {
   const button = h("button", { type: "button", id: "push-toggle" });
   async function draw() {
     if (!supported()) {
-      fill(status, "This browser cannot receive push notifications.");
+      fill(status, t("push.unsupported"));
       button.hidden = true;
       return;
     }
     const subscribed = Boolean(await currentSubscription());
-    fill(status, subscribed ? "This browser gets push notifications." : "This browser gets no push notifications.");
-    fill(button, subscribed ? "Turn off on this browser" : "Turn on for this browser");
+    fill(status, subscribed ? t("push.on") : t("push.off"));
+    fill(button, subscribed ? t("push.turn_off") : t("push.turn_on"));
     button.dataset.subscribed = String(subscribed);
   }
   button.onclick = async () => {
     button.disabled = true;
     try {
       if (button.dataset.subscribed === "true") await unsubscribe(); else await subscribe();
-      say(button.dataset.subscribed === "true" ? "Push turned off." : "Push turned on.", "info");
+      say(button.dataset.subscribed === "true" ? t("push.turned_off") : t("push.turned_on"), "info");
     } catch (error) { showError(error); }
     button.disabled = false;
     await draw();
@@ -86,19 +87,17 @@ export async function pushSection(slot, prefs, { say, showError }) {
   const tz = h("select", { name: "tz" }, names.map((name) =>
     h("option", { value: name, selected: name === chosen }, name)));
   const on = h("input", { type: "checkbox", name: "on", checked: Boolean(quiet) });
-  const form = h("form", { id: "quiet-hours", "aria-label": "Quiet hours" },
-    h("fieldset", {}, h("legend", {}, "Quiet hours"),
-      h("label", {}, on, " No push during quiet hours"),
-      h("label", {}, "From ", start), h("label", {}, "to ", end), h("label", {}, "Time zone ", tz),
-      h("button", { type: "submit" }, "Save quiet hours")));
+  const form = h("form", { id: "quiet-hours", "aria-label": t("quiet.title") },
+    h("fieldset", {}, h("legend", {}, t("quiet.title")),
+      h("label", {}, on, ` ${t("quiet.on")}`),
+      h("label", {}, `${t("quiet.from")} `, start), h("label", {}, `${t("quiet.to")} `, end), h("label", {}, `${t("quiet.zone")} `, tz),
+      h("button", { type: "submit" }, t("quiet.save"))));
   form.onsubmit = async (event) => {
     event.preventDefault();
     const body = { quiet_hours: on.checked ? { start: start.value, end: end.value, tz: tz.value } : null };
-    try { await api("/accounts/preferences/", { method: "PUT", body }); say("Quiet hours saved.", "info"); }
+    try { await api("/accounts/preferences/", { method: "PUT", body }); say(t("quiet.saved"), "info"); }
     catch (error) { showError(error); }
   };
-  fill(slot, h("h3", {}, "Push on this browser"), status, button,
-    h("p", { class: "help" }, "Push sends what your inbox gets (the Push column above), with the tab closed; ",
-      "it waits out your quiet hours."), form);
+  fill(slot, h("h3", {}, t("push.title")), status, button, h("p", { class: "help" }, t("push.help")), form);
   await draw();
 }

@@ -1,5 +1,24 @@
 // A short rules page per game, in words a new player reads in two minutes (the full digital
-// rules are in docs/<kind>.md; the rulebooks are the source of truth).
+// rules are in docs/<kind>.md; the rulebooks are the source of truth). English here; each other
+// language's pages in ./rules/<language>.js, the same shape, loaded when the page is in it. A game
+// a language has no page for yet shows the English one.
+import { pseudoText } from "./i18n.js";
+
+const LANGUAGES = { fr: () => import("./rules/fr.js"), de: () => import("./rules/de.js"), "en-XA": async () => ({ default: pseudoPages() }) };
+
+/** The rules page of `kind` in `language` (English where that language has none), or null. */
+export async function rulesFor(kind, language) {
+  const loader = LANGUAGES[language];
+  const pages = loader ? (await loader()).default : RULES;
+  return pages[kind] ?? RULES[kind] ?? null;
+}
+
+// The pseudo-locale's pages (i18n.js): English, accented and longer; the games' names stay.
+function pseudoPages() {
+  return Object.fromEntries(Object.entries(RULES).map(([kind, page]) => [kind, {
+    title: page.title, players: pseudoText(page.players), aim: pseudoText(page.aim), steps: page.steps.map(pseudoText) }]));
+}
+
 export const RULES = {
   pickpic: {
     title: "Pick Pic", players: "3 to 5 players",

@@ -59,6 +59,7 @@ export const fill = (node, ...children) => { node.replaceChildren(); return appe
 const ICONS = {
   "arrow-left": "M19 12H5M11 6l-6 6 6 6",
   "arrow-right": "M5 12h14M13 6l6 6-6 6",
+  "arrow-down": "M12 5v14M6 13l6 6 6-6",
   first: "M6 5v14M18 6l-8 6 8 6z",
   last: "M18 5v14M6 6l8 6-8 6z",
   prev: "M16 6l-8 6 8 6z",

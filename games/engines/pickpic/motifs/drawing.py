@@ -1,4 +1,5 @@
 """What every motif is drawn with: the scene's light and a few SVG shorthands."""
+
 from __future__ import annotations
 
 import random
@@ -19,8 +20,12 @@ class Light:
 
 def e(tag: str, **attrs) -> str:
     """An SVG element: numbers rounded to one decimal, `stroke_width` written `stroke-width`."""
-    body = " ".join(f'{k.rstrip("_").replace("_", "-")}="{v:.1f}"' if isinstance(v, float) else f'{k.rstrip("_").replace("_", "-")}="{v}"'
-                    for k, v in attrs.items())
+    body = " ".join(
+        f'{k.rstrip("_").replace("_", "-")}="{v:.1f}"'
+        if isinstance(v, float)
+        else f'{k.rstrip("_").replace("_", "-")}="{v}"'
+        for k, v in attrs.items()
+    )
     return f"<{tag} {body}/>"
 
 
@@ -34,8 +39,10 @@ def hsl(h: float, s: float, l: float) -> str:
 
 def figure(x: float, y: float, s: float, colour: str, arms: str = "") -> str:
     """A person standing at (x, y), `s` times 30 units tall; `arms` a path relative to the shoulders."""
-    out = (f'<g fill="{colour}"><circle cx="{x:.1f}" cy="{y - 26 * s:.1f}" r="{5 * s:.1f}"/>'
-           f'<path d="M{x - 6 * s:.1f} {y:.1f} L{x - 4 * s:.1f} {y - 20 * s:.1f} L{x + 4 * s:.1f} {y - 20 * s:.1f} L{x + 6 * s:.1f} {y:.1f} Z"/></g>')
+    out = (
+        f'<g fill="{colour}"><circle cx="{x:.1f}" cy="{y - 26 * s:.1f}" r="{5 * s:.1f}"/>'
+        f'<path d="M{x - 6 * s:.1f} {y:.1f} L{x - 4 * s:.1f} {y - 20 * s:.1f} L{x + 4 * s:.1f} {y - 20 * s:.1f} L{x + 6 * s:.1f} {y:.1f} Z"/></g>'
+    )
     if arms:
         out += path(f"M{x:.1f} {y - 18 * s:.1f} {arms}", stroke=colour, stroke_width=2.2 * s, stroke_linecap="round")
     return out

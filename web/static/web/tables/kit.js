@@ -1,6 +1,8 @@
 // Small DOM and SVG helpers shared by the Provence and Photoshoot tables (and the admin review).
 // Kept apart from the shell's svg.js so the two can evolve independently.
 
+import { t } from "../i18n.js";
+
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 // An SVG element with attributes; `title` becomes a <title> child (the text alternative).
@@ -83,14 +85,26 @@ function canonical(value) {
   return JSON.stringify(value);
 }
 
+// An SVG text fits its room in every language: one estimated longer than `room` (from its size,
+// and bold or not) is drawn narrower, its letters closer, never in a smaller size.
+export function fitText(text, room, size = 12, bold = false) {
+  return String(text).length * size * (bold ? 0.62 : 0.57) > room ? { textLength: Math.round(room), lengthAdjust: "spacingAndGlyphs" } : {};
+}
+
 export const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65"];
 
-// A seat's colour always comes with its number: colour is never the only signal.
+// A seat by its player's name, never its number (a colour always comes with the name).
 export function seatName(ctx, seat) {
   const players = (ctx.game && ctx.game.players) || [];
   const entry = players.find((p) => p && p.seat === seat);
   const name = entry && (entry.username || entry.user || entry.name);
-  return name ? `seat ${seat} (${name})` : `seat ${seat}`;
+  return name ? String(name) : t("game.someone");
+}
+
+// " (you)" after the viewer's own seat; never in staff's dispute review (ctx.review), which draws
+// a seat's view for someone who is not that player.
+export function youMark(ctx, seat) {
+  return seat === ctx.seat && !ctx.review ? ` ${t("common.you")}` : "";
 }
 
 // Per-root state that survives re-renders (selections, timers), dropped when the game changes.

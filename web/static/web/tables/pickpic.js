@@ -3,7 +3,9 @@
 // next step only if some legal move still agrees with it; the move sent is that legal move.
 // Layout: HTML that wraps to the screen, each card a small SVG drawn at its real pixel size (never
 // a whole drawing shrunk to fit), every sentence in HTML text.
+import { t } from "../i18n.js";
 import { s, h, clickable, choiceButton, stamp, ring, fill } from "../svg.js";
+import { youMark } from "./kit.js";
 import { get } from "../api.js";
 
 let catalogue = null;                 // id -> {title, tags, image_url}, once loaded
@@ -15,10 +17,10 @@ async function cards() {
   return loading;
 }
 
-const name = (ctx, seat) => ctx.game.players.find((p) => p.seat === seat)?.username ?? `seat ${seat}`;
+const name = (ctx, seat) => ctx.game.players.find((p) => p.seat === seat)?.username ?? t("game.someone");
 const label = (id) => {
   const c = catalogue?.get(id);
-  return c ? `card ${id}: ${c.title} (${c.tags.join(", ")})` : `card ${id}`;
+  return c ? t("pp.card_named", { id, title: c.title, tags: c.tags.join(", ") }) : t("pp.card", { id });
 };
 
 // Card size from the room the table has: three cards a row on a phone, never below 96 px wide.
@@ -48,8 +50,10 @@ function card(id, size, { caption, scale = 1, mark, action, actionLabel, choice 
                          role: action ? "group" : "img", "aria-label": action ? null : label(id) }, g);
   return h("div", { class: "slot", style: `width:${w}px` }, svg,
     just ? h("div", { class: "pp-just" }, just) : null,
-    c ? h("div", { class: "pp-title" }, h("span", { class: "pp-id" }, `#${id}`), " ", c.title) : null,
-    c && scale === 1 ? h("div", { class: "pp-tags" }, c.tags.map((tag) => `#${tag}`).join(" ")) : null,
+    // The cards' titles and tags are the catalogue's English in every language (as the cards'
+    // own pictures print them): marked so, a screen reader says them as English.
+    c ? h("div", { class: "pp-title", lang: "en" }, h("span", { class: "pp-id" }, `#${id}`), " ", c.title) : null,
+    c && scale === 1 ? h("div", { class: "pp-tags", lang: "en" }, c.tags.map((tag) => `#${tag}`).join(" ")) : null,
     caption ? h("div", { class: "caption" }, caption) : null);
 }
 
@@ -58,7 +62,7 @@ const row = (...items) => h("div", { class: "cards" }, items);
 export async function renderTable(root, ctx) {
   await cards();
   const view = ctx.view;
-  if (!view) { fill(root, h("p", {}, "Nothing to show yet.")); stamp(root); return; }
+  if (!view) { fill(root, h("p", {}, t("ph.nothing"))); stamp(root); return; }
   const size = sizes(root);
   const n = view.players;
   const key = `${ctx.game.id}:${view.round}:${view.phase}`;
@@ -69,21 +73,23 @@ export async function renderTable(root, ctx) {
   // gifts and ranking, or every stack once the round is evaluated).
   const seats = [...Array(n).keys()];
   const last = ctx.lastEvent && ["CardsGiven", "CardsRanked", "RoundEvaluated"].includes(ctx.lastEvent.type) ? ctx.lastEvent : null;
-  const lastWords = last ? (last.type === "CardsGiven" ? "just gave" : "just ranked") : null;
+  const lastWords = last ? (last.type === "CardsGiven" ? t("pp.just_gave") : t("pp.just_ranked")) : null;
   const mover = last?.actor ?? null;
-  sections.push(h("ul", { class: "pp-scores", "aria-label": "Scores" }, seats.map((seat) =>
+  sections.push(h("ul", { class: "pp-scores", "aria-label": t("pp.scores") }, seats.map((seat) =>
     h("li", { class: `${seat === ctx.seat ? "you" : ""}${seat === mover ? " just-moved" : ""}`, "data-seat": seat },
-      `${name(ctx, seat)}${seat === ctx.seat ? " (you)" : ""}: ${view.scores[seat]} pts`,
-      view.phase === "over" ? "" : view.done?.[seat] ? " · done" : " · thinking",
-      seat === mover ? h("strong", {}, ` · ${lastWords} (last move)`) : null))));
+      t("pp.score_line", { name: name(ctx, seat), you: youMark(ctx, seat), count: view.scores[seat] }),
+      view.phase === "over" ? "" : ` · ${view.done?.[seat] ? t("pp.done") : t("pp.thinking")}`,
+      seat === mover ? h("strong", {}, ` · ${t("pp.last_move", { what: lastWords })}`) : null))));
   const justMine = mover !== null && mover === ctx.seat ? lastWords : false;
   if (view.table?.length) {
-    sections.push(h("section", { "aria-label": "Photos of the round" }, h("h2", {}, "The photos of the round"),
-      row(seats.filter((seat) => view.table[seat]).map((seat) => card(view.table[seat], size, { caption: `${name(ctx, seat)}'s photo` })))));
+    sections.push(h("section", { "aria-label": t("pp.photos_label") }, h("h2", {}, t("pp.photos")),
+      row(seats.filter((seat) => view.table[seat]).map((seat) => card(view.table[seat], size, { caption: t("pp.photo_of", { name: name(ctx, seat) }) })))));
   }
-  sections.push(h("p", { class: "pp-status" },
-    `Round ${view.round} · ${view.phase === "give" ? "giving cards" : view.phase === "rank" ? "ranking stacks" : view.phase === "over" ? "game over" : view.phase} · `
-    + `${view.deck_size} cards in the deck · ${view.discard_size} discarded · first to ${view.target} points wins`));
+  // The game's end is the page's to say ("Finished — …"): the table gives the round and the deck.
+  const deck = `${t("pp.round", { round: view.round })} · ${t("ph.deck", { count: view.deck_size })} · ${t("pp.discarded", { count: view.discard_size })}`;
+  sections.push(h("p", { class: "pp-status" }, view.phase === "over" ? deck
+    : [t("pp.round", { round: view.round }), view.phase === "give" ? t("pp.giving") : view.phase === "rank" ? t("pp.ranking") : view.phase,
+      t("ph.deck", { count: view.deck_size }), t("pp.discarded", { count: view.discard_size }), t("pp.target", { count: view.target })].join(" · ")));
 
   const controls = [];
   const you = view.you || {};
@@ -92,16 +98,19 @@ export async function renderTable(root, ctx) {
   } else if (view.phase === "rank" && you.stack && ctx.legalMoves.length) {
     sections.push(ranking(ctx, controls, key, you.stack, root, size));
   } else if (you.gifts && view.phase === "give") {
-    sections.push(shown("You gave", Object.entries(you.gifts).map(([to, ids]) =>
-      ids.map((id) => card(id, size, { caption: `to ${name(ctx, Number(to))}`, just: justMine }))), size));
+    sections.push(shown(t("pp.you_gave"), Object.entries(you.gifts).map(([to, ids]) =>
+      ids.map((id) => card(id, size, { caption: t("pp.to", { name: name(ctx, Number(to)) }), just: justMine }))), size));
   } else if (you.ranking && view.phase === "rank") {
-    sections.push(shown("Your ranking, best first", you.ranking.order.map((id, i) => card(id, size, { caption: `${i + 1}.`, just: justMine })), size));
+    sections.push(shown(t("pp.your_ranking"), you.ranking.order.map((id, i) => card(id, size, { caption: `${i + 1}.`, just: justMine })), size));
   } else if (you.stack && view.phase === "rank") {
-    sections.push(shown("Your stack", you.stack.map((id) => card(id, size)), size));
+    sections.push(shown(t("pp.your_stack"), you.stack.map((id) => card(id, size)), size));
+  } else if (you.hand && view.phase === "give") {
+    // A hand with nothing to give from it (staff's review, or waiting): drawn all the same.
+    sections.push(shown(ctx.review ? t("ph.hand_of", { name: name(ctx, ctx.seat) }) : t("ph.your_hand"), you.hand.map((id) => card(id, size))));
   }
   if (view.last_round) sections.push(evaluation(ctx, view.last_round, size, last?.type === "RoundEvaluated" ? mover : null));
 
-  fill(root, h("div", { class: "pickpic", role: "group", "aria-label": `Pick Pic table, round ${view.round}` }, sections),
+  fill(root, h("div", { class: "pickpic", role: "group", "aria-label": t("pp.table", { round: view.round }) }, sections),
     h("div", { class: "controls" }, controls));
   stamp(root);
 }
@@ -123,35 +132,35 @@ function giving(ctx, controls, key, hand, root, size) {
   const nodes = hand.map((id) => {
     const to = chosen.assign[id];
     if (to !== undefined) {
-      return card(id, size, { caption: `to ${name(ctx, to)}`, action: () => { delete chosen.assign[id]; redraw(`[data-card="${id}"]`); },
-                              actionLabel: `take back ${label(id)} from ${name(ctx, to)}`, choice: false });
+      return card(id, size, { caption: t("pp.to", { name: name(ctx, to) }), action: () => { delete chosen.assign[id]; redraw(`[data-card="${id}"]`); },
+                              actionLabel: t("pp.take_back", { card: label(id), name: name(ctx, to) }), choice: false });
     }
     return card(id, size, { mark: chosen.card === id ? "✔" : null, selected: chosen.card === id,
-                            caption: chosen.card === id ? "chosen: who gets it?" : "",
+                            caption: chosen.card === id ? t("pp.who_gets") : "",
                             action: () => { chosen.card = id; redraw(".pp-targets button"); },
-                            actionLabel: `choose ${label(id)} to give` });
+                            actionLabel: t("pp.choose_give", { card: label(id) }) });
   });
   const targets = [];
   if (chosen.card !== null) {
     const others = [...new Set(ctx.legalMoves.flatMap((m) => Object.keys(m.gifts)))].map(Number);
     for (const seat of others) {
       if (!fits({ ...chosen.assign, [chosen.card]: seat }).length) continue;
-      targets.push(choiceButton(`give ${label(chosen.card)} to ${name(ctx, seat)}`,
+      targets.push(choiceButton(t("pp.give_to", { card: label(chosen.card), name: name(ctx, seat) }),
         () => { chosen.assign[chosen.card] = seat; chosen.card = null; redraw("[data-card][data-choice], .controls .primary"); },
         { class: "choice target", "data-seat": seat }));
-      targets[targets.length - 1].textContent = `Give it to ${name(ctx, seat)}`;
+      targets[targets.length - 1].textContent = t("pp.give_it", { name: name(ctx, seat) });
     }
   }
   const complete = Object.keys(chosen.assign).length === hand.length ? fits(chosen.assign) : [];
   if (complete.length) {
-    controls.push(choiceButton("Give these cards", () => { picks.delete(key); ctx.submit(complete[0]); }, { class: "choice primary" }));
+    controls.push(choiceButton(t("pp.give_these"), () => { picks.delete(key); ctx.submit(complete[0]); }, { class: "choice primary" }));
   }
   if (Object.keys(chosen.assign).length) {
-    controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card][data-choice]"); } }, "Start again"));
+    controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card][data-choice]"); } }, t("pp.start_again")));
   }
-  return h("section", { "aria-label": "Your hand" },
-    h("h2", {}, `Your hand: give ${ctx.view.cards_per_gift} card(s) to each other player`),
-    h("p", { class: "help" }, "Choose a card, then who gets it. Choose a given card again to take it back."),
+  return h("section", { "aria-label": t("ph.your_hand") },
+    h("h2", {}, t("pp.give", { count: ctx.view.cards_per_gift })),
+    h("p", { class: "help" }, t("pp.give_help")),
     row(nodes), targets.length ? h("div", { class: "pp-targets moves" }, targets) : null);
 }
 
@@ -166,24 +175,24 @@ function ranking(ctx, controls, key, stack, root, size) {
   const nodes = stack.map((id) => {
     const place = order.indexOf(id);
     if (place >= 0) {
-      return card(id, size, { mark: `#${place + 1}`, caption: `ranked ${place + 1}`,
+      return card(id, size, { mark: `#${place + 1}`, caption: t("pp.ranked", { place: place + 1 }),
                               action: () => { order.length = place; redraw("[data-card][data-choice]"); },
-                              actionLabel: `unrank ${label(id)}`, choice: false });
+                              actionLabel: t("pp.unrank", { card: label(id) }), choice: false });
     }
     if (fits([...order, id]).length) {
       return card(id, size, { action: () => { order.push(id); redraw("[data-card][data-choice], .controls .primary"); },
-                              actionLabel: `rank ${label(id)} number ${order.length + 1}` });
+                              actionLabel: t("pp.rank_as", { card: label(id), place: order.length + 1 }) });
     }
     return card(id, size);
   });
   const complete = order.length === stack.length ? fits(order) : [];
   if (complete.length) {
-    controls.push(choiceButton("Send this ranking", () => { picks.delete(key); ctx.submit(complete[0]); }, { class: "choice primary" }));
+    controls.push(choiceButton(t("pp.send_ranking"), () => { picks.delete(key); ctx.submit(complete[0]); }, { class: "choice primary" }));
   }
-  if (order.length) controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card][data-choice]"); } }, "Start again"));
-  return h("section", { "aria-label": "Your stack" },
-    h("h2", {}, "Your stack: rank it for your photo"),
-    h("p", { class: "help" }, "Choose the best fit first, then the next… Choose a ranked card to undo from there."),
+  if (order.length) controls.push(h("button", { type: "button", onclick: () => { picks.delete(key); redraw("[data-card][data-choice]"); } }, t("pp.start_again")));
+  return h("section", { "aria-label": t("pp.your_stack") },
+    h("h2", {}, t("pp.rank_title")),
+    h("p", { class: "help" }, t("pp.rank_help")),
     row(nodes));
 }
 
@@ -196,44 +205,43 @@ function refocus(root, selector) {
 // ---- the last round, as the table revealed it -------------------------------------------------
 function evaluation(ctx, round, size, mover = null) {
   const scale = 0.6;
-  return h("section", { class: "pp-evaluation", "aria-label": `Round ${round.round}: the evaluation` },
-    h("h2", {}, `Round ${round.round}: the evaluation`),
+  return h("section", { class: "pp-evaluation", "aria-label": t("pp.evaluation", { round: round.round }) },
+    h("h2", {}, t("pp.evaluation", { round: round.round })),
     round.stacks.map((stack) => h("div", { class: "pp-stack" },
-      h("p", {}, `${name(ctx, stack.seat)}'s photo got ${round.points[stack.seat]} pts`
-        + (stack.random_last_bonus ? " (the random card came last: +1)" : "")),
-      row(card(round.table[stack.seat], size, { scale, caption: "the photo" }),
+      h("p", {}, t("pp.photo_got", { name: name(ctx, stack.seat), count: round.points[stack.seat] })
+        + (stack.random_last_bonus ? ` ${t("pp.random_bonus")}` : "")),
+      row(card(round.table[stack.seat], size, { scale, caption: t("pp.the_photo") }),
         stack.order.map((entry, i) => {
           if (entry.face_down) {
             const w = Math.round(size.cw * scale), hh = Math.round(size.ch * scale);
             return h("div", { class: "slot", style: `width:${w}px` },
-              s("svg", { width: w, height: hh, class: "card-svg", role: "img", "aria-label": "a card left face down" },
-                s("rect", { width: w, height: hh, rx: 6, fill: "#555" })), h("div", { class: "caption" }, "face down"));
+              s("svg", { width: w, height: hh, class: "card-svg", role: "img", "aria-label": t("pp.face_down_label") },
+                s("rect", { width: w, height: hh, rx: 6, fill: "#555" })), h("div", { class: "caption" }, t("pp.face_down")));
           }
-          const who = entry.random ? "random" : entry.claimed ? `${name(ctx, entry.giver)} +${entry.giver_points}` : "unclaimed";
-          return card(entry.card, size, { scale, caption: `${i + 1}. ${who}${entry.comment ? ` “${entry.comment}”` : ""}`,
-                                          mark: entry.random ? "R" : null, just: stack.seat === mover ? "just ranked" : false });
+          const who = entry.random ? t("pp.random") : entry.claimed ? [h("span", { translate: "no" }, name(ctx, entry.giver)), ` +${entry.giver_points}`] : t("pp.unclaimed");
+          return card(entry.card, size, { scale, caption: [`${i + 1}. `, who, entry.comment ? ` “${entry.comment}”` : ""],
+                                          mark: entry.random ? t("pp.random_mark") : null, just: stack.seat === mover ? t("pp.just_ranked") : false });
         })))));
 }
 
 // ---- the story: events and the breakdown in words (the shell's move log, replay and result) ---
 export function describeEvent(event, { name }) {
   const who = event.actor !== null && event.actor !== undefined ? name(event.actor) : "";
-  const late = event.auto ? " (played by the server: time ran out)" : "";
+  const late = event.auto ? ` ${t("story.late")}` : "";
   if (event.type === "CardsGiven") {
-    const gifts = event.gifts ? Object.entries(event.gifts).map(([to, ids]) => `${ids.length} to ${name(Number(to))}`).join(", ") : "";
-    return `${who} gave ${gifts ? `cards: ${gifts}` : "their cards"}${late}.`;
+    const gifts = event.gifts ? Object.entries(event.gifts).map(([to, ids]) => t("pp.ev_gift", { count: ids.length, name: name(Number(to)) })).join(", ") : "";
+    return gifts ? t("pp.ev_gave", { who, gifts, late }) : t("pp.ev_gave_hidden", { who, late });
   }
-  if (event.type === "CardsRanked") return `${who} ranked their stack${late}.`;
+  if (event.type === "CardsRanked") return t("pp.ev_ranked", { who, late });
   if (event.type === "RoundEvaluated") {
     const ev = event.evaluation || {};
     const points = (ev.points || []).map((p, seat) => `${name(seat)} +${p}`).join(", ");
-    return { text: `Round ${ev.round ?? event.round} evaluated: ${points}.`, moment: true };
+    return { text: t("pp.ev_evaluated", { round: ev.round ?? event.round, points }), moment: true };
   }
   return null;
 }
 
 export function describeBreakdown(b) {
-  return [`${b.as_giver ?? 0} point(s) as a giver (your card first in someone's ranking)`,
-    `${b.as_ranker ?? 0} point(s) as a ranker (the givers you found)`,
-    `${b.top_card ?? 0} point(s) for top cards`, `${b.random_last ?? 0} point(s) for the random card last`];
+  return [t("pp.b_giver", { count: b.as_giver ?? 0 }), t("pp.b_ranker", { count: b.as_ranker ?? 0 }),
+    t("pp.b_top", { count: b.top_card ?? 0 }), t("pp.b_random", { count: b.random_last ?? 0 })];
 }

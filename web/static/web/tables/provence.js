@@ -1,10 +1,15 @@
 // Walking in Provence table: every landscape, tokens and frames, photo cards, goals, and the
 // seat's own hand. Placements and walks are offered only where ctx.legalMoves has them.
 import { stamp } from "../svg.js";
-import { h, s, activate, button, choice, trySubmit, sameMove, seatName, memory, SEAT_COLOURS } from "./kit.js";
-import { CELL, drawSquare, drawCard, cardEdges, frames, drawToken, drawPhoto, goalName, orientedSquares, cardLabel, cardName, where } from "./provence-draw.js";
+import { t } from "../i18n.js";
+import { h, s, activate, button, choice, trySubmit, sameMove, seatName, memory, SEAT_COLOURS, youMark } from "./kit.js";
+import { CELL, useCell, drawSquare, drawCard, cardEdges, frames, drawToken, drawPhoto, goalName, orientedSquares, cardLabel, cardName, where,
+  origin, turnWords, markerLetters } from "./provence-draw.js";
 
 const ROTATIONS = [0, 90, 180, 270];
+// A column of the final scoring by its name in the player's language (the server's key, readable,
+// for one the catalog does not know).
+const breakdownName = (key) => { const id = `breakdown.${key}`; const said = t(id); return said === id ? key.replace(/_/g, " ") : said; };
 
 export function renderTable(root, ctx) {
   const view = ctx.view || {};
@@ -13,46 +18,77 @@ export function renderTable(root, ctx) {
   root.classList.add("table-provence");
   const seatLabel = (seat) => seatName(ctx, seat);
   const rerender = () => renderTable(root, ctx);
+  mem.redraw = rerender;
   const error = h("p", { class: "table-error", role: "alert", "data-testid": "table-error" });
 
-  root.appendChild(summary(view, ctx, seatLabel));
-  if (view.result) root.appendChild(resultTable(view.result, seatLabel));
   const moves = (ctx.legalMoves || []).filter((m) => m && (m.type === "place" || m.type === "walk"));
   const placing = moves.filter((m) => m.type === "place");
   const walking = moves.filter((m) => m.type === "walk");
-  if (view.you) root.appendChild(handPanel(view, ctx, mem, placing, rerender, error));
-  if (walking.length) root.appendChild(walkPanel(view, ctx, mem, walking, rerender, error));
+  // Rows and columns are counted from 1 on each landscape, from its top-left square (or from
+  // where this seat may place a card, or has chosen to): no square a player reads is before 1.
+  const pending = view.you?.pending?.card ? [view.you.pending] : [];
+  const origins = (view.landscapes || []).map((land, seat) =>
+    origin(land, seat === ctx.seat ? [...placing, ...pending].flatMap(footprint) : []));
+  const at = (seat) => (x, y) => where(x, y, origins[seat]);
+  const seats = [...Array(view.players || (view.landscapes || []).length).keys()];
+  // The squares' size: the player's own landscape takes at least half a desktop's width (a
+  // young landscape with big squares), the others' stay smaller beside it; 48 px on a phone,
+  // where a wide landscape scrolls in its own frame.
+  const room = root.clientWidth || 1000;
+  const cellFor = (seat) => {
+    const land = view.landscapes?.[seat];
+    if (!land || room < 900) return 48;
+    const xs = [...land.visible.map((q) => q.x), ...(seat === ctx.seat ? placing.flatMap(footprint).map((c) => c[0]) : [])];
+    const columns = Math.max(4, Math.max(...xs) - Math.min(...xs) + 1);
+    const mine = seat === ctx.seat || ctx.seat === null || ctx.seat === undefined;
+    return mine ? Math.min(160, (room * 0.55) / columns) : Math.min(72, (room * 0.45) / columns);
+  };
+
+  root.appendChild(summary(view, ctx, seatLabel));
+  if (view.result) root.appendChild(resultTable(view.result, seatLabel));
+  if (view.you) root.appendChild(handPanel(view, ctx, mem, placing, rerender, error, at(ctx.seat)));
+  if (walking.length) root.appendChild(walkPanel(view, ctx, mem, walking, rerender, error, at(ctx.seat)));
   root.appendChild(error);
 
-  const seats = [...Array(view.players || (view.landscapes || []).length).keys()];
   const order = ctx.seat !== null && ctx.seat !== undefined ? [ctx.seat, ...seats.filter((x) => x !== ctx.seat)] : seats;
-  const lands = h("div", { class: "landscapes", style: "display:flex;flex-wrap:wrap;gap:12px" });
+  const lands = h("div", { class: "landscapes" });
   for (const seat of order) {
     const land = view.landscapes && view.landscapes[seat];
     if (!land) continue;
     const mine = seat === ctx.seat;
-    lands.appendChild(landscape(land, seat, seatLabel, mine ? { placing, walking, mem, ctx, rerender, error, view } : null, lastMove(ctx.lastEvent, seat)));
+    useCell(cellFor(seat));
+    lands.appendChild(landscape(land, seat, seatLabel, mine ? { placing, walking, mem, ctx, rerender, error, view } : null,
+      lastMove(ctx.lastEvent, seat), origins[seat], mem));
   }
   root.appendChild(lands);
-  root.appendChild(photoPanel(view, seatLabel));
+  root.appendChild(photoPanel(view, seatLabel, markerLetters(seats.map((seat) => seatLabel(seat)))));
   stamp(root);
 }
 
+// The squares a placement (or a chosen card) would cover: 3 by 2, or 2 by 3 turned a quarter.
+function footprint(p) {
+  const upright = (p.rotation ?? 0) % 180 === 0;
+  const out = [];
+  for (let dx = 0; dx < (upright ? 3 : 2); dx += 1) for (let dy = 0; dy < (upright ? 2 : 3); dy += 1) out.push([p.x + dx, p.y + dy]);
+  return out;
+}
+
 function summary(view, ctx, seatLabel) {
-  const box = h("section", { class: "provence-summary", "aria-label": "Round and players", "data-round": view.round, "data-phase": view.phase });
-  const phase = view.phase === "scene" ? "Scene phase: place a card" : view.phase === "walking" ? "Walking phase: move your photographer and drone" : "Game over";
-  box.appendChild(h("p", {}, [h("strong", { text: `Round ${view.round} of ${view.rounds}` }), ` · ${phase} · scene deck: ${view.deck} cards`]));
-  const goals = h("ul", { class: "goals", "aria-label": "Goals" });
-  for (const g of view.goals || []) goals.appendChild(h("li", { "data-goal": g.goal, text: `Goal ${g.card}: ${goalName(g.goal)} (6 for 1st, 3 for 2nd)` }));
+  const box = h("section", { class: "provence-summary", "aria-label": t("pv.summary"), "data-round": view.round, "data-phase": view.phase });
+  const phase = view.phase === "scene" ? t("pv.phase_scene") : view.phase === "walking" ? t("pv.phase_walking") : t("pv.phase_over");
+  box.appendChild(h("p", {}, [h("strong", { text: t("pv.round", { round: view.round, rounds: view.rounds }) }), ` · ${phase} · ${t("pv.deck", { count: view.deck })}`]));
+  const goals = h("ul", { class: "goals", "aria-label": t("pv.goals") });
+  for (const g of view.goals || []) goals.appendChild(h("li", { "data-goal": g.goal, text: t("pv.goal", { card: g.card, goal: goalName(g.goal) }) }));
   box.appendChild(goals);
   const list = h("ul", { class: "provence-seats" });
   (view.markers || []).forEach((left, seat) => {
-    const choosing = view.phase === "walking" ? "choosing a walk…" : "choosing a scene card…";
-    const chosen = (view.submitted || [])[seat] ? "has chosen" : (view.active || []).includes(seat) ? choosing : "";
+    const choosing = view.phase === "walking" ? t("pv.choosing_walk") : t("pv.choosing_card");
+    const chosen = (view.submitted || [])[seat] ? t("pv.has_chosen") : (view.active || []).includes(seat) ? choosing : "";
     const hand = (view.hand_sizes || [])[seat] ?? 0;
     list.appendChild(h("li", { "data-seat": seat }, [
       h("span", { style: `display:inline-block;width:.8em;height:.8em;background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]};margin-right:.3em`, "aria-hidden": "true" }),
-      `${seatLabel(seat)}${seat === ctx.seat ? " (you)" : ""}: ${left} photo markers left${hand ? `, ${hand} scene card${hand === 1 ? "" : "s"} in hand` : ""}${chosen ? ` · ${chosen}` : ""}`,
+      t("common.labelled", { label: `${seatLabel(seat)}${youMark(ctx, seat)}`,
+        value: `${t("pv.markers_left", { count: left })}${hand ? `, ${t("pv.in_hand", { count: hand })}` : ""}${chosen ? ` · ${chosen}` : ""}` }),
     ]));
   });
   box.appendChild(list);
@@ -60,63 +96,68 @@ function summary(view, ctx, seatLabel) {
 }
 
 function resultTable(result, seatLabel) {
-  const box = h("section", { class: "provence-result", "aria-label": "Final scoring" });
+  const box = h("section", { class: "provence-result", "aria-label": t("pv.final") });
   const rows = result.breakdown || [];
   const keys = [...new Set(rows.flatMap((b) => Object.keys(b || {}).filter((k) => typeof b[k] !== "object")))];
-  const table = h("table", {}, [h("tr", {}, [h("th", { text: "seat" }), ...keys.map((k) => h("th", { text: k.replace(/_/g, " ") })), h("th", { text: "place" })])]);
+  const table = h("table", {}, [h("tr", {}, [h("th", { text: t("pv.player") }), ...keys.map((k) => h("th", { text: breakdownName(k) })), h("th", { text: t("pv.place") })])]);
   (result.scores || []).forEach((score, seat) => {
     const b = rows[seat] || {};
     table.appendChild(h("tr", { "data-seat": seat }, [h("td", { text: seatLabel(seat) }), ...keys.map((k) => h("td", { text: b[k] ?? "" })),
-      h("td", { text: `${(result.places || [])[seat]}${(result.winners || []).includes(seat) ? " (winner)" : ""}` })]));
+      h("td", { text: `${(result.places || [])[seat]}${(result.winners || []).includes(seat) ? ` ${t("pv.winner")}` : ""}` })]));
   });
-  box.appendChild(h("h3", { text: "Final scoring" }));
+  box.appendChild(h("h3", { text: t("pv.final") }));
   box.appendChild(table);
   return box;
 }
 
 // The seat's hand, rotation and under: what the preview on its landscape is computed from.
-function handPanel(view, ctx, mem, placing, rerender, error) {
+function handPanel(view, ctx, mem, placing, rerender, error, where) {
   const you = view.you;
-  const box = h("section", { class: "provence-hand", "aria-label": "Your hand" });
+  const box = h("section", { class: "provence-hand", "aria-label": t("ph.your_hand") });
   if (you.pending) {
     const p = you.pending;
     box.appendChild(h("p", { "data-testid": "pending", text: p.card
-      ? `You chose ${cardName(p.card)} at ${where(p.x, p.y)}, turned ${p.rotation}°${p.under ? ", tucked under the landscape" : ""}; waiting for the others.`
-      : "Your walk is chosen; waiting for the others." }));
+      ? t("pv.pending_card", { card: cardName(p.card), where: where(p.x, p.y), turn: turnWords(p.rotation), under: p.under ? t("pv.under_suffix") : "" })
+      : t("pv.pending_walk") }));
   }
-  if (you.passed) box.appendChild(h("p", { text: `You passed ${cardName(you.passed)} to the player on your left.` }));
+  if (you.passed) box.appendChild(h("p", { text: t("pv.passed", { card: cardName(you.passed) }) }));
   if (!you.hand || !you.hand.length) return box;
   const cards = [...new Set(placing.map((m) => m.card))];
   if (cards.length && !cards.includes(mem.card)) mem.card = cards[0];
   mem.rotation ??= 0;
   mem.under ??= false;
-  const row = h("div", { class: "hand", style: "display:flex;gap:10px;flex-wrap:wrap;align-items:flex-end" });
+  const row = h("div", { class: "hand" });
   for (const card of you.hand) {
     const chosen = mem.card === card.id && cards.length;
-    const holder = h("div", { class: "hand-card", "data-card": card.id, style: `padding:4px;border:3px solid ${chosen ? "#e65100" : "transparent"};border-radius:6px` });
+    const holder = h("div", { class: `hand-card${chosen ? " chosen" : ""}`, "data-card": card.id });
     const pic = drawCard(card, chosen ? mem.rotation : 0);
+    // The card's name under it is the control (its words are its name); the picture answers a
+    // click too, for the mouse.
     if (cards.includes(card.id)) {
-      activate(pic, `Choose ${cardLabel(card)}`, () => { mem.card = card.id; mem.preview = null; rerender(); });
-      pic.setAttribute("aria-pressed", chosen ? "true" : "false");
-    }
-    holder.append(pic, h("div", { text: `${cardName(card.id)}${chosen ? " (chosen)" : ""}` }));
+      const pickIt = () => { mem.card = card.id; mem.preview = null; rerender(); };
+      pic.addEventListener("click", pickIt);
+      pic.style.cursor = "pointer";
+      holder.append(pic, choice(cardName(card.id), pickIt, { class: "hand-name", "aria-pressed": chosen ? "true" : "false",
+        "aria-describedby": `card-words-${card.id}` }),
+      h("span", { id: `card-words-${card.id}`, class: "sr-only", text: cardLabel(card) }));
+    } else holder.append(pic, h("div", { class: "hand-name", text: cardName(card.id) }));
     row.appendChild(holder);
   }
   box.appendChild(row);
   if (!cards.length) return box;
   const count = spots(placing, mem).length;
   box.appendChild(h("div", { class: "place-controls" }, [
-    choice(`Rotate ↻ (${mem.rotation}°)`, () => { mem.rotation = (mem.rotation + 90) % 360; mem.preview = null; rerender(); }, { "data-testid": "rotate" }),
-    h("label", {}, [h("input", { type: "checkbox", "data-testid": "under", checked: mem.under, onchange: (e) => { mem.under = e.target.checked; mem.preview = null; rerender(); } }), " tuck under the landscape"]),
-    h("span", { "data-testid": "spot-count", text: ` ${count} place${count === 1 ? "" : "s"} for ${cardName(mem.card)}: pick one of the dots on your landscape.` }),
+    choice(t("pv.rotate"), () => { mem.rotation = (mem.rotation + 90) % 360; mem.preview = null; rerender(); }, { "data-testid": "rotate" }),
+    h("label", {}, [h("input", { type: "checkbox", "data-testid": "under", checked: mem.under, onchange: (e) => { mem.under = e.target.checked; mem.preview = null; rerender(); } }), ` ${t("pv.tuck")}`]),
+    h("span", { "data-testid": "spot-count", text: ` ${t("pv.spots", { count, card: cardName(mem.card), turn: turnWords(mem.rotation) })}` }),
   ]));
   if (mem.preview) {
     const p = mem.preview;
     const move = { type: "place", card: mem.card, x: p.x, y: p.y, rotation: mem.rotation, under: mem.under };
     box.appendChild(h("div", { class: "confirm" }, [
-      h("span", { text: `Place ${cardName(mem.card)} at ${where(p.x, p.y)}, turned ${mem.rotation}°${mem.under ? ", tucked under the landscape" : ""}? ` }),
-      choice("Place here", () => trySubmit(ctx, move, error), { "data-testid": "confirm-place" }, true),
-      button("Cancel", () => { mem.preview = null; rerender(); }),
+      h("span", { text: `${t("pv.confirm", { card: cardName(mem.card), where: where(p.x, p.y), turn: turnWords(mem.rotation), under: mem.under ? t("pv.under_suffix") : "" })} ` }),
+      choice(t("pv.place_here"), () => trySubmit(ctx, move, error), { "data-testid": "confirm-place" }, true),
+      button(t("pv.cancel"), () => { mem.preview = null; rerender(); }),
     ]));
   }
   return box;
@@ -127,11 +168,11 @@ function spots(placing, mem) {
 }
 
 // Where each token may go comes from the walks legal-moves lists (both final positions).
-function walkPanel(view, ctx, mem, walking, rerender, error) {
+function walkPanel(view, ctx, mem, walking, rerender, error, where) {
   const land = view.landscapes[ctx.seat];
   mem.walk ??= { photographer: [...land.photographer], drone: [...land.drone] };
   mem.token ??= "photographer";
-  const box = h("section", { class: "provence-walk", "aria-label": "Walking phase" });
+  const box = h("section", { class: "provence-walk", "aria-label": t("pv.walking") });
   const build = () => {
     const moved = mem.walk.photographer.join() !== land.photographer.join() || mem.walk.drone.join() !== land.drone.join();
     return moved ? { type: "walk", photographer: mem.walk.photographer, drone: mem.walk.drone } : { type: "walk" };
@@ -139,17 +180,17 @@ function walkPanel(view, ctx, mem, walking, rerender, error) {
   const move = build();
   const legal = walking.some((m) => sameMove(m, move));
   box.appendChild(h("p", {}, [
-    "Move: ",
-    ...["photographer", "drone"].map((token) => choice(`${token === mem.token ? "● " : ""}${token}`, () => { mem.token = token; rerender(); },
+    `${t("pv.move")} `,
+    ...["photographer", "drone"].map((token) => choice(t(`pv.${token}`), () => { mem.token = token; rerender(); },
       { "aria-pressed": token === mem.token ? "true" : "false", "data-testid": `pick-${token}` })),
-    h("span", { text: ` — then click a highlighted meadow. Photographer at ${where(...mem.walk.photographer)}, drone at ${where(...mem.walk.drone)}.` }),
+    h("span", { text: ` ${t("pv.walk_help", { photographer: where(...mem.walk.photographer), drone: where(...mem.walk.drone) })}` }),
   ]));
   box.appendChild(h("p", {}, [
-    choice(move.photographer ? "Confirm walk" : "Stay (pass)", () => trySubmit(ctx, move, error), { "data-testid": "confirm-walk", disabled: !legal }, true),
+    choice(move.photographer ? t("pv.confirm_walk") : t("pv.stay"), () => trySubmit(ctx, move, error), { "data-testid": "confirm-walk", disabled: !legal }, true),
     " ",
-    button("Reset", () => { mem.walk = null; rerender(); }),
+    button(t("pv.reset"), () => { mem.walk = null; rerender(); }),
     " ",
-    legal ? "" : h("span", { text: "both tokens must end on two different visible meadows" }),
+    legal ? "" : h("span", { text: t("pv.walk_rule") }),
   ]));
   return box;
 }
@@ -174,7 +215,8 @@ function lastMove(event, seat) {
   return null;
 }
 
-function landscape(land, seat, seatLabel, mine, last = null) {
+function landscape(land, seat, seatLabel, mine, last, o, mem) {
+  const where_ = (x, y) => where(x, y, o);
   const cells = land.visible.map((sq) => [sq.x, sq.y]);
   cells.push(land.photographer, land.drone);
   let anchors = [], preview = null, targets = [];
@@ -187,19 +229,34 @@ function landscape(land, seat, seatLabel, mine, last = null) {
     for (const a of anchors) cells.push([a.x, a.y], [a.x + 2, a.y + 2]);
   }
   if (mine && mine.walking.length) targets = walkTargets(mine.walking, mine.mem);
-  const shownFrames = frames(mine && mine.walking.length && mine.mem.walk ? { photographer: mine.mem.walk.photographer, drone: mine.mem.walk.drone } : land);
+  // The photo frames are drawn on demand (around the tokens where the player has put them while
+  // walking): always drawn, they covered the squares a player reads.
+  const walkingNow = mine && mine.walking.length && mine.mem.walk;
+  const showFrames = mem.frames?.[seat];
+  const shownFrames = showFrames ? frames(walkingNow ? { photographer: mine.mem.walk.photographer, drone: mine.mem.walk.drone } : land) : [];
   for (const f of shownFrames) cells.push([f.x, f.y], [f.x + f.w - 1, f.y + f.h - 1]);
   const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
   const ox = Math.min(...xs), oy = Math.min(...ys);
   const w = (Math.max(...xs) - ox + 1) * CELL, hgt = (Math.max(...ys) - oy + 1) * CELL;
-  const title = `${seatLabel(seat)}${mine ? " (you)" : ""}: landscape`;
-  const fig = h("figure", { class: "landscape", "data-seat": seat, style: "margin:0" });
-  fig.appendChild(h("figcaption", { text: title }));
-  // Drawn at its real size (a square is 48 px): a landscape wider than the screen scrolls in its
-  // own frame, the page never does, and nothing is shrunk below legibility.
-  const svg = s("svg", { viewBox: `-4 -20 ${w + 8} ${hgt + 24}`, width: w + 8, height: hgt + 24, role: "group",
-    "aria-label": `${title}, ${land.visible.length} visible squares; the scene deck lies above (north)`, style: "background:#fafafa;display:block" });
-  svg.appendChild(s("text", { x: w / 2, y: -6, "font-size": 12, "text-anchor": "middle", fill: "#555", text: "▲ scene deck (north)" }));
+  const title = t("pv.landscape_of", { name: seatLabel(seat), you: mine ? youMark(mine.ctx, seat) : "" });
+  const fig = h("figure", { class: `landscape${mine ? " mine" : ""}`, "data-seat": seat });
+  const frameToggle = h("label", { class: "frames-toggle" }, [h("input", { type: "checkbox", checked: Boolean(showFrames),
+    onchange: (e) => { mem.frames = { ...(mem.frames || {}), [seat]: e.target.checked }; (mine?.rerender || mem.redraw)?.(); } }), ` ${t("pv.show_frames")}`]);
+  fig.appendChild(h("figcaption", {}, [h("span", { class: "landscape-title", text: title }), frameToggle]));
+  // Row and column numbers along the edges (counted from 1, as every label and the move log
+  // count them); the scene deck lies above.
+  const M = 22;   // the margin the numbers stand in
+  const svg = s("svg", { viewBox: `${-M} -${M + 18} ${w + M + 4} ${hgt + M + 22}`, width: w + M + 4, height: hgt + M + 22, role: "group",
+    "aria-label": t("pv.landscape_label", { title, count: land.visible.length }), class: "landscape-svg" });
+  svg.appendChild(s("text", { x: w / 2, y: -M - 4, "font-size": 12, "text-anchor": "middle", fill: "#555", text: t("pv.deck_north") }));
+  for (let x = ox; x < ox + w / CELL; x += 1) {
+    const n = x - o.x + 1;
+    if (n >= 1) svg.appendChild(s("text", { class: "axis", x: (x - ox) * CELL + CELL / 2, y: -6, "font-size": 12, "text-anchor": "middle", fill: "#555", text: n, "aria-hidden": "true" }));
+  }
+  for (let y = oy; y < oy + hgt / CELL; y += 1) {
+    const n = y - o.y + 1;
+    if (n >= 1) svg.appendChild(s("text", { class: "axis", x: -6, y: (y - oy) * CELL + CELL / 2 + 4, "font-size": 12, "text-anchor": "end", fill: "#555", text: n, "aria-hidden": "true" }));
+  }
   for (const sq of land.visible) {
     const g = drawSquare(sq, (sq.x - ox) * CELL, (sq.y - oy) * CELL);
     g.setAttribute("data-x", sq.x);
@@ -213,43 +270,46 @@ function landscape(land, seat, seatLabel, mine, last = null) {
     const x = (p.x - ox) * CELL, y = (p.y - oy) * CELL, cw = (upright ? 3 : 2) * CELL, ch = (upright ? 2 : 3) * CELL;
     svg.appendChild(s("rect", { class: "just-placed", "data-x": p.x, "data-y": p.y, x: x + 1, y: y + 1, width: cw - 2, height: ch - 2, rx: 4,
       fill: "none", stroke: "#c2410c", "stroke-width": 4,
-      title: `just placed: ${cardName(p.card)}${p.under ? " (tucked under the landscape)" : ""}` }));
+      title: t("pv.just_placed", { card: cardName(p.card), under: p.under ? t("pv.under_suffix") : "" }) }));
   }
+  // A frame is its outline only, outside the squares' marks: thin, and in the token's colour.
   for (const f of shownFrames) {
-    svg.appendChild(s("rect", { class: `frame frame-${f.who}`, x: (f.x - ox) * CELL + 2, y: (f.y - oy) * CELL + 2, width: f.w * CELL - 4, height: f.h * CELL - 4,
-      fill: "none", stroke: f.who === "drone" ? "#0d47a1" : "#212121", "stroke-width": 1.5, "stroke-dasharray": f.who === "drone" ? "8 4" : "3 3", opacity: 0.55,
-      title: `${f.who}'s frame (${f.side})` }));
+    svg.appendChild(s("rect", { class: `frame frame-${f.who}`, x: (f.x - ox) * CELL + 1, y: (f.y - oy) * CELL + 1, width: f.w * CELL - 2, height: f.h * CELL - 2,
+      fill: "none", stroke: f.who === "drone" ? "#0d47a1" : "#212121", "stroke-width": 2, "stroke-dasharray": f.who === "drone" ? "10 5" : "4 4",
+      title: t(f.who === "drone" ? "pv.frame_drone" : "pv.frame_photographer", { side: t(`pv.side_${f.side}`) }) }));
   }
-  const tokens = mine && mine.walking.length && mine.mem.walk ? mine.mem.walk : land;
-  svg.appendChild(drawToken("photographer", tokens.photographer, ox, oy, `photographer at ${where(...tokens.photographer)}`));
-  svg.appendChild(drawToken("drone", tokens.drone, ox, oy, `drone at ${where(...tokens.drone)}`));
+  const tokens = walkingNow ? mine.mem.walk : land;
+  svg.appendChild(drawToken("photographer", tokens.photographer, ox, oy, t("pv.photographer_at", { where: where_(...tokens.photographer) })));
+  svg.appendChild(drawToken("drone", tokens.drone, ox, oy, t("pv.drone_at", { where: where_(...tokens.drone) })));
   for (const [who, cell] of Object.entries(last?.walked || {})) {
     svg.appendChild(s("rect", { class: "just-walked", "data-x": cell[0], "data-y": cell[1], x: (cell[0] - ox) * CELL + 1, y: (cell[1] - oy) * CELL + 1,
-      width: CELL - 2, height: CELL - 2, rx: 6, fill: "none", stroke: "#c2410c", "stroke-width": 4, title: `the ${who} just walked here` }));
+      width: CELL - 2, height: CELL - 2, rx: 6, fill: "none", stroke: "#c2410c", "stroke-width": 4, title: t(who === "drone" ? "pv.drone_walked" : "pv.photographer_walked") }));
   }
   if (preview) {
-    const g = s("g", { class: "preview", opacity: 0.75, "data-testid": "preview" });
+    const g = s("g", { class: "preview", opacity: 0.8, "data-testid": "preview" });
     for (const sq of preview) g.appendChild(drawSquare(sq, (sq.x - ox) * CELL, (sq.y - oy) * CELL));
     const px = Math.min(...preview.map((q) => q.x)), py = Math.min(...preview.map((q) => q.y));
     const pw = Math.max(...preview.map((q) => q.x)) - px + 1, ph = Math.max(...preview.map((q) => q.y)) - py + 1;
-    g.appendChild(s("rect", { x: (px - ox) * CELL, y: (py - oy) * CELL, width: pw * CELL, height: ph * CELL, fill: "none", stroke: "#e65100", "stroke-width": 3, "stroke-dasharray": "6 3" }));
+    g.appendChild(s("rect", { x: (px - ox) * CELL, y: (py - oy) * CELL, width: pw * CELL, height: ph * CELL, fill: "none", stroke: "#e65100", "stroke-width": 4, "stroke-dasharray": "6 3" }));
     svg.appendChild(g);
   }
   for (const a of anchors) {
-    // A spot is the whole top-left square (a 44 px ring), easy to hit with a finger.
+    // Where the card may go: a small dot on the top-left square of each listed placement, the
+    // whole square its target (easy to hit with a finger), the squares under it still readable.
     const cx = (a.x - ox) * CELL + CELL / 2, cy = (a.y - oy) * CELL + CELL / 2;
     const chosen = mine.mem.preview && mine.mem.preview.x === a.x && mine.mem.preview.y === a.y;
-    const dot = s("circle", { class: "spot", cx, cy, r: 22.5, fill: chosen ? "#e6510099" : "#ffffff55", stroke: "#e65100", "stroke-width": 3,
+    svg.appendChild(s("circle", { class: "spot-dot", cx, cy, r: chosen ? 11 : 8, fill: "#e65100", stroke: "#fff", "stroke-width": 2.5, "pointer-events": "none", "aria-hidden": "true" }));
+    const dot = s("circle", { class: "spot", cx, cy, r: 22, fill: "transparent", stroke: "transparent", "stroke-width": 3,
       "data-x": a.x, "data-y": a.y });
-    activate(dot, `Preview ${cardName(a.card)} with its top-left square at ${where(a.x, a.y)}, turned ${a.rotation}°${a.under ? ", tucked under the landscape" : ""}`,
+    activate(dot, t("pv.preview_at", { card: cardName(a.card), where: where_(a.x, a.y), turn: turnWords(a.rotation), under: a.under ? t("pv.under_suffix") : "" }),
       () => { mine.mem.preview = { x: a.x, y: a.y }; mine.rerender(); });
     svg.appendChild(dot);
   }
   for (const cell of targets) {
     const x = (cell[0] - ox) * CELL, y = (cell[1] - oy) * CELL;
-    const ring = s("rect", { class: "walk-target", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 6, fill: "#ffffff55", stroke: "#e65100", "stroke-width": 2.5,
+    const ring = s("rect", { class: "walk-target", x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, fill: "#ffffff55", stroke: "#e65100", "stroke-width": 3,
       "data-x": cell[0], "data-y": cell[1] });
-    activate(ring, `Move the ${mine.mem.token} to ${where(...cell)}`, () => {
+    activate(ring, t("pv.walk_to", { token: t(`pv.${mine.mem.token}`), where: where_(...cell) }), () => {
       const other = mine.mem.token === "photographer" ? "drone" : "photographer";
       mine.mem.walk[mine.mem.token] = [...cell];
       if (mine.mem.walk[other].join() === cell.join()) mine.mem.walk[other] = [...land[mine.mem.token]];
@@ -258,40 +318,46 @@ function landscape(land, seat, seatLabel, mine, last = null) {
     svg.appendChild(ring);
   }
   // A frame that scrolls is reached by keyboard too (WCAG 2.1.1): focusable, and named.
-  fig.appendChild(h("div", { class: "landscape-frame", tabindex: 0, role: "region", "aria-label": `${title} (scrolls)` }, [svg]));
+  fig.appendChild(h("div", { class: "landscape-frame", tabindex: 0, role: "region", "aria-label": t("pv.scrolls", { title }) }, [svg]));
   return fig;
 }
 
-function photoPanel(view, seatLabel) {
-  const box = h("section", { class: "provence-photos", "aria-label": "Photo cards" });
-  box.appendChild(h("h3", { text: "Photo cards" }));
+function photoPanel(view, seatLabel, letters) {
+  const box = h("section", { class: "provence-photos", "aria-label": t("pv.photos") });
+  box.appendChild(h("h3", { text: t("pv.photos") }));
+  box.appendChild(h("p", { class: "help", text: t("pv.marker_key", { key: letters.map((l, seat) => `${l} ${seatLabel(seat)}`).join(", ") }) }));
   const row = h("div", { style: "display:flex;flex-wrap:wrap;gap:8px" });
-  for (const p of view.photos || []) row.appendChild(drawPhoto(p, seatLabel));
+  for (const p of view.photos || []) row.appendChild(drawPhoto(p, seatLabel, letters));
   box.appendChild(row);
   return box;
 }
 
 // ---- the story: events and the breakdown in words (the shell's move log, replay and result) ---
-export function describeEvent(event, { name }) {
+export function describeEvent(event, { game, name }) {
   const who = event.actor !== null && event.actor !== undefined ? name(event.actor) : "";
-  const late = event.auto ? " (played by the server: time ran out)" : "";
-  if (event.type === "CardChosen") return `${who} has chosen a scene card${late}.`;
-  if (event.type === "WalkChosen") return `${who} has chosen a walk${late}.`;
+  const late = event.auto ? ` ${t("pv.late")}` : "";
+  // Squares counted on each player's landscape as it stands now (landscapes only grow, so every
+  // square a past move names is on it).
+  const at = (seat) => (x, y) => where(x, y, origin(game?.state?.landscapes?.[seat]));
+  if (event.type === "CardChosen") return t("pv.ev_card_chosen", { who, late });
+  if (event.type === "WalkChosen") return t("pv.ev_walk_chosen", { who, late });
   if (event.type === "ScenesPlaced") {
-    const placed = (event.placements || []).map((p, seat) => `${name(seat)} placed ${cardName(p.card)} at ${where(p.x, p.y)}${p.under ? ", tucked under the landscape" : ""}`);
-    return `Round ${event.round}: ${placed.join("; ")}.`;
+    const placed = (event.placements || []).map((p, seat) => t("pv.ev_placed", { who: name(seat), card: cardName(p.card), where: at(seat)(p.x, p.y),
+      under: p.under ? t("pv.under_suffix") : "" }));
+    return t("pv.ev_scenes", { round: event.round, placed: placed.join("; ") });
   }
   if (event.type === "WalksRevealed") {
-    const walks = (event.walks || []).map((w, seat) => `${name(seat)}: photographer to ${where(...w.photographer)}, drone to ${where(...w.drone)}`);
-    const photos = (event.photos || []).map((p) => `Photo ${p.card} completed by ${(p.seats || []).map(name).join(" and ")}: ${p.points} points each!`);
-    return { text: `Walks revealed. ${walks.join("; ")}.${photos.length ? ` ${photos.join(" ")}` : ""}`, moment: photos.length > 0 };
+    const walks = (event.walks || []).map((w, seat) => t("pv.ev_walk", { who: name(seat), photographer: at(seat)(...w.photographer), drone: at(seat)(...w.drone) }));
+    const photos = (event.photos || []).map((p) => t("pv.ev_photo", { card: p.card, names: (p.seats || []).map(name).join(t("common.and")), count: p.points }));
+    return { text: `${t("pv.ev_walks", { walks: walks.join("; ") })}${photos.length ? ` ${photos.join(" ")}` : ""}`, moment: photos.length > 0 };
   }
   return null;
 }
 
 export function describeBreakdown(b) {
-  const goals = Object.entries(b.goal_detail || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ");
-  return [`lavender ${b.lavender ?? 0} (penalty ${b.lavender_penalty ?? 0})`, `wheat ${b.wheat ?? 0}`,
-    `sunflowers ${b.sunflowers ?? 0} (penalty ${b.sunflower_penalty ?? 0})`, `towns ${b.towns ?? 0}`,
-    `photos ${b.photos ?? 0}`, `goals ${b.goals ?? 0}${goals ? ` (${goals})` : ""}`, `${b.markers_placed ?? 0} marker(s) placed`];
+  const goals = Object.entries(b.goal_detail || {}).map(([k, v]) => `${goalName(k).toLowerCase()} ${v}`).join(", ");
+  return [t("pv.b_lavender", { points: b.lavender ?? 0, penalty: b.lavender_penalty ?? 0 }), t("pv.b_wheat", { points: b.wheat ?? 0 }),
+    t("pv.b_sunflowers", { points: b.sunflowers ?? 0, penalty: b.sunflower_penalty ?? 0 }), t("pv.b_towns", { points: b.towns ?? 0 }),
+    t("pv.b_photos", { points: b.photos ?? 0 }), `${t("pv.b_goals", { points: b.goals ?? 0 })}${goals ? ` (${goals})` : ""}`,
+    t("pv.b_markers", { count: b.markers_placed ?? 0 })];
 }

@@ -1,0 +1,136 @@
+"""PostgreSQL under Patroni (docs/operations.md#postgresql-failover): two nodes in synchronous
+mode and a three-member etcd, the application finding the primary through libpq's multi-host URL
+with target_session_attrs=read-write. The primary is SIGKILLed (Patroni and PostgreSQL at once,
+as a machine that dies) while clocks run: while there is no primary the API answers 503, never
+500; the standby is promoted and takes writes; no committed event is lost or doubled and every
+clock fires once."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+
+import psycopg
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from tests.faults import figures
+from tests.faults.scenario import MARKS, PLAYS, SCALE, HttpPlayer, assert_written_once, http_duel
+from tests.faults.stack import PatroniCluster, Stack, stack_env
+from tests.live_server import Server
+from tests.worker import wait_for
+
+pytestmark = [
+    *MARKS,
+    pytest.mark.skipif(
+        not (shutil.which("patroni") and shutil.which("etcd")),
+        reason="needs Debian's patroni and etcd-server (make patroni)",
+    ),
+]
+
+
+def copy_test_database(cluster: PatroniCluster) -> None:
+    with psycopg.connect(cluster.leader_url("postgres"), autocommit=True) as admin:
+        admin.execute("CREATE DATABASE darkroom")
+    db = connection.settings_dict
+    dump = subprocess.run(
+        [
+            "pg_dump",
+            "-h",
+            db["HOST"] or "127.0.0.1",
+            "-p",
+            str(db["PORT"] or 5432),
+            "-U",
+            db["USER"] or "postgres",
+            "--no-owner",
+            db["NAME"],
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    ).stdout
+    subprocess.run(
+        ["psql", "-q", "-v", "ON_ERROR_STOP=1", cluster.leader_url()],
+        input=dump,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+def rows(url: str, sql: str, params: list) -> list[tuple]:
+    with psycopg.connect(url) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def test_the_primary_killed_under_patroni_answers_503_then_the_standby_takes_writes():
+    cluster = PatroniCluster()
+    stack = server = None
+    statuses: list[int] = []
+    try:
+        assert wait_for(cluster.healthy, timeout=120, every=1), cluster.logs()
+        copy_test_database(cluster)
+        url = cluster.url()
+        stack = Stack(stack_env(database_url=url))
+        server = Server(DATABASE_URL=url, DATABASE_POOL_TIMEOUT="2")
+        stack.start()
+        server.start()
+        host = HttpPlayer(server, f"host{time.monotonic_ns()}")
+        games = [http_duel(host, HttpPlayer(server, f"p{i}x{time.monotonic_ns()}")) for i in range(2 * SCALE)]
+        assert wait_for(
+            lambda: (
+                rows(
+                    url, "SELECT count(*) FROM games_event WHERE type = 'TimerExpired' AND game_id = ANY(%s)", [games]
+                )[0][0]
+                >= len(games)
+            ),
+            timeout=60,
+        )
+        committed = set(rows(url, "SELECT game_id, seq FROM games_event WHERE game_id = ANY(%s)", [games]))
+
+        cluster.kill_leader()
+        killed = time.monotonic()
+        while True:
+            statuses.append(host.client.get(f"/games/{games[0]}/").status_code)
+            created = host.post("/games/", {"kind": "duel"})
+            statuses.append(created.status_code)
+            if created.status_code == 201:
+                break
+            assert time.monotonic() - killed < 120, (statuses[-6:], cluster.logs())
+            time.sleep(0.5)
+        writes_back, back_at = time.monotonic() - killed, timezone.now()
+        assert 500 not in statuses and set(statuses) <= {200, 201, 503}, statuses
+
+        assert wait_for(
+            lambda: (
+                rows(url, "SELECT count(*) FROM games_game WHERE id = ANY(%s) AND status <> 'finished'", [games])[0][0]
+                == 0
+            ),
+            timeout=120,
+        ), stack.logs()
+        assert committed <= set(rows(url, "SELECT game_id, seq FROM games_event WHERE game_id = ANY(%s)", [games]))
+        with psycopg.connect(url) as conn:
+            assert_written_once(games, db=conn)
+            timings = conn.execute(
+                "SELECT game_id, data, created_at FROM games_event WHERE type = 'TimerExpired' AND game_id = ANY(%s)",
+                [games],
+            ).fetchall()
+        figures.record(
+            "postgresql primary killed under patroni (ttl 20 s)",
+            games,
+            after=back_at,
+            rows=timings,
+            clocks=PLAYS,
+            targets={figures.CATCH_UP: 10, figures.LOST: 0, figures.DOUBLED: 0},
+            counted={"answers with status 500": (statuses.count(500), 0)},
+            note=f"writes accepted {writes_back:.1f} s after the kill; {len(statuses)} answers meanwhile, "
+            f"{statuses.count(503)} of them 503",
+        )
+    finally:
+        if server:
+            server.stop()
+        if stack:
+            stack.stop()
+        cluster.stop()
