@@ -18,7 +18,7 @@ ENGINE_KEYWORDS = [
     "Refusal",
     "require:2",
 ]
-# The admin's short name for gettext_lazy (games/admin.py).
+# The admin's short name for gettext_lazy (games/admin/).
 ALIASES = ["_lazy"]
 
 
