@@ -131,10 +131,16 @@ def record(
         parts.append(judged(f"{value} {name}", value, limit, count=True))
     if note:
         parts.append(note)
-    line = "; ".join(parts)
+    return report("; ".join(parts))
+
+
+def report(line: str) -> str:
+    """`line` among the figures the run prints (CHAOS_REPORT: `make chaos`, `make ha`), with the
+    machine's load beside it: on a shared machine a figure means little without it."""
+    line = f"{line} (load {os.getloadavg()[0]:.2f})"
     LINES.append(line)
-    report = os.environ.get("CHAOS_REPORT")
-    if report:
-        with open(report, "a") as fh:
+    path = os.environ.get("CHAOS_REPORT")
+    if path:
+        with open(path, "a") as fh:
             fh.write(line + "\n")
     return line
