@@ -48,10 +48,12 @@ pgbouncer:
 redis-sentinel:
 	$(call debian,redis-sentinel,redis-sentinel,tests/faults/test_sentinel.py will be skipped)
 
-# PostgreSQL's failover: Patroni on a three-member etcd (tests/faults/test_patroni.py).
+# PostgreSQL's failover: Patroni on a three-member etcd (tests/faults/test_patroni.py), and the
+# HAProxy that docker-compose.ha.yml puts in front of it (tests/config/test_containers_ha.py).
 patroni:
 	$(call debian,patroni,patroni,tests/faults/test_patroni.py will be skipped)
 	$(call debian,etcd,etcd-server,tests/faults/test_patroni.py will be skipped)
+	$(call debian,haproxy,haproxy,tests/config/test_containers_ha.py will not check haproxy.cfg)
 
 # The proxy in front of `web` and `live` (the Procfile's `proxy:`, scripts/proxy.py): `make run-proxy`.
 nginx:
