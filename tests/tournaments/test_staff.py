@@ -8,7 +8,6 @@ import uuid
 
 import pytest
 from django.contrib.auth.models import Permission
-from django.test import Client
 
 from accounts.models import User
 from jsonschema import Draft202012Validator
@@ -114,18 +113,3 @@ def test_only_staff_with_the_permission_settle_and_only_a_game_of_the_tournament
     tournament_staff.settle_game(t.pk, staff, tables[0].game_id, [1, 2])
     with pytest.raises(GameNotActive):
         tournament_staff.settle_game(t.pk, staff, tables[0].game_id, [2, 1])
-
-
-def test_the_admin_settles_a_game_by_post(organiser, staff):
-    t, tables = running(organiser, users(2))
-    client = Client()
-    client.force_login(staff)
-    assert client.get(f"/admin/games/tournament/{t.pk}/change/").status_code == 200
-    url = f"/admin/games/tournament/{t.pk}/settle/{tables[0].game_id}/"
-    assert client.get(url).status_code == 405
-    refused = client.post(url, {"places": "1,x", "reason": "no show"})
-    assert refused.status_code == 302 and Game.objects.get(pk=tables[0].game_id).status == "active"
-    settled = client.post(url, {"places": "1,2", "reason": "no show"})
-    assert settled.status_code == 302 and settled["Location"].endswith(f"/admin/games/tournament/{t.pk}/change/")
-    game = Game.objects.get(pk=tables[0].game_id)
-    assert game.result["places"] == [1, 2] and game.result["settled"]["reason"] == "no show"
