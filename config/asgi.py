@@ -2,7 +2,7 @@
 handler, with the ASGI lifespan protocol answered around it.
 
 REST views are sync: Django runs them on the request's thread. Streams and long-polls are async
-views (games/api/streams.py) that wait on the event loop and read the database on a few threads of
+views (games/api/streams/) that wait on the event loop and read the database on a few threads of
 their own (games.realtime.live.run_sync), so a waiting client holds no database connection.
 """
 

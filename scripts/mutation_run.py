@@ -132,7 +132,7 @@ PLAN: list[tuple[str, list[str]]] = [
     # The live path: its tests talk to a real server process (tests/live_server.py), so mutmut sees
     # no test reach these functions and each mutant is tried against the whole selection.
     (
-        "games/api/streams.py",
+        "games/api/streams/*.py",  # the package: `only_mutate` takes a glob
         [
             G + "test_streams.py",
             G + "test_stream_limits.py",
@@ -176,7 +176,7 @@ def undecorate(path: Path, decorator: str) -> None:
 def scratch(module: str, tests: list[str], before: bool = False, fresh: bool = False) -> Path:
     """A copy of the project whose [tool.mutmut] mutates `module` against `tests` (kept if it
     exists, so that an interrupted run resumes)."""
-    work = WORK / (module.replace("/", "_").removesuffix(".py") + ("_before" if before else ""))
+    work = WORK / (module.replace("/", "_").replace("*", "all").removesuffix(".py") + ("_before" if before else ""))
     if (work / "mutants").exists() and not fresh:
         return work  # resume: another selection would make mutmut forget every result
     shutil.rmtree(work, ignore_errors=True)

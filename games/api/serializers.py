@@ -324,7 +324,7 @@ class CardOut(serializers.Serializer):
     image_url = serializers.CharField()
 
 
-# A chat message (games/api/social.py), here because the game stream sends it too (streams.py).
+# A chat message (games/api/social.py), here because the game stream sends it too (streams/).
 class ChatOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.UUIDField()

@@ -2,7 +2,8 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from games.api import players
-from games.api import follows, ladders, notifications, push, social, streams, tickets, tournaments, views
+from games.api import follows, ladders, notifications, push, social, tickets, tournaments, views
+from games.api.streams import views as streams
 
 
 class TextConverter:

@@ -19,7 +19,8 @@ from games.play import access, selectors, services
 from games.realtime import live
 from games.api import serializers as s
 from games.api.serializers import parse
-from games.api import streams
+from games.api.streams import long_poll
+from games.api.streams.guard import guard_of
 from games.api.params import Pagination, flag, page_parameters, single
 from games.api.params import whole as int_param
 from games.errors import Invalid, NotFound
@@ -354,30 +355,30 @@ class EventsView(APIView):
             return game, selectors.log(game, request.user, after, limit)
 
         game, answer = database.lagging_read(request.user, read)
-        streams.remember_seat(game, request.user, answer["your_seat"])
+        long_poll.remember_seat(game, request.user, answer["your_seat"])
         return Response(answer)
 
     def waited(self, request, game_id):
         # A long-poll that comes back after each move: this process may know the game already.
-        known = streams.known_game(request, game_id)
+        known = long_poll.known_game(request, game_id)
         game = known or access.get_game(game_id, user=request.user)
         access.require_visible(game, request.user)
         after = int_param(request, "after", 0, 0)
         wait = int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
         limit = int_param(request, "limit", 200, 1, 1000)
         answer = selectors.log(game, request.user, after, limit)
-        streams.remember_seat(game, request.user, answer["your_seat"])
+        long_poll.remember_seat(game, request.user, answer["your_seat"])
         if not (wait and game.version <= after):
             return Response(answer)
 
-        # Nothing yet: games.api.streams answers once there is news (or at the end of the
+        # Nothing yet: games.api.streams.views answers once there is news (or at the end of the
         # wait), asleep on the event loop rather than holding this thread.
         def reread():
             return selectors.log(access.get_game(game.pk, user=request.user), request.user, after, limit)
 
-        return streams.Waiting(
+        return long_poll.Waiting(
             answer,
-            streams.LongPoll(
+            long_poll.LongPoll(
                 game.pk,
                 game.version,
                 after,
@@ -385,8 +386,8 @@ class EventsView(APIView):
                 limit,
                 answer["your_seat"],
                 reread,
-                streams.guard_of(request, game),
-                streams.poll_places(request, game, wait),
+                guard_of(request, game),
+                long_poll.poll_places(request, game, wait),
             ),
         )
 

@@ -261,7 +261,7 @@ def remembers_valid_token(token_id: int) -> bool:
     """Whether the token is still valid, known without a query: this process hears revocations,
     and read the token from the database since the last one it heard (any revocation forgets
     every token), within LIVE_AUTH_CACHE_SECONDS and the token's own expiry. A long-poll asks
-    this before it delivers each move (games.api.streams.Guard): the query it saves was 15% of
+    this before it delivers each move (games.api.streams.guard): the query it saves was 15% of
     the live process's time under the streams benchmark."""
     if not _hearing:
         return False
@@ -344,7 +344,7 @@ def _released(fn: Callable[..., T], *args) -> T:
             connections.close_all()
 
 
-# Set by the async views (games.api.streams.asynchronous) for a request that a sync handler made:
+# Set by the async views (games.api.streams.views.asynchronous) for a request that a sync handler made:
 # Django's test client, or a WSGI server. Django then runs the async view through async_to_sync
 # while the caller's thread waits, and asgiref's documented thread-sensitive mode runs sync code on
 # that thread. Under ASGI (our servers) it stays False: the request's own task, nobody waits.
@@ -579,7 +579,7 @@ class Hub:
 
     def rides_of(self, name: str) -> dict[int, bytes]:
         """The writes heard on a game's channel since its subscription, by version (the latest
-        few): what games.api.streams.Tails reads instead of the database."""
+        few): what games.api.streams.tails reads instead of the database."""
         return self.rides.get(name, {})
 
     async def _manage(self, pubsub) -> None:

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from games.api import streams
+from games.api.streams.tails import tails
 from games.models import Game
 from games.play import selectors
 from games.realtime import live
@@ -41,7 +41,7 @@ def test_a_reader_that_heard_every_write_reads_nothing_from_the_database(alice, 
         name = live.channel(duel)
         listener = hub.listen([name])
         assert await listener.ready()
-        first = await streams.tails.get(duel, 0, None)  # the database: nothing heard yet
+        first = await tails.get(duel, 0, None)  # the database: nothing heard yet
         assert first.game.version == 4
         versions = []
         for _ in range(3):
@@ -50,7 +50,7 @@ def test_a_reader_that_heard_every_write_reads_nothing_from_the_database(alice, 
                 listener.clear()
                 await listener.wait(10)
         with django_db_blocker.block():  # any query now raises
-            ridden = await streams.tails.get(duel, 4, versions[-1])
+            ridden = await tails.get(duel, 4, versions[-1])
             views = {seat: ridden.entries(4, seat) for seat in (0, 1, None)}
         listener.close()
         await stop(hub)
@@ -72,7 +72,7 @@ def test_a_write_not_heard_is_a_gap_read_from_the_database(alice, bob, duel, dja
         name = live.channel(duel)
         listener = hub.listen([name])
         assert await listener.ready()
-        await streams.tails.get(duel, 0, None)
+        await tails.get(duel, 0, None)
         unheard = await asyncio.to_thread(play, players, duel)
         while hub.versions.get(name) != unheard:
             listener.clear()
@@ -84,8 +84,8 @@ def test_a_write_not_heard_is_a_gap_read_from_the_database(alice, bob, duel, dja
             await listener.wait(10)
         with django_db_blocker.block():
             with pytest.raises(Exception, match="Database access not allowed"):
-                await streams.tails.get(duel, unheard - 1, heard)
-        tail = await streams.tails.get(duel, unheard - 1, heard)  # read from the database
+                await tails.get(duel, unheard - 1, heard)
+        tail = await tails.get(duel, unheard - 1, heard)  # read from the database
         listener.close()
         await stop(hub)
         return tail, unheard, heard
