@@ -83,7 +83,7 @@ class Game(models.Model):
         indexes = [models.Index(fields=["kind"], name="game_kind"), models.Index(fields=["status"], name="game_status")]
         constraints = [models.UniqueConstraint(fields=["join_code"], name="game_join_code_unique")]
         permissions = [
-            # Deciding a dispute is one thing, rewinding a game another (games.play.services).
+            # Deciding a dispute is one thing, rewinding a game another (games.play.disputes).
             ("roll_back_game", "Can roll back games (with view game)"),
             # A game's seed computes every deal to come: judging a dispute needs the state, not
             # the future, so the seed of a game not yet over is for fewer people still.

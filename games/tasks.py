@@ -3,7 +3,7 @@
 Timers: each commit schedules a wake (games.play.scheduling) at the game's next deadline or reminder if
 that is within settings.TIMER_MAX_ETA_SECONDS (well under the broker's visibility timeout, past
 which Redis would deliver the task again and again). A wake settles *every* game then due, in
-batches (services.settle_due_games), so deadlines that fall together cost a few tasks, not one
+batches (deadlines.settle_due_games), so deadlines that fall together cost a few tasks, not one
 each. Longer clocks are the sweeper's: every few seconds it settles what is due, schedules wakes
 for what falls due before its next run, and resends pending deliveries. A lost task, a late one
 or a restarted worker therefore never loses a timeout; a duplicated one finds nothing to do.
@@ -27,7 +27,7 @@ from django.utils.translation import ngettext
 from accounts import webhooks
 from games.community import ladders, tournament_deadlines, tournaments
 from games.notifications import deliveries, notify
-from games.play import scheduling, services
+from games.play import deadlines, scheduling
 from games.models import Delivery, DeliveryAttempt, Game
 
 log = logging.getLogger(__name__)
@@ -42,14 +42,14 @@ log = logging.getLogger(__name__)
 # ---------------------------------------------------------------------------------------------
 @shared_task(name="games.tasks.settle_due", ignore_result=True)
 def settle_due() -> dict[str, int]:
-    return services.settle_due_games()
+    return deadlines.settle_due_games()
 
 
 @shared_task(name="games.tasks.wake_game", ignore_result=True)
 def wake_game(game_id: str, version: int) -> None:
     """One game's wake (tasks queued before wakes were shared; kept so they still run)."""
-    services.expire_due(game_id, version)
-    services.send_due_reminders(game_id)
+    deadlines.expire_due(game_id, version)
+    deadlines.send_due_reminders(game_id)
 
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)
@@ -67,7 +67,7 @@ def sweep() -> dict[str, int]:
 
 def _sweep() -> dict[str, int]:
     now = timezone.now()
-    counts = dict(services.settle_due_games())
+    counts = dict(deadlines.settle_due_games())
     soon = now + timedelta(seconds=2 * settings.SWEEP_INTERVAL_SECONDS + 1)
     upcoming = (
         Game.objects.filter(status=Game.Status.ACTIVE)

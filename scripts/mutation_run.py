@@ -44,6 +44,28 @@ ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutation"
 G = "tests/games/"
 
+# The play layer's use cases, and the tests that state their behaviour (one selection for all:
+# the tests go through several of them, a move settling deadlines first).
+USE_CASES = [
+    "games/play/lobby.py",
+    "games/play/moves.py",
+    "games/play/deadlines.py",
+    "games/play/disputes.py",
+    "games/play/projection.py",
+]
+USE_CASE_TESTS = [
+    G + "test_moves.py",
+    G + "test_lifecycle.py",
+    G + "test_judgement_order.py",
+    G + "test_timeouts.py",
+    G + "test_disputes.py",
+    G + "test_store_guards.py",
+    G + "test_options.py",
+    G + "test_sweeper_batches.py",
+    G + "test_rollback_reveals.py",
+    G + "test_services_behaviour.py",
+]
+
 # The core's files, most important first, each with the tests that state its behaviour.
 PLAN: list[tuple[str, list[str]]] = [
     (
@@ -56,21 +78,7 @@ PLAN: list[tuple[str, list[str]]] = [
             G + "test_store_behaviour.py",
         ],
     ),
-    (
-        "games/play/services.py",
-        [
-            G + "test_moves.py",
-            G + "test_lifecycle.py",
-            G + "test_judgement_order.py",
-            G + "test_timeouts.py",
-            G + "test_disputes.py",
-            G + "test_store_guards.py",
-            G + "test_options.py",
-            G + "test_sweeper_batches.py",
-            G + "test_rollback_reveals.py",
-            G + "test_services_behaviour.py",
-        ],
-    ),
+    *((path, USE_CASE_TESTS) for path in USE_CASES),
     (
         "games/play/turns.py",
         [

@@ -20,7 +20,7 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _, gettext_lazy as _lazy, ngettext
 
 from games.admin.common import ACCESSIBLE, User, as_json, needs, review_url, when
-from games.play import review, selectors, services
+from games.play import disputes as services, review, selectors
 from games.play.kinds import engine_of
 from games.errors import DomainError
 from games.models import Dispute, Event, Seat

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from config import database
 from games.community import invitations, social
-from games.play import access, selectors, services
+from games.play import access, disputes, lobby, moves, selectors
 from games.realtime import live
 from games.api import serializers as s
 from games.api.serializers import parse
@@ -177,7 +177,7 @@ class GamesView(APIView):
                 data["auto_start"],
             )
         else:
-            game = services.create_game(
+            game = lobby.create_game(
                 request.user,
                 data["kind"],
                 data["options"],
@@ -261,9 +261,7 @@ class LobbyAction(APIView):
 
     @extend_schema(request=None, responses={200: s.GameDetailOut, **ERRORS})
     def post(self, request, game_id):
-        action = {"join": services.join_game, "leave": services.leave_game, "start": services.start_game}[
-            self.action_name
-        ]
+        action = {"join": lobby.join_game, "leave": lobby.leave_game, "start": lobby.start_game}[self.action_name]
         access.require_visible(access.get_game(game_id, user=request.user), request.user)
         game = action(game_id, request.user)
         return Response(selectors.detail(game, request.user))
@@ -322,7 +320,7 @@ class MovesView(APIView):
             # the game once and answers 404 the same.
             access.require_visible(access.get_game(game_id, user=request.user), request.user)
             raise
-        result = services.submit_move(game_id, request.user, data["move"], data["expected_version"], key)
+        result = moves.submit_move(game_id, request.user, data["move"], data["expected_version"], key)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(
             {"version": result.version, "state": result.state}, status=status.HTTP_201_CREATED, headers=headers
@@ -422,7 +420,7 @@ class DisputesView(APIView):
         # 404 for a game the caller may not see, before the body is judged (no 400 betrays it).
         access.require_visible(access.get_game(game_id, user=request.user), request.user)
         data = parse(s.DisputeIn, request.data)
-        dispute = services.open_dispute(game_id, request.user, data["seq"], data["reason"])
+        dispute = disputes.open_dispute(game_id, request.user, data["seq"], data["reason"])
         return Response(s.DisputeOut(dispute).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: s.DisputeOut(many=True), **ERRORS})

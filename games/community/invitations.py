@@ -2,7 +2,7 @@
 
 A private game is an ordinary game with `private` set: it is hidden from every list and is a
 404 to anyone who neither sits in it nor holds an invitation (games.play.access.require_visible).
-Invitations are rows, not events; accepting one is joining the game (services.join_game), so
+Invitations are rows, not events; accepting one is joining the game (lobby.join_game), so
 the log records the seat as for any join. A pending invitation expires INVITATION_DAYS after it
 was sent (read as `expired`; nothing needs to run for it).
 
@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.notifications import notify
-from games.play import access, services, store
+from games.play import access, lobby, store
 from games.errors import GAME_STATUS, INVITATION_STATUS, worded
 from games.errors import (
     AlreadyExists,
@@ -86,7 +86,7 @@ def _users(usernames: Any, inviter) -> list:
 
 
 def _hold(user) -> None:
-    """Lock the inviter's row (as taking a seat does, games.play.services): two requests of one
+    """Lock the inviter's row (as taking a seat does, games.play.lobby): two requests of one
     user count their invitations in turn."""
     from accounts.models import User
 
@@ -159,7 +159,7 @@ def create_private_game(
 ) -> Game:
     users = _users(invite if invite is not None else [], user)
     # Games among friends are unrated unless the creator asks (public games are rated by default).
-    game = services.create_game(user, kind, options, seats, False if rated is None else rated, auto_start=auto_start)
+    game = lobby.create_game(user, kind, options, seats, False if rated is None else rated, auto_start=auto_start)
     _make_private(game, link=True)
     if users:
         _invite(game, user, users)
@@ -213,14 +213,14 @@ def _pending(invitation_id, user) -> Invitation:
 @transaction.atomic
 def accept(invitation_id, user) -> Invitation:
     invitation = _pending(invitation_id, user)
-    game = services.join_game(invitation.game_id, user)
+    game = lobby.join_game(invitation.game_id, user)
     invitation.status, invitation.responded_at = Invitation.Status.ACCEPTED, timezone.now()
     invitation.save(update_fields=["status", "responded_at"])
     if (
         game.rematch_of_id is not None
         and not Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).exists()
     ):
-        services.start_game(game.pk, game.creator)  # every player is back: the rematch begins
+        lobby.start_game(game.pk, game.creator)  # every player is back: the rematch begins
     invitation.game.refresh_from_db()
     return invitation
 
@@ -269,7 +269,7 @@ def join_by_code(code: str, user) -> Game:
             "responded_at": now,
         },
     )
-    return services.join_game(game.pk, user)
+    return lobby.join_game(game.pk, user)
 
 
 @transaction.atomic
@@ -302,7 +302,7 @@ def rematch(game_id, user) -> Game:
                 "a rematch with other people is private, and a private game seats no bots: create a new public game to play them and the computer again"
             )
         )
-    game = services.create_game(user, old.kind, options, len(players), old.rated, levels or None)
+    game = lobby.create_game(user, old.kind, options, len(players), old.rated, levels or None)
     game.rematch_of = old
     game.save(update_fields=["rematch_of"])
     if people:

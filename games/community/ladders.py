@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_noop
 from games.errors import AlreadyJoined, Forbidden, Invalid, NotFound, TournamentClosed
 from games.models import Challenge, Game, Ladder, Rung
 from games.notifications import notify
-from games.play import options as game_options, services
+from games.play import lobby, options as game_options
 from games.play.kinds import all_kinds, get_engine
 
 OPEN = (Challenge.Status.PENDING, Challenge.Status.PLAYING)
@@ -170,7 +170,7 @@ def accept(challenge_id, user) -> Challenge:
         raise Forbidden(gettext("only the player challenged answers"))
     if made.status != Challenge.Status.PENDING or made.expires_at <= timezone.now():
         raise TournamentClosed(gettext("the challenge is answered or expired already"))
-    made.game = services.create_table(
+    made.game = lobby.create_table(
         made.challenger, ladder.kind, ladder.options, [made.challenger, made.defender], True, {"ladder": ladder.kind}
     )
     made.status = Challenge.Status.PLAYING

@@ -38,7 +38,7 @@ from games.errors import (
 )
 from games.models import Game, Registration, Tournament, TournamentRound, TournamentTable
 from games.notifications import notify
-from games.play import options as game_options, services, store
+from games.play import lobby as services, options as game_options, store
 from games.play.bots import bot_account
 from games.play.kinds import all_kinds, get_engine
 from games.tournaments import pairing, standings as st

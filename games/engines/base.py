@@ -36,7 +36,7 @@ class Refusal(str):
     """Why a move is refused, in English, carrying what a translation needs: `template` (the
     message id, with %(name)s placeholders) and `args`. It is the English text itself, so the
     engines, the bots and the tests read it as any string; the server renders `template` in the
-    reader's language (games.play.services), the engines knowing no language but English.
+    reader's language (games.errors.in_words), the engines knowing no language but English.
     An argument that is a list of refusals reads as them joined by "; "."""
 
     template: str

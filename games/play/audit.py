@@ -17,7 +17,7 @@ from config import jsoncodec
 from games.models import Event, Game, Snapshot
 from games.play import store
 from games.play.kinds import engine_of
-from games.play.services import rebuild_projection
+from games.play.projection import rebuild_projection
 
 ROW = ("version", "status", "active_seats", "result")
 

@@ -3,7 +3,7 @@
 A bot is an account (`User.is_bot`, its level in `User.bot_level`). A game that seats bots lists
 them in its server options, `options["bots"]` = {user id: level}: the commit of every write then
 knows, without a query, whether a bot may have something to do. The bot's move goes through
-`services.submit_move` like anyone's: expected version, idempotency key, the same validation,
+`moves.submit_move` like anyone's: expected version, idempotency key, the same validation,
 clocks and notices.
 """
 
@@ -20,7 +20,7 @@ from django.utils import timezone
 from games import bots
 from games.errors import DomainError
 from games.models import Game, Seat
-from games.play import access, selectors, services, store
+from games.play import access, lobby, moves, selectors, store
 from games.play.bots import bot_levels, seat_bots
 from games.play.store import NewEvent
 
@@ -39,7 +39,7 @@ def fill_seats(game_id: str, level: int) -> str:
     free = sorted(set(range(game.seats)) - taken)
     if not free:
         return "full"
-    if services.bot_games_in_progress(game.creator_id, excluding=game.pk) >= settings.BOT_GAMES_PER_USER:
+    if lobby.bot_games_in_progress(game.creator_id, excluding=game.pk) >= settings.BOT_GAMES_PER_USER:
         return "too many games with bots"  # the seek stays open for people (docs/bots.md)
     placed = seat_bots(game, [level] * len(free), free)
     game.options = {
@@ -56,7 +56,7 @@ def fill_seats(game_id: str, level: int) -> str:
         ],
         timezone.now(),
     )
-    services.start_game(game.pk, game.creator)
+    lobby.start_game(game.pk, game.creator)
     return "started"
 
 
@@ -123,7 +123,7 @@ def play_turn(game_id: str, seat: int, version: int) -> str:
     if move is None:
         return "passed"
     try:
-        services.submit_move(game_id, user, move, version, idempotency_key=f"bot:{game_id}:{seat}:{version}")
+        moves.submit_move(game_id, user, move, version, idempotency_key=f"bot:{game_id}:{seat}:{version}")
     except DomainError as error:  # the game moved on meanwhile: the newer write sent a task
         log.info("bot move in %s at %s not played: %s", game_id, version, error)
         return getattr(error, "code", "refused")

@@ -1,11 +1,11 @@
 """Games' work handed to the Celery worker once the current transaction commits: wakes and deliveries.
 
-This sits below the services: services, turns and notify call it; the worker's tasks
-(games.tasks) call the services. Tasks are sent by name (config.scheduling), so nothing on the
-write path imports games.tasks and `tasks -> services` stays the only arrow between them.
+This sits below the use cases: they, turns and notify call it; the worker's tasks (games.tasks)
+call the use cases. Tasks are sent by name (config.scheduling), so nothing on the write path
+imports games.tasks and `tasks -> use cases` stays the only arrow between them.
 
 Timers are not one task per game: a wake is a task that expires *every* game then due, in
-batches (services.settle_due_games), scheduled once per WAKE_BUCKET_SECONDS slice of time. A
+batches (deadlines.settle_due_games), scheduled once per WAKE_BUCKET_SECONDS slice of time. A
 thousand deadlines within one second are a handful of tasks, not a thousand; a lost wake is made
 good by the sweeper, a duplicated one finds nothing left to do.
 """

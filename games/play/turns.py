@@ -56,6 +56,13 @@ def current(game: Game, engine: base.Engine, at: datetime, **kwargs: Any) -> Tur
     return Turn(game, engine, store.state_at(game), at, **kwargs)
 
 
+def as_read(game: Game, engine: base.Engine, at: datetime) -> Turn:
+    """`current`, with the seats and vacations the game's read brought (access.get_game's
+    `table`), so the turn does not read them again."""
+    table = getattr(game, "table", None)
+    return current(game, engine, at, vacations=table.vacations if table else None, seats=table.seats if table else None)
+
+
 def state_at(game: Game, version: int | None = None) -> base.State | None:
     """The game's state after `version` (its latest by default): a use case's read of the log,
     through turns like its writes (the event store is entered from one place)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from games.play import services
+from games.play import deadlines
 from games.models import Game
 from tests.conftest import start_game
 from tests.games.test_social_leaving import first_move, url
@@ -32,7 +32,7 @@ def test_a_seat_only_ever_auto_moved_does_not_let_the_other_abort_alone_late(ali
             continue
         with monkeypatch.context() as m:
             m.setattr(timezone, "now", lambda: game.next_deadline)
-            assert services.expire_due(game_id, game.version) >= 1
+            assert deadlines.expire_due(game_id, game.version) >= 1
         auto += 1
     assert alice.game(game_id)["status"] == "active"
     assert alice.get(url(game_id, "abort")).json()["alone"] is False

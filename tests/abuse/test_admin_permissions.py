@@ -13,7 +13,7 @@ from django.test import Client
 from accounts.models import User
 from games.errors import Forbidden
 from games.models import Dispute, Event
-from games.play import services
+from games.play import disputes
 
 pytestmark = pytest.mark.django_db
 
@@ -81,9 +81,9 @@ def test_the_service_refuses_a_rollback_without_the_game_permission(alice, duel)
     clerk = User.objects.create_user("blind", password="x", is_staff=True)
     clerk.user_permissions.set(Permission.objects.filter(codename__in=["change_dispute"]))
     with pytest.raises(Forbidden):
-        services.resolve_dispute(dispute["id"], clerk, uphold=True, resolution="", roll_back=True)
+        disputes.resolve_dispute(dispute["id"], clerk, uphold=True, resolution="", roll_back=True)
     with pytest.raises(Forbidden):
-        services.resolve_dispute(
+        disputes.resolve_dispute(
             dispute["id"], User.objects.create_user("nobody", is_staff=True), uphold=False, resolution=""
         )
     assert Dispute.objects.get(pk=dispute["id"]).status == "open"

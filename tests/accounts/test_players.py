@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from accounts import ratings
-from games.play import services
+from games.play import lobby
 from games.play.bots import bot_account
 from tests.accounts.test_ratings import play_out
 from tests.conftest import start_game
@@ -44,7 +44,7 @@ def test_profiles_and_leaderboards_need_a_login(anonymous, alice):
 
 def test_the_leaderboard_ranks_by_rating_and_pages(make_player):
     people = [make_player() for _ in range(3)]
-    game = services.create_game(people[0].user, "pickpic", {}, 3)
+    game = lobby.create_game(people[0].user, "pickpic", {}, 3)
     ratings.rate_finished(
         game, {"places": [2, 1, 3]}, None, {i: p.user.pk for i, p in enumerate(people)}, game.created_at
     )
@@ -61,7 +61,7 @@ def test_the_leaderboard_marks_bots_and_people_so_they_can_be_ranked_apart(make_
     """docs/bots.md: a bot has its own account and ratings, and leaderboards show `is_bot`."""
     people = [make_player() for _ in range(2)]
     bot = bot_account(3)
-    game = services.create_game(people[0].user, "pickpic", {}, 3)
+    game = lobby.create_game(people[0].user, "pickpic", {}, 3)
     ratings.rate_finished(
         game, {"places": [2, 1, 3]}, None, {0: people[0].user.pk, 1: bot.pk, 2: people[1].user.pk}, game.created_at
     )

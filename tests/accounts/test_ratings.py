@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import ratings
 from accounts.models import Rating, RatingChange, User
-from games.play import services
+from games.play import deadlines, lobby, projection
 from games.models import Event, Game
 from tests.conftest import start_game
 from tests.games.timetravel import rewind
@@ -47,7 +47,7 @@ def test_a_rated_duel_moves_both_ratings_and_says_so_in_the_result(alice, bob):
     # The same numbers are in the immutable log, so the projection can be rebuilt from it.
     finished = Event.objects.get(game_id=game_id, type="GameFinished")
     assert finished.data["result"]["rating_changes"] == changes
-    rebuilt = services.rebuild_projection(Game.objects.get(pk=game_id))
+    rebuilt = projection.rebuild_projection(Game.objects.get(pk=game_id))
     assert rebuilt["result"] == game["result"]
     assert RatingChange.objects.filter(game_id=game_id).count() == 2
 
@@ -73,7 +73,7 @@ def test_rated_must_be_a_boolean_and_nothing_is_created_otherwise(alice, rated):
 def test_a_forfeit_ranks_the_forfeited_seat_last(alice, bob):
     game_id = start_game(alice, [bob], options={"time_control": "per_move", "timeout_policy": "forfeit"})
     rewind(game_id, 3 * 86400 + 1)
-    services.expire_due(game_id)
+    deadlines.expire_due(game_id)
     result = alice.game(game_id)["result"]
     assert result["forfeited"] == [0]
     by_seat = {c["seat"]: c for c in result["rating_changes"]}
@@ -81,7 +81,7 @@ def test_a_forfeit_ranks_the_forfeited_seat_last(alice, bob):
 
 
 def test_an_aborted_result_is_not_rated(alice, bob):
-    game = services.create_game(alice.user, "duel", {}, 2)
+    game = lobby.create_game(alice.user, "duel", {}, 2)
     assert (
         ratings.rate_finished(
             game,
@@ -117,7 +117,7 @@ def users(count):
 
 def test_six_players_in_teams_and_queries_do_not_grow_with_the_players(django_assert_max_num_queries):
     people = users(6)
-    game = services.create_game(people[0], "photoshoot", {}, 6)
+    game = lobby.create_game(people[0], "photoshoot", {}, 6)
     seats = {seat: person.pk for seat, person in enumerate(people)}
     result = {"places": [1, 2, 1, 2, 1, 2], "winners": [0, 2, 4]}
     with CaptureQueriesContext(connection) as six:
@@ -125,7 +125,7 @@ def test_six_players_in_teams_and_queries_do_not_grow_with_the_players(django_as
     assert len(changes) == 6
     assert all(c["delta"] > 0 for c in changes if c["seat"] % 2 == 0)
     assert all(c["delta"] < 0 for c in changes if c["seat"] % 2 == 1)
-    duel = services.create_game(people[0], "duel", {}, 2)
+    duel = lobby.create_game(people[0], "duel", {}, 2)
     with CaptureQueriesContext(connection) as two:
         ratings.rate_finished(duel, {"places": [1, 2]}, None, {0: people[0].pk, 1: people[1].pk}, duel.created_at)
     assert len(six.captured_queries) == len(two.captured_queries) <= 4
@@ -133,10 +133,10 @@ def test_six_players_in_teams_and_queries_do_not_grow_with_the_players(django_as
 
 def test_a_second_game_starts_from_the_first_ones_rating():
     a, b, c = users(3)
-    first = services.create_game(a, "pickpic", {}, 3)
+    first = lobby.create_game(a, "pickpic", {}, 3)
     ratings.rate_finished(first, {"places": [1, 2, 3]}, None, {0: a.pk, 1: b.pk, 2: c.pk}, first.created_at)
     after_first = Rating.objects.get(user=a, kind="pickpic").rating
-    second = services.create_game(a, "pickpic", {}, 3)
+    second = lobby.create_game(a, "pickpic", {}, 3)
     changes = ratings.rate_finished(second, {"places": [3, 1, 2]}, None, {0: a.pk, 1: b.pk, 2: c.pk}, second.created_at)
     assert changes[0]["before"] == after_first and changes[0]["after"] < after_first
     assert Rating.objects.get(user=a, kind="pickpic").games == 2

@@ -34,7 +34,7 @@ from django.db import connections
 from accounts import tokens
 
 from accounts.models import User
-from games.play import services
+from games.play import lobby
 from games.realtime import live
 from tests.bench import report as bench_report
 from tests.bench import stream_load
@@ -107,9 +107,9 @@ def make_games(count: int, readers: int) -> dict:
     games = []
     for i in range(count):
         (first, t0), (second, t1) = user(f"bench-a{i}"), user(f"bench-b{i}")
-        game = services.create_game(first, "duel", {"hand_size": 6}, 2)
-        services.join_game(game.pk, second)
-        game = services.start_game(game.pk, first)
+        game = lobby.create_game(first, "duel", {"hand_size": 6}, 2)
+        lobby.join_game(game.pk, second)
+        game = lobby.start_game(game.pk, first)
         games.append(
             {
                 "id": str(game.pk),

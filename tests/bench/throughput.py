@@ -159,12 +159,12 @@ def make_users(count: int, prefix: str) -> list[tuple[Any, str]]:
 
 
 def make_pickpic(users, options: dict[str, Any] | None = None):
-    from games.play import services
+    from games.play import lobby
 
-    game = services.create_game(users[0], "pickpic", {"target": 200, **(options or {})}, len(users))
+    game = lobby.create_game(users[0], "pickpic", {"target": 200, **(options or {})}, len(users))
     for user in users[1:]:
-        services.join_game(game.pk, user)
-    services.start_game(game.pk, users[0])
+        lobby.join_game(game.pk, user)
+    lobby.start_game(game.pk, users[0])
     return game.pk
 
 

@@ -20,7 +20,7 @@ FORBIDDEN = (
     "subprocess",
     "games.models",
     "games.play.store",
-    "games.play.services",
+    "games.play",
     "accounts",
 )
 

@@ -58,7 +58,7 @@ def test_expiries_and_their_lateness_are_measured(client, alice, bob, django_cap
 
     from django.utils import timezone
 
-    from games.play import services
+    from games.play import deadlines
     from games.models import Game
     from tests.conftest import start_game
 
@@ -73,7 +73,7 @@ def test_expiries_and_their_lateness_are_measured(client, alice, bob, django_cap
             seat["since"] = (timezone.now() - timedelta(seconds=65)).isoformat()
     Game.objects.filter(pk=game_id).update(clocks=clocks)
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.expire_due(game_id) >= 2
+        assert deadlines.expire_due(game_id) >= 2
     after = scrape(client)
     assert (
         value(after, "darkroom_expiries_total", kind="duel", timer="clock")

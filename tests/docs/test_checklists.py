@@ -180,7 +180,7 @@ def test_every_game_has_its_bots_table_rules_page_and_docs(kind):
 # as the Nim engine is, and routed by this module's urlconf): a note to self in a game, waiting in
 # the caller's inbox.
 def leave_note(user, game_id, text: str) -> Notification:
-    """Step 1: the use case (games/play/services.py's place): one transaction, typed errors."""
+    """Step 1: the use case (games/play/lobby.py's place, or moves.py's ...): one transaction, typed errors."""
     with transaction.atomic():
         game = access.get_game(game_id, user=user)
         access.require_player(game, user)  # NotFound, NotAPlayer: the handler answers them

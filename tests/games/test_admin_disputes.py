@@ -5,7 +5,7 @@ import json
 import pytest
 
 from accounts.models import User
-from games.play import services, store
+from games.play import disputes, store
 from games.models import Dispute, Event, Game
 
 
@@ -81,10 +81,10 @@ def test_a_finished_game_cannot_be_rolled_back_because_its_seed_is_public(staff,
     from games.errors import Invalid
 
     with pytest.raises(Invalid, match="seed published"):
-        services.resolve_dispute(dispute["id"], staff.user, uphold=True, resolution="replay it", roll_back=True)
+        disputes.resolve_dispute(dispute["id"], staff.user, uphold=True, resolution="replay it", roll_back=True)
     assert alice.game(duel)["status"] == "finished"
     assert Dispute.objects.get(pk=dispute["id"]).status == "open"
-    services.resolve_dispute(dispute["id"], staff.user, uphold=True, resolution="noted; result stands")
+    disputes.resolve_dispute(dispute["id"], staff.user, uphold=True, resolution="noted; result stands")
     assert Dispute.objects.get(pk=dispute["id"]).status == "upheld"
 
 
@@ -93,7 +93,7 @@ def test_only_staff_resolve_and_only_once(alice, staff, duel):
     from games.errors import Forbidden, Invalid
 
     with pytest.raises(Forbidden):
-        services.resolve_dispute(dispute["id"], alice.user, uphold=False, resolution="")
-    services.resolve_dispute(dispute["id"], staff.user, uphold=False, resolution="no")
+        disputes.resolve_dispute(dispute["id"], alice.user, uphold=False, resolution="")
+    disputes.resolve_dispute(dispute["id"], staff.user, uphold=False, resolution="no")
     with pytest.raises(Invalid):
-        services.resolve_dispute(dispute["id"], staff.user, uphold=True, resolution="yes")
+        disputes.resolve_dispute(dispute["id"], staff.user, uphold=True, resolution="yes")

@@ -18,7 +18,7 @@ from django.test import Client
 from accounts.models import User
 from games.errors import Forbidden
 from games.models import Dispute, Event, Game, Notification
-from games.play import services
+from games.play import disputes
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +157,7 @@ def test_changing_a_dispute_is_not_deciding_it(alice, duel):
     change(clerk, opened, resolution="dismissed by a clerk", decision="dismiss")
     assert Dispute.objects.get(pk=opened).status == "open"
     with pytest.raises(Forbidden, match="games.decide_dispute"):
-        services.resolve_dispute(opened, clerk.user, uphold=False, resolution="")
+        disputes.resolve_dispute(opened, clerk.user, uphold=False, resolution="")
 
 
 def test_rolling_back_needs_its_own_permission_besides_deciding(alice, duel):
@@ -170,19 +170,19 @@ def test_rolling_back_needs_its_own_permission_besides_deciding(alice, duel):
     change(judge, opened, resolution="replay", decision="rollback")
     assert Event.objects.filter(game_id=duel).count() == before
     with pytest.raises(Forbidden, match="games.roll_back_game"):
-        services.resolve_dispute(opened, judge.user, uphold=True, resolution="", roll_back=True)
+        disputes.resolve_dispute(opened, judge.user, uphold=True, resolution="", roll_back=True)
     blind = reviewer("blind", group=False, perms=["change_dispute", "decide_dispute", "roll_back_game"])
     with pytest.raises(Forbidden, match="games.view_game"):
-        services.resolve_dispute(opened, blind.user, uphold=True, resolution="", roll_back=True)
+        disputes.resolve_dispute(opened, blind.user, uphold=True, resolution="", roll_back=True)
     assert Dispute.objects.get(pk=opened).status == "open"
 
 
 @pytest.mark.parametrize(
     "act",
     [
-        lambda pk, user: services.save_dispute_draft(pk, user, note="draft", resolution="draft"),
-        lambda pk, user: services.annotate_dispute(pk, user, "a note"),
-        lambda pk, user: services.assign_dispute(pk, user, user),
+        lambda pk, user: disputes.save_dispute_draft(pk, user, note="draft", resolution="draft"),
+        lambda pk, user: disputes.annotate_dispute(pk, user, "a note"),
+        lambda pk, user: disputes.assign_dispute(pk, user, user),
     ],
     ids=["draft", "note", "claim"],
 )

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.play import services
+from games.play import disputes
 from games.models import Dispute, Event, Game, Notification
 from tests.games.test_admin_disputes import play, staff  # noqa: F401 (fixture)
 
@@ -55,7 +55,7 @@ def test_a_player_may_hold_only_a_few_open_disputes_per_game(alice, bob, duel, n
 
 def test_a_decided_dispute_frees_its_place(alice, duel, no_cooldown, staff):  # noqa: F811
     ids = [dispute(alice, duel, seq).json()["id"] for seq in (1, 2, 3)]
-    services.resolve_dispute(ids[0], staff.user, uphold=False, resolution="no")
+    disputes.resolve_dispute(ids[0], staff.user, uphold=False, resolution="no")
     assert dispute(alice, duel, 4).status_code == 201
 
 
@@ -89,7 +89,7 @@ def test_opening_notifies_the_other_players_once_and_the_decision_is_logged_whol
     opened = dispute(alice, duel, 4, "the deal looks off").json()
     assert Notification.objects.filter(user=bob.user, type="dispute").count() == 1
     assert Notification.objects.filter(user=alice.user, type="dispute").count() == 0
-    services.resolve_dispute(opened["id"], staff.user, uphold=False, resolution="dealt fairly")
+    disputes.resolve_dispute(opened["id"], staff.user, uphold=False, resolution="dealt fairly")
     log = alice.get(f"/api/v1/games/{duel}/events/").json()["events"]
     decided = [e for e in log if e["type"] == "DisputeResolved"]
     assert len(decided) == 1

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games.play import services, store
+from games.play import deadlines, store
 from games.models import Event, Game
 from tests.conftest import start_game
 
@@ -18,10 +18,10 @@ def test_an_engine_deadline_is_applied_by_the_system_when_due(alice, bob, monkey
     game = Game.objects.get(pk=game_id)
     assert game.next_deadline is not None
     bobs_hand = bob.game(game_id)["state"]["hand"]
-    assert services.expire_due(game_id) == 0  # not yet
+    assert deadlines.expire_due(game_id) == 0  # not yet
     later = game.next_deadline + timedelta(seconds=1)
     monkeypatch.setattr(timezone, "now", lambda: later)
-    assert services.expire_due(game_id, game.version) == 2
+    assert deadlines.expire_due(game_id, game.version) == 2
     expired, played = Event.objects.filter(game=game).order_by("-seq")[:2][::-1]
     assert expired.type == "TimerExpired" and expired.data["timer"] == "hourglass" and expired.data["seat"] == 1
     assert played.type == "CardPlayed" and played.actor is None and played.data["auto"] is True

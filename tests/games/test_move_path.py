@@ -25,7 +25,7 @@ def test_the_layers_come_from_the_import_contracts():
         layers.rank(m)
         for m in (
             "games.api.views",
-            "games.play.services",
+            "games.play.moves",
             "games.play.turns",
             "games.play.store",
             "games.engines.pickpic",
@@ -33,5 +33,5 @@ def test_the_layers_come_from_the_import_contracts():
         )
     ]
     assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)
-    assert layers.climbs("games.play.store", "games.play.services")
-    assert not layers.climbs("games.play.services", "games.play.store")
+    assert layers.climbs("games.play.store", "games.play.moves")
+    assert not layers.climbs("games.play.moves", "games.play.store")

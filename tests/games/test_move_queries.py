@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.play import services
+from games.play import moves
 from games.models import Game
 from tests.conftest import start_game
 
@@ -47,7 +47,7 @@ def queries_of_move(game_id, by_user, seat):
     users, _ = seat_users(game_id)
     player, move, version = give(game_id, users[seat], by_user)
     with CaptureQueriesContext(connection) as captured:
-        services.submit_move(game_id, player.user, move, version)
+        moves.submit_move(game_id, player.user, move, version)
     return statements(captured)
 
 
@@ -94,7 +94,7 @@ def test_a_move_costs_the_same_queries_however_many_players_it_notifies(make_pla
             for seat in range(players - 1):
                 users, _ = seat_users(game_id)
                 player, move, version = give(game_id, users[seat], by_user)
-                services.submit_move(game_id, player.user, move, version)
+                moves.submit_move(game_id, player.user, move, version)
         # The last give starts the ranking: every other seat is told it is their turn.
         sql = queries_of_move(game_id, by_user, players - 1)
         counts[players] = len(sql)
@@ -129,7 +129,7 @@ def test_the_email_digest_slot_is_not_searched_among_pending_deliveries(make_pla
         for seat in range(2):
             users, _ = seat_users(game_id)
             player, move, version = give(game_id, users[seat], by_user)
-            services.submit_move(game_id, player.user, move, version)
+            moves.submit_move(game_id, player.user, move, version)
     # A backlog of emails waiting for the players the last give notifies.
     notices = Notification.objects.filter(game_id=game_id)
     Delivery.objects.bulk_create(
@@ -187,7 +187,7 @@ def test_every_statement_of_a_move_finds_its_rows_by_an_index(make_player, warm)
         for seat in range(2):
             users, _ = seat_users(game_id)
             player, move, version = give(game_id, users[seat], by_user)
-            services.submit_move(game_id, player.user, move, version)
+            moves.submit_move(game_id, player.user, move, version)
     player = by_user[seat_users(game_id)[0][2]]  # the last give: notices, deliveries, clocks
     with CaptureQueriesContext(connection) as captured:
         listed = player.get(f"/api/v1/games/{game_id}/legal-moves/").json()

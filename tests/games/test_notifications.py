@@ -5,7 +5,7 @@ import pytest
 from django.core import mail
 from django.db import transaction
 
-from games.play import services
+from games.play import deadlines, disputes, moves
 from games.models import Delivery, Notification
 from games.tasks import deliver_email
 from tests.conftest import start_game
@@ -37,7 +37,7 @@ def test_an_absent_players_turn_notices_collapse_into_one(alice, bob):
         if game["active_seats"] == [0]:
             play_first_card(alice, game_id)
         rewind(game_id, 61)
-        services.expire_due(game_id)
+        deadlines.expire_due(game_id)
     unread = Notification.objects.filter(user=bob.user, game_id=game_id, type="your_turn", read_at__isnull=True)
     assert unread.count() == 1 and unread.get().collapsed >= 2
 
@@ -71,7 +71,7 @@ def test_a_rolled_back_move_notifies_nobody(alice, bob, duel):
     with pytest.raises(RuntimeError):
         with transaction.atomic():
             game = alice.game(duel)
-            services.submit_move(duel, alice.user, {"type": "play", "card": game["state"]["hand"][0]}, game["version"])
+            moves.submit_move(duel, alice.user, {"type": "play", "card": game["state"]["hand"][0]}, game["version"])
             assert Notification.objects.filter(user=bob.user, type="your_turn").exists()  # it was written...
             raise RuntimeError("the transaction dies after the move")
     assert (Notification.objects.count(), Delivery.objects.count()) == before  # ...and went with it
@@ -164,7 +164,7 @@ def test_the_finish_notifies_every_player_with_the_result(alice, bob, duel):
 def test_a_timeout_notifies_every_player(alice, bob):
     game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 60})
     rewind(game_id, 61)
-    services.expire_due(game_id)
+    deadlines.expire_due(game_id)
     for player in (alice, bob):
         timed_out = [n for n in inbox(player) if n["type"] == "timed_out"]
         assert len(timed_out) == 1 and timed_out[0]["title"] == "alice ran out of time in Duel (test game)"
@@ -176,6 +176,6 @@ def test_a_dispute_notifies_the_other_players_and_its_resolution_everyone(alice,
     dispute = alice.post(f"/api/v1/games/{duel}/disputes/", {"seq": 4, "reason": "odd deal"}).json()
     assert [n["type"] for n in inbox(bob)] == ["dispute"] and [n["type"] for n in inbox(alice)] == ["joined"]
     staff = User.objects.create_user("referee", password="x", is_staff=True, is_superuser=True)
-    services.resolve_dispute(dispute["id"], staff, uphold=False, resolution="the deal was fair")
+    disputes.resolve_dispute(dispute["id"], staff, uphold=False, resolution="the deal was fair")
     assert [n["type"] for n in inbox(alice)] == ["dispute", "joined"]
     assert inbox(alice)[0]["data"]["status"] == "dismissed"

@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.notifications import notify
-from games.play import services, store
+from games.play import disputes, store
 from games.models import Event, Game, Notification, Seat
 from tests.conftest import start_game
 
@@ -27,7 +27,7 @@ def test_a_seat_short_of_time_is_reminded_once_with_its_deadline(alice, bob):
 
 
 def test_a_dispute_is_told_to_the_other_players_with_what_it_is_about(alice, bob, duel):
-    dispute = services.open_dispute(duel, alice.user, 4, "misdeal")
+    dispute = disputes.open_dispute(duel, alice.user, 4, "misdeal")
     (note,) = Notification.objects.filter(type="dispute")
     assert (note.user, str(note.game_id)) == (bob.user, duel)
     assert note.data == {
@@ -44,7 +44,7 @@ def test_acting_in_a_game_reads_its_unread_turn_notice_and_nothing_else(alice, b
     other = start_game(alice, [bob])
     for game_id in (duel, other):
         alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
-    services.open_dispute(duel, alice.user, 4, "misdeal")  # bob: a dispute notice in the duel
+    disputes.open_dispute(duel, alice.user, 4, "misdeal")  # bob: a dispute notice in the duel
     read_before = timezone.now() - timedelta(days=1)
     now = timezone.now()
     seen = Notification.objects.create(

@@ -5,7 +5,7 @@ The engine's own tests (tests/engines/photoshoot/test_secrecy.py) prove `view` /
 them, whole game long; these prove the API adds nothing, in every phase (the ready step, a round,
 a challenge window, between rounds, the end): game view, move answer, event log, state?at=N for
 every N, and (with a real server) each viewer's live stream, entry for entry what /events/ shows.
-The hourglass is a short one, ended by the timer machinery (`services.expire_due`, what the ETA
+The hourglass is a short one, ended by the timer machinery (`deadlines.expire_due`, what the ETA
 task and the sweeper call)."""
 
 import json
@@ -14,7 +14,7 @@ import random
 import pytest
 from django.utils import timezone
 
-from games.play import services, store
+from games.play import deadlines, store
 from games.play.kinds import get_engine
 from games.models import Event, Game
 from tests.conftest import start_game
@@ -41,7 +41,7 @@ def choose(chooser, moves):
 def end_the_round_if_due(game_id):
     game = Game.objects.get(pk=game_id)
     if game.next_deadline and game.next_deadline <= timezone.now():
-        services.expire_due(game_id)
+        deadlines.expire_due(game_id)
 
 
 def play(seats, game_id, chooser, on_step=lambda game, state: None):

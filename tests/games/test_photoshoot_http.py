@@ -217,10 +217,10 @@ def test_malformed_moves_are_refused_and_nothing_is_written(make_player, move):
 
 def test_a_move_racing_the_hourglass_is_refused_and_the_round_ends_by_the_timer(make_player):
     """ "An action after it is refused", even when the deadline falls between the check a move
-    makes for what is due (`services._is_due`, which would settle it first) and the move's judging:
+    makes for what is due (`deadlines.is_due`, which would settle it first) and the move's judging:
     simulated by a check that sees nothing due. The move's own turn settles the hourglass at its
     instant, refuses the move, and rolls both back; the timer machinery then ends the round."""
-    from games.play import services
+    from games.play import deadlines
 
     players = [make_player() for _ in range(4)]
     game_id = start_game(players[0], players[1:], kind="photoshoot", options={"hourglass_seconds": SECONDS})
@@ -228,11 +228,11 @@ def test_a_move_racing_the_hourglass_is_refused_and_the_round_ends_by_the_timer(
     version = players[0].game(game_id)["version"]
     assert wait_for(lambda: Game.objects.get(pk=game_id).next_deadline < timezone.now(), timeout=SECONDS + 5)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(services, "_is_due", lambda game, now: False)
+        patch.setattr(deadlines, "is_due", lambda game, now: False)
         late = players[state["turn"]].move(game_id, {"type": "photo"}, expected_version=version)
     assert late.status_code in (400, 409) and late.json()["code"] in ("unavailable_move", "not_your_turn")
     assert Game.objects.get(pk=game_id).version == version, "nothing is written"
-    assert services.expire_due(game_id) == 2
+    assert deadlines.expire_due(game_id) == 2
     expired, ended = Event.objects.filter(game_id=game_id).order_by("-seq")[:2][::-1]
     assert (expired.type, expired.data["timer"], ended.type, ended.actor) == (
         "TimerExpired",

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.play import services
+from games.play import deadlines
 from games.models import Event, Game
 from tests.conftest import start_game
 
@@ -59,7 +59,7 @@ def test_rule_timed_out_control_seats_and_photographer_pass_and_nobody_gains_a_t
     on_turn = players[0].game(game_id)["state"]["turn"]
     assert control and on_turn in game.active_seats
     run_out_clocks(game_id, [*control, on_turn])
-    assert services.expire_due(game_id) > 0
+    assert deadlines.expire_due(game_id) > 0
     later = list(Event.objects.filter(game_id=game_id, seq__gt=before + 1).order_by("seq"))
     timed_out = [e.data["seat"] for e in later if e.type == "TimerExpired" and e.data["timer"] == "clock"]
     assert sorted(timed_out) == sorted([*control, on_turn])

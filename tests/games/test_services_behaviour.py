@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 from django.utils import timezone
 
-from games.play import services, store, turns
+from games.play import deadlines, disputes, moves, store, turns
+from games.play.projection import rebuild_projection
 from games.engines import base
 from games.errors import GameNotActive, IdempotencyMismatch, IllegalMove
 from games.play.kinds import get_engine
@@ -25,7 +26,7 @@ def projection(game_id):
 
 
 def rebuilt(game_id):
-    return services.rebuild_projection(Game.objects.get(pk=game_id))
+    return rebuild_projection(Game.objects.get(pk=game_id))
 
 
 # -- the projection, from the events alone -----------------------------------------------------
@@ -80,8 +81,8 @@ def test_an_aborted_game_rebuilds_with_the_abort_s_result(alice, bob, duel):
 def test_a_rolled_back_game_rebuilds_as_resumed_from_the_earlier_state(alice, bob, duel, staff_user):
     card = alice.game(duel)["state"]["hand"][0]
     alice.move(duel, {"type": "play", "card": card})  # seq 5, then voided
-    dispute = services.open_dispute(duel, alice.user, 5, "misclick")
-    services.resolve_dispute(dispute.pk, staff_user, True, "replay it", roll_back=True)
+    dispute = disputes.open_dispute(duel, alice.user, 5, "misclick")
+    disputes.resolve_dispute(dispute.pk, staff_user, True, "replay it", roll_back=True)
     assert rebuilt(duel) == {"version": 7, "status": "active", "active_seats": [0], "result": None}
     assert rebuilt(duel) == projection(duel)
 
@@ -109,9 +110,9 @@ def test_a_retry_after_later_moves_answers_as_the_first_time(alice, bob, duel):
 
 def test_a_reused_key_with_another_body_says_why(alice, duel):
     hand = alice.game(duel)["state"]["hand"]
-    services.submit_move(duel, alice.user, {"type": "play", "card": hand[0]}, 4, "k")
+    moves.submit_move(duel, alice.user, {"type": "play", "card": hand[0]}, 4, "k")
     with pytest.raises(IdempotencyMismatch) as refused:
-        services.submit_move(duel, alice.user, {"type": "play", "card": hand[1]}, 5, "k")
+        moves.submit_move(duel, alice.user, {"type": "play", "card": hand[1]}, 5, "k")
     assert refused.value.args == ("this Idempotency-Key was used for a different request",)
 
 
@@ -121,7 +122,7 @@ def test_the_request_hash_is_the_sha256_of_the_canonical_request():
     # | sha256sum (sorted keys, no spaces).
     user = SimpleNamespace(pk=7)
     assert (
-        services.request_hash(user, {"type": "play", "card": "D01"}, 4)
+        moves.request_hash(user, {"type": "play", "card": "D01"}, 4)
         == "cc8bd3c9818efb22e345b8a83aa780b8c125d0401a0a9663377661657495c7aa"
     )
 
@@ -134,9 +135,9 @@ def staff_user(db):
 
 
 def test_a_dispute_resolution_is_logged_whole_with_the_disputer_s_seat(alice, bob, duel, staff_user):
-    dispute = services.open_dispute(duel, bob.user, 3, "  I never joined  ")
+    dispute = disputes.open_dispute(duel, bob.user, 3, "  I never joined  ")
     assert dispute.reason == "I never joined"
-    services.resolve_dispute(dispute.pk, staff_user, False, "he did")
+    disputes.resolve_dispute(dispute.pk, staff_user, False, "he did")
     logged = Event.objects.filter(game_id=duel).last()
     assert logged.type == "DisputeResolved" and logged.user_id == staff_user.pk
     assert logged.data == {
@@ -161,8 +162,8 @@ def test_each_game_is_rebuilt_from_its_own_events_only(alice, bob, carol, duel, 
     # Another game finished and another aborted: this one is still in play.
     assert rebuilt(duel)["status"] == "active" and rebuilt(duel) == projection(duel)
     alice.move(duel, {"type": "play", "card": alice.game(duel)["state"]["hand"][0]})
-    dispute = services.open_dispute(duel, alice.user, 5, "misclick")
-    services.resolve_dispute(dispute.pk, staff_user, True, "replay it", roll_back=True)  # seq 7
+    dispute = disputes.open_dispute(duel, alice.user, 5, "misclick")
+    disputes.resolve_dispute(dispute.pk, staff_user, True, "replay it", roll_back=True)  # seq 7
     # A rollback in another game, later in its own log than this game's end, changes nothing here.
     assert (
         Event.objects.get(game_id=duel, type="GameRolledBack").seq
@@ -173,8 +174,8 @@ def test_each_game_is_rebuilt_from_its_own_events_only(alice, bob, carol, duel, 
 
 def test_a_dispute_decided_after_the_end_leaves_the_game_finished(alice, bob, duel, staff_user):
     finish(alice, bob, duel)
-    dispute = services.open_dispute(duel, alice.user, 5, "after the fact")
-    services.resolve_dispute(dispute.pk, staff_user, True, "noted")
+    dispute = disputes.open_dispute(duel, alice.user, 5, "after the fact")
+    disputes.resolve_dispute(dispute.pk, staff_user, True, "noted")
     assert Event.objects.filter(game_id=duel).last().type == "DisputeResolved"
     assert rebuilt(duel)["status"] == "finished" and rebuilt(duel) == projection(duel)
 
@@ -184,7 +185,7 @@ def test_a_game_due_by_its_projection_with_nothing_to_settle_appends_nothing(ali
     game_id = start_game(alice, [bob], options={"time_control": "per_move"})
     Game.objects.filter(pk=game_id).update(next_deadline=timezone.now() - timedelta(seconds=1))
     version = Game.objects.get(pk=game_id).version
-    assert services.expire_due(game_id) == 0
+    assert deadlines.expire_due(game_id) == 0
     game = Game.objects.get(pk=game_id)
     assert game.version == version and not Event.objects.filter(game_id=game_id, type="TimerExpired").exists()
 
@@ -205,7 +206,7 @@ def test_when_a_batch_fails_each_game_is_expired_alone_and_counted(make_player, 
         return settle(self)
 
     monkeypatch.setattr(turns.Turn, "settle", failing)
-    counts = services.settle_due_games(batch=2)  # the first two, then the third
+    counts = deadlines.settle_due_games(batch=2)  # the first two, then the third
     # Two games expired with a TimerExpired and an auto-move each; the one whose rules broke is
     # still overdue, so its seat is reminded.
     assert counts == {"games": 2, "expired": 4, "reminded": 1}
@@ -214,7 +215,7 @@ def test_when_a_batch_fails_each_game_is_expired_alone_and_counted(make_player, 
 
 
 def errors(caplog):
-    return [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and r.name == "games.play.services"]
+    return [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and r.name == "games.play.deadlines"]
 
 
 def test_due_games_without_trouble_are_expired_in_batches_with_no_fallback(make_player, caplog):
@@ -224,14 +225,14 @@ def test_due_games_without_trouble_are_expired_in_batches_with_no_fallback(make_
     ]
     for game_id in games[:2]:
         rewind(game_id, 61)
-    assert services.settle_due_games(batch=1) == {"games": 2, "expired": 4, "reminded": 0}
+    assert deadlines.settle_due_games(batch=1) == {"games": 2, "expired": 4, "reminded": 0}
     assert errors(caplog) == []
 
 
 def test_a_move_in_a_finished_game_is_refused_saying_how_the_game_stands(alice, bob, duel):
     finish(alice, bob, duel)
     with pytest.raises(GameNotActive) as refused:
-        services.submit_move(duel, alice.user, {"type": "play", "card": "D01"}, Game.objects.get(pk=duel).version)
+        moves.submit_move(duel, alice.user, {"type": "play", "card": "D01"}, Game.objects.get(pk=duel).version)
     assert refused.value.args == ("the game is finished",)
 
 
@@ -242,7 +243,7 @@ def test_a_rule_broken_in_a_way_the_server_has_no_name_for_is_an_illegal_move(al
     monkeypatch.setattr(Duel, "play", refuses)
     version = Game.objects.get(pk=duel).version
     with pytest.raises(IllegalMove) as refused:
-        services.submit_move(duel, alice.user, {"type": "play", "card": "D99"}, version)
+        moves.submit_move(duel, alice.user, {"type": "play", "card": "D99"}, version)
     assert refused.value.args == ("no such card in this deck",)
     assert Game.objects.get(pk=duel).version == version
 
@@ -279,11 +280,11 @@ def test_a_clock_falls_due_at_its_very_instant(alice, bob, monkeypatch):
     game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600})
     game = Game.objects.get(pk=game_id)
     monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
-    assert services.expire_due(game_id, game.version) == 2
+    assert deadlines.expire_due(game_id, game.version) == 2
 
 
 def test_a_judged_move_is_recorded_as_the_mover_s(alice, duel):
     card = alice.game(duel)["state"]["hand"][0]
-    services.submit_move(duel, alice.user, {"type": "play", "card": card}, 4)
+    moves.submit_move(duel, alice.user, {"type": "play", "card": card}, 4)
     event = Event.objects.get(game_id=duel, seq=5)
     assert (event.actor, event.user_id, event.data["move"]) == (0, alice.user.pk, {"type": "play", "card": card})

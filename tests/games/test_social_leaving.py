@@ -1,7 +1,7 @@
 """Leaving a game well, over HTTP: resign, abort (alone before every seat has moved, by a
 unanimous vote after), claiming a vanished seat, and the default clock of new games."""
 
-from games.play import services
+from games.play import projection
 from games.models import AbortVote, Event, Game, Notification
 from tests.conftest import start_game
 
@@ -76,7 +76,7 @@ def test_before_every_seat_has_moved_one_seat_aborts_alone(alice, bob, duel):
     assert Event.objects.filter(game_id=duel, type="GameAborted").count() == 1
     later = alice.move(duel, {"type": "play", "card": "D01"})
     assert later.json()["code"] == "game_not_active"
-    assert services.rebuild_projection(Game.objects.get(pk=duel))["status"] == "aborted"
+    assert projection.rebuild_projection(Game.objects.get(pk=duel))["status"] == "aborted"
 
 
 def test_after_every_seat_has_moved_it_takes_a_unanimous_vote_which_can_be_withdrawn(alice, bob, duel):

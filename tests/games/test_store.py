@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 
-from games.play import services, statecache, store
+from games.play import projection, statecache, store
 from games.errors import VersionConflict
 from games.models import Event, Game, Snapshot
 from games.play.store import NewEvent
@@ -145,7 +145,7 @@ def test_a_corrupt_snapshot_is_caught_by_comparing_with_a_full_replay(alice, bob
 def test_the_game_projection_can_be_rebuilt_from_the_events(alice, bob, duel):
     play_to_the_end(duel, {0: alice, 1: bob})
     game = Game.objects.get(pk=duel)
-    rebuilt = services.rebuild_projection(game)
+    rebuilt = projection.rebuild_projection(game)
     assert rebuilt == {
         "version": game.version,
         "status": game.status,

@@ -54,7 +54,7 @@ def test_a_forfeit_replays_identically_with_no_cache_and_no_snapshot(alice, bob,
     rebuilt from the events alone is the one the server had."""
     from datetime import timedelta
 
-    from games.play import services
+    from games.play import deadlines
 
     game_id = start_game(
         alice,
@@ -68,7 +68,7 @@ def test_a_forfeit_replays_identically_with_no_cache_and_no_snapshot(alice, bob,
     clocks["seats"]["0"]["since"] = (timezone.now() - timedelta(seconds=120)).isoformat()
     Game.objects.filter(pk=game_id).update(clocks=clocks)
     # The expiry, the forfeit, and the cards the forfeited seat must still give (played for it).
-    assert services.expire_due(game_id) == 3
+    assert deadlines.expire_due(game_id) == 3
     assert list(Event.objects.filter(game=game).order_by("seq").values_list("type", flat=True))[-3:] == [
         "TimerExpired",
         store.SEAT_FORFEITED,

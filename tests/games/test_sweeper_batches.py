@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games.play import scheduling, services, turns
+from games.play import deadlines, scheduling, turns
 from games.engines import base
 from games.models import Event, Game
 from tests.conftest import start_game
@@ -30,10 +30,10 @@ def test_a_batch_expires_every_due_game_once_and_a_second_run_nothing(make_playe
     games = timed_games(make_player, 5)
     for game_id in games[:4]:
         rewind(game_id, 61)
-    counts = services.settle_due_games(batch=2)  # three batches: 2 + 2 + none left
+    counts = deadlines.settle_due_games(batch=2)  # three batches: 2 + 2 + none left
     assert counts["games"] == 4 and counts["expired"] == 8  # TimerExpired + the auto-move each
     assert [len(expiries(g)) for g in games] == [1, 1, 1, 1, 0]  # the fifth is not due
-    assert services.settle_due_games(batch=2)["expired"] == 0  # a duplicated wake: nothing
+    assert deadlines.settle_due_games(batch=2)["expired"] == 0  # a duplicated wake: nothing
     assert [len(expiries(g)) for g in games] == [1, 1, 1, 1, 0]
     for game_id in games[:4]:
         game = Game.objects.get(pk=game_id)
@@ -42,7 +42,7 @@ def test_a_batch_expires_every_due_game_once_and_a_second_run_nothing(make_playe
 
 def test_an_early_wake_changes_nothing(make_player):
     games = timed_games(make_player, 2)
-    assert services.settle_due_games()["expired"] == 0
+    assert deadlines.settle_due_games()["expired"] == 0
     assert all(expiries(g) == [] for g in games)
 
 
@@ -51,8 +51,8 @@ def test_a_batch_agrees_with_one_game_at_a_time(make_player):
     one, many = timed_games(make_player, 2)
     for game_id in (one, many):
         rewind(game_id, 61)
-    services.expire_due(one)
-    services.settle_due_games()
+    deadlines.expire_due(one)
+    deadlines.settle_due_games()
     types = [list(Event.objects.filter(game_id=g).order_by("seq").values_list("type", "actor")) for g in (one, many)]
     assert types[0] == types[1]
     a, b = Game.objects.get(pk=one), Game.objects.get(pk=many)
@@ -72,7 +72,7 @@ def test_one_games_trouble_does_not_hold_up_the_others(make_player, monkeypatch)
         return settle(self)
 
     monkeypatch.setattr(turns.Turn, "settle", failing)
-    services.settle_due_games()
+    deadlines.settle_due_games()
     assert [len(expiries(g)) for g in games] == [1, 0, 1]
 
 
@@ -91,7 +91,7 @@ def test_the_auto_move_is_the_engines_hook_drawn_from_the_seed_and_event_number(
     monkeypatch.setattr(Duel, "move_types", lambda self, state, seat: {"play"})  # as engines with costly listings do
     (game_id,) = timed_games(make_player, 1)
     game = rewind(game_id, 61)
-    services.settle_due_games()
+    deadlines.settle_due_games()
     auto = Event.objects.get(game_id=game_id, seq=game.version + 2)
     assert calls == [0] and auto.data["auto"] is True and auto.data["move"]["type"] == "play"
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.utils import timezone
 
-from games.play import services, store
+from games.play import deadlines, store
 from games.engines import base
 from games.models import Event, Game
 from tests.conftest import start_game
@@ -57,18 +57,18 @@ def test_a_move_after_the_deadline_first_appends_the_expiry_then_is_judged(alice
 def test_the_expiry_task_run_twice_appends_once(alice, bob):
     game_id = timed(alice, bob)
     game = rewind(game_id, 3 * DAY + 1)
-    assert services.expire_due(game_id, game.version) == 2  # TimerExpired + the auto-move
-    assert services.expire_due(game_id, game.version) == 0
-    assert services.expire_due(game_id) == 0
+    assert deadlines.expire_due(game_id, game.version) == 2  # TimerExpired + the auto-move
+    assert deadlines.expire_due(game_id, game.version) == 0
+    assert deadlines.expire_due(game_id) == 0
     assert types(game_id).count("TimerExpired") == 1
 
 
 def test_an_early_or_stale_task_does_nothing(alice, bob):
     game_id = timed(alice, bob)
     game = Game.objects.get(pk=game_id)
-    assert services.expire_due(game_id, game.version) == 0  # not due yet
+    assert deadlines.expire_due(game_id, game.version) == 0  # not due yet
     rewind(game_id, 3 * DAY + 1)
-    assert services.expire_due(game_id, game.version - 1) == 0  # scheduled for an older version
+    assert deadlines.expire_due(game_id, game.version - 1) == 0  # scheduled for an older version
     assert "TimerExpired" not in types(game_id)
 
 
@@ -77,7 +77,7 @@ def test_the_auto_move_is_chosen_from_the_seed_and_event_number_and_replays_exac
     game = Game.objects.get(pk=game_id)
     state_before = store.state_at(game)
     rewind(game_id, 3 * DAY + 1)
-    services.expire_due(game_id)
+    deadlines.expire_due(game_id)
     game.refresh_from_db()
     auto = Event.objects.get(game=game, seq=game.version)
     seed = Event.objects.get(game=game, seq=1).data["seed"]
@@ -94,7 +94,7 @@ def test_the_auto_move_is_chosen_from_the_seed_and_event_number_and_replays_exac
 def test_forfeit_in_a_two_seat_game_ends_it_and_the_other_seat_wins(alice, bob):
     game_id = timed(alice, bob, timeout_policy="forfeit")
     rewind(game_id, 3 * DAY + 1)
-    services.expire_due(game_id)
+    deadlines.expire_due(game_id)
     game = alice.game(game_id)
     assert game["status"] == "finished"
     assert game["result"]["winners"] == [1] and game["result"]["forfeited"] == [0]
@@ -115,7 +115,7 @@ def test_a_forfeited_seat_in_a_bigger_game_is_played_for_and_ranked_last(alice, 
     for player, move in moves.items():
         assert player.move(game_id, move).status_code == 201
     rewind(game_id, 3601)
-    services.expire_due(game_id)
+    deadlines.expire_due(game_id)
     game.refresh_from_db()
     assert game.status == "active"
     assert types(game_id)[-4:-1] == ["TimerExpired", "SeatForfeited", "CardsGiven"]  # played for seat 0
@@ -183,7 +183,7 @@ def test_a_vacation_over_the_deadline_keeps_the_seat_from_timing_out(alice, bob)
     game_id = timed(alice, bob, move_seconds=3600)
     alice.post("/api/v1/accounts/vacation/", {"days": 1})
     rewind(game_id, 3600 + 60)  # an hour on: without the vacation the move would be overdue
-    services.expire_due(game_id)
+    deadlines.expire_due(game_id)
     assert "TimerExpired" not in types(game_id)
 
 
@@ -226,8 +226,8 @@ def test_bank_time_control_spends_and_earns(alice, bob, monkeypatch):
 def test_a_reminder_is_sent_once_when_a_fifth_of_the_time_is_left(alice, bob):
     game_id = timed(alice, bob, move_seconds=1000)
     rewind(game_id, 801)
-    assert services.send_due_reminders(game_id) == 1
-    assert services.send_due_reminders(game_id) == 0
+    assert deadlines.send_due_reminders(game_id) == 1
+    assert deadlines.send_due_reminders(game_id) == 0
     notes = alice.get("/api/v1/notifications/").json()["results"]
     assert [n["type"] for n in notes].count("reminder") == 1
     assert Game.objects.get(pk=game_id).next_reminder is None

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.play import services, store, turns
+from games.play import deadlines, store, turns
 from games.models import Event, Game, Notification
 from games.play.turns import Turn
 from tests.conftest import start_game
@@ -113,7 +113,7 @@ def test_a_seat_whose_running_time_was_spent_on_vacation_is_not_timed_out(alice,
     rewind(game_id, 2 * 3600)  # two hours since alice's clock started, of an hour's allowance ...
     away(alice, 2 * 3600, 0)  # ... all of them away
     Game.objects.filter(pk=game_id).update(next_deadline=timezone.now())  # a wake comes all the same
-    assert services.expire_due(game_id) == 0
+    assert deadlines.expire_due(game_id) == 0
     assert not Event.objects.filter(game_id=game_id, type="TimerExpired").exists()
 
 
@@ -130,7 +130,7 @@ def test_an_engine_timer_falls_due_at_its_very_instant(alice, bob, monkeypatch):
     alice.move(game_id, {"type": "play", "card": alice.game(game_id)["state"]["hand"][0]})
     game = Game.objects.get(pk=game_id)
     monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
-    assert services.expire_due(game_id, game.version) == 2
+    assert deadlines.expire_due(game_id, game.version) == 2
     expired = Event.objects.get(game=game, seq=game.version + 1)
     assert expired.type == "TimerExpired"
     assert expired.data == {"timer": "hourglass", "seat": 1, "deadline": game.next_deadline.isoformat()}
@@ -148,7 +148,7 @@ def test_seats_overdue_together_expire_in_the_order_their_time_ran_out(make_play
     for seat, when in ran_out.items():
         game.clocks["seats"][seat]["since"] = (when - timedelta(seconds=3600)).isoformat()
     Game.objects.filter(pk=game_id).update(clocks=game.clocks, next_deadline=ran_out["1"])
-    services.expire_due(game_id)
+    deadlines.expire_due(game_id)
     expired = Event.objects.filter(game_id=game_id, type="TimerExpired").order_by("seq")
     assert [(e.data["timer"], e.data["seat"]) for e in expired] == [("clock", 1), ("clock", 0)]
     assert expired[0].data == {"timer": "clock", "seat": 1, "deadline": ran_out["1"].isoformat(), "policy": "auto_move"}
@@ -171,7 +171,7 @@ def test_a_seat_s_clock_falls_due_at_its_very_instant(alice, bob, monkeypatch):
     game_id = start_game(alice, [bob], options={"time_control": "per_move", "move_seconds": 3600})
     game = Game.objects.get(pk=game_id)
     monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
-    assert services.expire_due(game_id, game.version) == 2
+    assert deadlines.expire_due(game_id, game.version) == 2
     assert Event.objects.get(game=game, seq=game.version + 1).data["seat"] == 0
 
 
@@ -199,7 +199,7 @@ def test_one_wake_plays_a_resigned_seat_s_turn_that_an_engine_timer_brings(make_
     assert players[3].post(f"/api/v1/games/{game_id}/resign/").status_code == 200
     game = Game.objects.get(pk=game_id)
     monkeypatch.setattr(timezone, "now", lambda: game.next_deadline)
-    assert services.expire_due(game_id, game.version) == 3
+    assert deadlines.expire_due(game_id, game.version) == 3
     events = Event.objects.filter(game=game, seq__gt=game.version).order_by("seq")
     assert [(e.type, e.actor) for e in events] == [
         ("TimerExpired", None),

@@ -62,7 +62,7 @@ def record(
 
     from accounts.models import User
     from games.community import social
-    from games.play import services, store
+    from games.play import deadlines, lobby, moves, store
     from games.play.kinds import get_engine
     from games.models import Event, Game
 
@@ -75,13 +75,13 @@ def record(
             users = [
                 User.objects.create_user(f"golden-{seed}-{i}", f"g{i}@example.org", "x" * 12) for i in range(players)
             ]
-            with mock.patch("games.play.services.secrets.token_hex", return_value=seed):
+            with mock.patch("games.play.lobby.secrets.token_hex", return_value=seed):
                 # Unrated: a golden game pins the rules; ratings would add rating changes to
                 # the recorded result that no replay of the rules gives back.
-                game = services.create_game(users[0], kind, options or {}, players, rated=False)
+                game = lobby.create_game(users[0], kind, options or {}, players, rated=False)
             for user in users[1:]:
-                services.join_game(game.pk, user)
-            services.start_game(game.pk, users[0])
+                lobby.join_game(game.pk, user)
+            lobby.start_game(game.pk, users[0])
             chooser = random.Random(f"{kind}:{players}:{seed}")
             resigning = dict(resign or {})
             for _ in range(max_moves):
@@ -98,15 +98,15 @@ def record(
                 clock[0] += timedelta(seconds=1)
                 active = sorted(engine.active_players(state))
                 if any(d.at <= clock[0] for d in engine.deadlines(state)):
-                    services.expire_due(game.pk)  # the timer fires before anyone moves again
+                    deadlines.expire_due(game.pk)  # the timer fires before anyone moves again
                     continue
                 if not active:
                     clock[0] = max(clock[0], min(d.at for d in engine.deadlines(state)))
-                    services.expire_due(game.pk)
+                    deadlines.expire_due(game.pk)
                     continue
                 seat = chooser.choice(active)
                 move = chooser.choice(engine.legal_moves(state, seat))
-                services.submit_move(game.pk, users[seat], move, game.version)
+                moves.submit_move(game.pk, users[seat], move, game.version)
             else:
                 raise RuntimeError(f"no end after {max_moves} moves")
             game.refresh_from_db()

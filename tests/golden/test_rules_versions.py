@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 
 from games import engines
-from games.play import services, store
+from games.play import moves, store
 from games.engines.base import UnknownRulesVersion
 from games.play.kinds import RulesVersionUnavailable, engine_of, get_engine
 from games.models import Event, Game, Seat
@@ -116,7 +116,7 @@ def test_a_game_created_under_the_old_pickpic_deal_goes_on_exactly_as_it_was_pla
         status=Game.Status.ACTIVE, active_seats=sorted(engine_of(game).active_players(state))
     )
     last = recorded["events"][cut - 1]
-    services.submit_move(game.pk, users[last["actor"]], last["data"]["move"], cut - 1)
+    moves.submit_move(game.pk, users[last["actor"]], last["data"]["move"], cut - 1)
     game.refresh_from_db()
     new = Event.objects.get(game=game, seq=cut)
     assert (new.type, new.data["record"]) == (last["type"], last["data"]["record"])
