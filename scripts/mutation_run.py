@@ -135,8 +135,8 @@ PLAN: list[tuple[str, list[str]]] = [
             "tests/abuse/test_bot_fair_share.py",
         ],
     ),
-    ("games/notifications/push.py", [G + "test_push_message.py", G + "test_push.py", G + "test_push_mobile.py"]),
-    ("games/notifications/mobile.py", [G + "test_push_mobile_credentials.py", G + "test_push_mobile.py"]),
+    ("games/notifications/push.py", [G + "test_push_message.py", G + "test_push.py", G + "push_mobile/"]),
+    ("games/notifications/mobile.py", [G + "push_mobile/"]),
     # The live path: its tests talk to a real server process (tests/live_server.py), so mutmut sees
     # no test reach these functions and each mutant is tried against the whole selection.
     (

@@ -24,7 +24,7 @@ from games.models import ChatMessage, Game, Invitation, Notification
 from games.realtime import live
 from tests.api.openapi import fetch_document
 from tests.games.test_push import subscribe
-from tests.games.test_push_mobile import IPHONE, register
+from tests.games.push_mobile.standins import IPHONE, register
 
 pytestmark = [pytest.mark.django_db, pytest.mark.long]
 BODIES = [

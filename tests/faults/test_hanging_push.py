@@ -28,7 +28,7 @@ from tests.faults.scenario import (
 )
 from tests.faults.stack import Stack, Tarpit, stack_env
 from tests.games.test_push import VAPID, subscribe
-from tests.games.test_push_mobile import apns_service, register
+from tests.games.push_mobile.standins import apns_service, register
 from tests.worker import wait_for
 
 pytestmark = MARKS

@@ -2,7 +2,7 @@
 network: the title names the other players for a turn or a reminder only, each notice links to
 its game (or the inbox), repeats fold under one tag, a phone goes to its own platform, and an
 answer says whether the browser or phone is gone. End to end, through push services written for
-the tests: test_push.py, test_push_mobile.py."""
+the tests: test_push.py, push_mobile/."""
 
 from __future__ import annotations
 

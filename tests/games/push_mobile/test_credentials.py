@@ -2,8 +2,9 @@
 `check` and a failed send say about each key file, the APNs provider token Apple asks for (ES256,
 kid, iss, iat, reused for 40 minutes, made again for a new key), the service account read once
 per file, a deadline that cuts whatever runs past it, what a failed attempt says, and which of
-FCM's answers mean a token is gone. End to end, through APNs and FCM services written for the
-tests: test_push_mobile.py."""
+FCM's answers mean a token is gone; and what `check` says with the settings a deployment sets
+(the stand-ins' of conftest.py). End to end, through APNs and FCM services written for the tests:
+the other files here (standins.py)."""
 
 from __future__ import annotations
 
@@ -14,14 +15,16 @@ import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from io import StringIO
 
 import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from django.core.management import call_command
 from google.auth import exceptions as google_exceptions
 
-from games.notifications import mobile
+from games.notifications import mobile, push
 
 
 def pem(key) -> bytes:
@@ -322,3 +325,24 @@ def test_an_fcm_send_whose_key_file_went_missing_says_which_setting_to_fix(fcm_s
     answer = mobile.send_fcm("android-1", {"title": "t", "body": "b", "url": "/#/inbox", "tag": "x:1", "id": 1}, "x:1")
     assert (answer.ok, answer.status_code, answer.gone, answer.duration_ms) == (False, None, False, 0)
     assert answer.error == "FCM credentials: FCM_CREDENTIALS_PATH cannot be read (No such file or directory)"
+
+
+# ---------------------------------------------------------------------------------------------
+# Operators: what `check` says of a deployment's settings
+# ---------------------------------------------------------------------------------------------
+def test_check_is_quiet_for_configured_platforms_and_names_what_is_wrong(apns, fcm, settings, tmp_path):
+    settings.PUSH_PLATFORMS = ["apns", "fcm"]
+    assert push.check() == []
+    settings.APNS_KEY_ID = settings.APNS_TOPIC = ""
+    bad = tmp_path / "not-a-key.json"
+    bad.write_text("{}")
+    settings.FCM_CREDENTIALS_PATH = str(bad)
+    messages = {m.id: m.msg for m in push.check()}
+    assert "APNS_KEY_ID, APNS_TOPIC unset" in messages["darkroom.W102"]
+    assert "not a service-account key" in messages["darkroom.W103"]
+    settings.APNS_KEY_ID = settings.APNS_TOPIC = "x"
+    settings.APNS_AUTH_KEY_PATH = str(bad)
+    assert "not a usable key" in push.check()[0].msg
+    out = StringIO()
+    call_command("check", stdout=out, stderr=out)
+    assert "darkroom.W102" in out.getvalue() and "darkroom.W103" in out.getvalue()
