@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.community import tournament_staff, tournaments
 from games.models import Game, Tournament, TournamentRound
 from games.play import turns
+from games.realtime import live
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ def overdue(now: datetime | None = None) -> int:
                     if game.status == Game.Status.ACTIVE:
                         tournament_staff.end_game(tournament, game, by_policy, None, REASON)
                 tournaments._advance(tournament)
+                live.announce_tournament(tournament.pk)
                 settled += 1
         except Exception:
             log.exception("the round deadline of tournament %s could not be kept", pk)

@@ -41,6 +41,7 @@ from games.notifications import notify
 from games.play import lobby as services, options as game_options, store
 from games.play.bots import bot_account
 from games.play.kinds import all_kinds, get_engine
+from games.realtime import live
 from games.tournaments import pairing, standings as st
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,11 @@ def get(tournament_id, user=None, lock: bool = False) -> Tournament:
     tournament = found.filter(pk=key).first()
     if tournament is None or (user is not None and not _may_see(tournament, user)):
         raise NotFound(gettext("no such tournament"))
+    if lock:
+        # Locked only to be changed: its followers hear of it once the change commits (a refusal
+        # rolls back and says nothing; a change that moved nothing costs them a read that sends
+        # nothing).
+        live.announce_tournament(tournament.pk)
     return tournament
 
 
@@ -315,6 +321,8 @@ def create(
     round_hours = None if round_hours is None else _whole(round_hours, "round_hours", 1, MAX_ROUND_HOURS)
     _limit(user)
     seed = secrets.token_hex(32)
+    # The organiser's own streams follow their tournaments: woken, they begin to follow this one.
+    live.announce_users([user.pk])
     return Tournament.objects.create(
         name=name.strip(),
         kind=kind,
@@ -794,6 +802,7 @@ def games_finished(game_ids: list[str]) -> int:
     ids = TournamentTable.objects.filter(game_id__in=game_ids).values_list("round__tournament_id", flat=True).distinct()
     moved = 0
     for tournament in Tournament.objects.select_for_update().filter(pk__in=list(ids)).order_by("pk"):
+        live.announce_tournament(tournament.pk)  # a game's status and places, at least, changed
         before = tournament.current_round
         _advance(tournament)
         moved += tournament.current_round != before or tournament.status != Tournament.Status.RUNNING
@@ -832,6 +841,7 @@ def due(now: datetime | None = None) -> dict[str, int]:
                     _advance(tournament)
                 if (tournament.current_round, tournament.status) != before:
                     counts["started" if starts else "advanced"] += 1
+                    live.announce_tournament(tournament.pk)
         except Exception:
             log.exception("tournament %s could not move on", pk)
     return counts

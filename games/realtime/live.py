@@ -145,6 +145,18 @@ def announce_chat(game_id, message_id: int) -> None:
     transaction.on_commit(lambda: _publish(messages))
 
 
+def tournament_channel(tournament_id) -> str:
+    """A tournament's news: a change of its players, rounds, games or standings (no payload: the
+    streams that follow it read what changed)."""
+    return f"{_prefix()}:tournament:{tournament_id}"
+
+
+def announce_tournament(tournament_id) -> None:
+    """Once the current transaction commits, tell the streams that follow the tournament."""
+    messages = [(tournament_channel(tournament_id), "")]
+    transaction.on_commit(lambda: _publish(messages))
+
+
 def announce_users(user_ids: Iterable[int]) -> None:
     """Once the current transaction commits, wake these users' own streams (a notification)."""
     messages = user_messages(user_ids)

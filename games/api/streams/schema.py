@@ -69,6 +69,19 @@ class UserStreamGame(serializers.Serializer):
     result = ResultField(required=False, allow_null=True)
 
 
+class UserStreamTournament(serializers.Serializer):
+    """One of your tournaments changed: read its page again (GET /tournaments/{id}/)."""
+
+    tournament = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=["registering", "running", "finished", "cancelled"])
+    paused = serializers.BooleanField()
+    current_round = serializers.IntegerField(help_text="0 before the start")
+    registered = serializers.IntegerField(help_text="players registered and not withdrawn")
+    games = serializers.IntegerField(help_text="the games of its rounds so far")
+    games_over = serializers.IntegerField(help_text="of which over")
+    results = serializers.IntegerField(help_text="of which the places are recorded in the standings")
+
+
 def stream_of(name: str, events: dict[str, type[serializers.Serializer]]):
     """The response schema (a oneOf of the events' schemas) and the `x-sse-events` extension."""
     return (
@@ -93,6 +106,7 @@ USER_STREAM_EVENTS = {
     "game-event": UserStreamGameEvent,
     "game-chat": ChatOut,
     "game-end": UserStreamGameEnd,
+    "tournament": UserStreamTournament,
     "end": StreamEnd,
 }
 GAME_STREAM, GAME_STREAM_EXTENSIONS = stream_of("GameStreamData", GAME_STREAM_EVENTS)
@@ -129,6 +143,9 @@ USER_STREAM_DOC = (
     "come as on each game's own stream, with the game's id in the data (`game`) and `game-` before "
     "each event name: `game-ready`, `game-event` (`id:` = `<game>:<seq>`), `game-chat`; "
     "`game-end` when a game may not (or no longer) be seen, which then stops following it. "
+    "`event: tournament` (no id) for each tournament you play in or organise, while it is open or "
+    "running, on connect and whenever it changes (a player in or out, a game over, the standings, "
+    "a round, a pause); once more when it ends or you leave it. "
     "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. `event: end` (then the stream closes): "
     "its token was revoked or expired."
 )

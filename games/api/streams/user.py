@@ -19,6 +19,7 @@ from games.api.streams.guard import Guard, guard_of
 from games.api.streams.loop import STREAM_AUTH, STREAM_RENDERERS, event_stream, sse
 from games.api.streams.schema import STREAM_REFUSALS, USER_STREAM, USER_STREAM_DOC, USER_STREAM_EXTENSIONS
 from games.api.streams.tails import BATCH
+from games.api.streams.tournaments import TournamentNews
 from games.errors import Invalid
 from games.models import Game, Notification, Seat
 from games.realtime import limits, live
@@ -97,6 +98,7 @@ class UserReader:
         self.refused: set[str] = set()  # said `game-end` of: not followed until asked again
         self.heard: dict[str, Any] = {}  # what the hub had heard at the last read of each part
         self.opened_key = False
+        self.tournaments = TournamentNews(user)
 
     def channels(self) -> list[str]:
         return [
@@ -104,6 +106,7 @@ class UserReader:
             live.stream_channel(self.stream_id),
             *(live.channel(g) for g in self.games),
             *(name for reader in self.followed.values() for name in reader.channels()),
+            *self.tournaments.channels(),
         ]
 
     @staticmethod
@@ -145,6 +148,8 @@ class UserReader:
         control = self._news(the_hub, hints, [live.stream_channel(self.stream_id)])
         own = self._news(the_hub, hints, [live.user_channel(self.user.pk), *(live.channel(g) for g in self.games)])
         games = {g: self._news(the_hub, hints, r.channels()) for g, r in self.followed.items()}
+        # A registration or a new tournament of theirs wakes the user's own channel.
+        tournaments = self._news(the_hub, hints, [live.user_channel(self.user.pk), *self.tournaments.channels()])
         chunks, more = [], False
         if self._changed("control", control):
             try:
@@ -154,6 +159,8 @@ class UserReader:
         if self._changed("own", own) or not self.ready:
             news, more = await live.run_sync(self.read_now)
             chunks += news
+        if self._changed("tournaments", tournaments) or not self.ready:
+            chunks += await live.run_sync(self.tournaments.read_now)
         if not self.ready:
             chunks.insert(0, sse({"after": self.after, "stream": self.stream_id}, event="ready"))
             self.ready = True

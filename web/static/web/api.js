@@ -81,9 +81,10 @@ export function follow(gameId, onChange, onChat = null, onGone = () => {}, { fro
   });
 }
 
-/** Your own news: `game` messages (status or your turn changed) and `notification` ones. A
- * refused log-in (the stream's `end`) sends the player to log in. Returns stop(). */
-export function userStream({ onGame = () => {}, onNotification = () => {}, onOpen = () => {} }) {
+/** Your own news: `game` messages (status or your turn changed), `notification` ones and
+ * `tournament` ones (one you play in or organise changed). A refused log-in (the stream's `end`)
+ * sends the player to log in. Returns stop(). */
+export function userStream({ onGame = () => {}, onNotification = () => {}, onTournament = () => {}, onOpen = () => {} }) {
   if (!auth.token) return () => {};
-  return followUser({ onGame, onNotification, onOpen, onEnd: () => get("/accounts/me/").catch(() => {}) });
+  return followUser({ onGame, onNotification, onTournament, onOpen, onEnd: () => get("/accounts/me/").catch(() => {}) });
 }

@@ -141,7 +141,7 @@ export class Hub {
         this.sync();
       });
       on("notification", (data, id) => { this.notes = Number(id); this.frame("notification", data, id); });
-      for (const event of ["game", "game-ready", "game-event", "game-chat", "game-end"]) on(event, (data, id) => this.frame(event, data, id));
+      for (const event of ["game", "game-ready", "game-event", "game-chat", "game-end", "tournament"]) on(event, (data, id) => this.frame(event, data, id));
       on("end", () => { this.ended = true; this.close(); this.send(null, { t: "end" }); });
       source.onerror = () => { if (source === this.source) this.reconnect(); };
     } catch (error) {
@@ -214,6 +214,7 @@ function dispatch(message) {
     if (event.startsWith("game-")) watchers.get(data.game)?.forEach((w) => w.frame(event, data));
     else if (event === "game") listeners.forEach((l) => l.onGame(data));
     else if (event === "notification") listeners.forEach((l) => l.onNotification(data));
+    else if (event === "tournament") listeners.forEach((l) => l.onTournament(data));
   }
 }
 
@@ -328,10 +329,11 @@ export function followGame(gameId, { from = null, onEvent = null, onChange = () 
 }
 
 /** The user's own news on the shared stream: `game` messages (status or your turn changed),
- * `notification` ones; onOpen when the stream is open; onEnd when the log-in is refused.
- * Returns stop(). */
-export function followUser({ onGame = () => {}, onNotification = () => {}, onOpen = () => {}, onEnd = () => {} }) {
-  const listener = { onGame, onNotification, onOpen, onEnd };
+ * `notification` ones, `tournament` ones (one of yours changed); onOpen when the stream is open;
+ * onEnd when the log-in is refused. Returns stop(). */
+export function followUser({ onGame = () => {}, onNotification = () => {}, onTournament = () => {}, onOpen = () => {},
+  onEnd = () => {} }) {
+  const listener = { onGame, onNotification, onTournament, onOpen, onEnd };
   listeners.add(listener);
   post({ t: "hello" });
   if (opened) onOpen();

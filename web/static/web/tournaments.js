@@ -2,7 +2,7 @@
 // tournament's page (its standings, rounds and games, your next game, register, withdraw and the
 // organiser's start). Like every screen it only calls /api/v1/ and shows the server's own
 // `detail` on a refusal.
-import { get, post } from "./api.js";
+import { get, post, userStream } from "./api.js";
 import { h, fill } from "./svg.js";
 import { t } from "./i18n.js";
 import { ladderLinks } from "./ladders.js";
@@ -114,8 +114,9 @@ export async function tournamentsPage(main, { showError } = {}) {
     h("h2", {}, t("ladders.all")), ladderLinks(kinds.results || kinds));
 }
 
-// How often an open tournament page asks for the standings and games again while the tournament
-// has not ended (docs/tournaments.md, "Following a tournament live").
+// A tournament you play in or organise is pushed: your own stream says when it changed
+// (`tournament`), and the page reads it again then. Anyone else's page asks again every
+// POLL_SECONDS while the tournament has not ended (docs/tournaments.md, "Following a tournament live").
 export const POLL_SECONDS = 10;
 
 /** #/tournaments/<id>: one tournament, kept up to date while it has not ended. */
@@ -123,17 +124,27 @@ export async function tournamentPage(main, id, { showError, say }) {
   let shown = await get(`/tournaments/${id}/`);
   const again = async () => { shown = await get(`/tournaments/${id}/`); draw(main, id, shown, again, { showError, say }); };
   draw(main, id, shown, again, { showError, say });
-  // The screen is its own element: once the player has moved on it is detached, and polling stops.
-  const timer = setInterval(async () => {
-    if (!main.isConnected || !["registering", "running"].includes(shown.status)) { clearInterval(timer); return; }
-    if (document.hidden) return;
-    try {
-      const now = await get(`/tournaments/${id}/`);
+  const pushed = () => shown.you.registered || shown.you.organiser;
+  const open = () => main.isConnected && ["registering", "running"].includes(shown.status);
+  let reading = null;
+  const refresh = () => {
+    // One read at a time; news heard meanwhile is read right after it.
+    if (reading) { reading.then(() => refresh()); return; }
+    reading = get(`/tournaments/${id}/`).then((now) => {
       if (JSON.stringify(now) !== JSON.stringify(shown) && main.isConnected) {
         shown = now;
         draw(main, id, shown, again, { showError, say });
       }
-    } catch (error) { /* a missed poll: the next one tries again */ }
+    }).catch(() => { /* missed: the next news (or poll) reads it */ }).finally(() => { reading = null; });
+  };
+  const stop = userStream({
+    onTournament: (news) => { if (news.tournament === id && main.isConnected) refresh(); },
+    onOpen: () => { if (open() && pushed()) refresh(); },   // news may have passed while it was closed
+  });
+  // The screen is its own element: once the player has moved on it is detached, and all of it stops.
+  const timer = setInterval(() => {
+    if (!open()) { clearInterval(timer); stop(); return; }
+    if (!pushed() && !document.hidden) refresh();
   }, POLL_SECONDS * 1000);
 }
 
