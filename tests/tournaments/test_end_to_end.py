@@ -6,8 +6,9 @@ worker records the places and opens the next round, until the final standings.
 Every format for every kind, small: a Swiss of each kind (Photoshoot by teams), a round robin of
 each (Pick Pic and Provence at tables of three, Photoshoot by teams), a knockout of each 2-player
 game and of Pick Pic at tables (Photoshoot's teams have no knockout), and a ladder challenge of
-each 2-player game (people's: bots do not climb ladders). Team Photoshoot's games are
-settled by staff after their first photo round (a whole game is out of a test's reach).
+each 2-player game (people's: bots do not climb ladders). One team Photoshoot game is played
+to its natural end on a 5-second hourglass; the others are settled by staff after their first
+photo round (a test's time for many whole games, and the staff's path).
 
 The bots are registered as players here (a person registers through the API, a bot only fills
 tables): level 1, no delay, a small budget. The large fields the tournaments are built for too (a
@@ -196,7 +197,7 @@ def wait_for_a_photo_round(game: Game, worker: Worker, timeout: float) -> None:
 
 def photoshoot_of_teams(worker, format: str, players: int, rounds: int | None) -> Tournament:
     """Team Photoshoot at four seats (seats 0 and 2 against 1 and 3) on a 5-second hourglass. A
-    whole game, to 25 points, is some fifty photo rounds: out of a test's reach. So the bots play
+    whole game, to 25 points, is many photo rounds (played out once, below). Here the bots play
     each game's first photo round on the server's timer, then staff settle it by the score (the
     team ahead first; level, both first), as a round's deadline would; the tournament moves on
     and ends as for any other kind."""
@@ -252,6 +253,36 @@ def test_a_team_round_robin_of_photoshoot(worker):
     """Four players at four seats: one round, everyone at one table."""
     t = photoshoot_of_teams(worker, "round_robin", players=4, rounds=None)
     assert t.rounds == 1
+
+
+@pytest.mark.long
+@pytest.mark.timeout(1500)
+def test_a_photoshoot_tournament_game_played_by_bots_to_its_natural_end(worker):
+    """The same round robin, nobody settling: the bots photograph round after round on the
+    server's 5-second hourglass until a team reaches 25 points and the rounds are even (the
+    rulebook's end), and the tournament ends on that result."""
+    boss = organiser()
+    t = tournaments.create(
+        boss, "Photoshoot to the end", "photoshoot", "round_robin", 4, options={"hourglass_seconds": 5}, capacity=4
+    )
+    field_of_bots(t, 4)
+    tournaments.start(t.pk, boss)
+    t = run_to_the_end(t, worker, 1400)
+    assert t.status == "finished" and t.rounds == 1
+    check_games_finished(t)
+    table = TournamentTable.objects.get(round__tournament=t)
+    game = Game.objects.get(pk=table.game_id)
+    assert "settled" not in game.result  # played out, not settled by staff nor by a deadline
+    state = store.state_at(game)
+    assert max(state["scores"]) >= 25 and state["phase"] == "over"
+    assert game.result["scores"] and game.result["places"] == table.places
+    # Each team's members share its place; the team with more points is first.
+    first, second = state["teams"]
+    assert len({table.places[s] for s in first}) == 1 and len({table.places[s] for s in second}) == 1
+    if state["scores"][0] != state["scores"][1]:
+        ahead = first if state["scores"][0] > state["scores"][1] else second
+        assert all(table.places[s] == 1 for s in ahead)
+    assert sum(s.points for s in tournaments.standings(t)) == 12
 
 
 def test_a_swiss_of_photograph(worker):
