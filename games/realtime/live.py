@@ -493,6 +493,7 @@ class Hub:
         self.rides: dict[str, dict[int, bytes]] = {}
         # channel -> the number of its subscription, once Redis confirmed it (on this connection).
         self.heard: dict[str, int] = {}
+        self.heard_from: dict[str, float] = {}  # channel -> when (monotonic) that subscription was confirmed
         # What the hub heard (news, a confirmed subscription), counted; and per channel, that count
         # when it last heard something on it (Listener.follow's `read_at`).
         self.count = 0
@@ -528,6 +529,16 @@ class Hub:
         means every announcement on it in between reached the hub."""
         serial = self.heard.get(name)
         return (self.epoch, serial) if serial is not None and self.live else None
+
+    def replica_fence(self, name: str) -> int | None:
+        """The version a read of `name`'s game on the read replica must reach to miss nothing the
+        hub will not announce: the latest announced, once the hub has heard the channel for
+        REPLICA_PIN_SECONDS (whatever committed before it was heard is on a replica serving reads
+        by then, as after a pin). None sooner, or while it is not heard: the primary, then."""
+        since = self.heard_from.get(name)
+        if not self.live or since is None or time.monotonic() - since < settings.REPLICA_PIN_SECONDS:
+            return None
+        return self.versions.get(name, 0)
 
     def sleep_for(self, heartbeat: float) -> float:
         """How long a waiter may sleep on its flag: till its heartbeat, or one poll while Redis is down."""
@@ -577,6 +588,7 @@ class Hub:
     def _forget(self, names: Iterable[str]) -> None:
         for name in names:
             self.heard.pop(name, None)
+            self.heard_from.pop(name, None)
             self.heard_at.pop(name, None)
             self.versions.pop(name, None)
             self.rides.pop(name, None)
@@ -634,6 +646,7 @@ class Hub:
         if name in self._asked:
             self._serial += 1
             self.heard[name] = self._serial
+            self.heard_from[name] = time.monotonic()
             self._stamp(name)
             self._wake(name)  # what its waiters read before now may have missed news
         return not again
@@ -701,6 +714,7 @@ class Hub:
                 # announced meanwhile is unknown.
                 self._asked, self._idle = set(), {}
                 self.heard.clear()
+                self.heard_from.clear()
                 self.heard_at.clear()
                 self.versions.clear()
                 self.rides.clear()

@@ -3,7 +3,8 @@ replica made from it with pg_basebackup -R on another loopback port, and a serve
 REPLICA_DATABASE_URL. Reads that may lag (lobby lists, spectators' views) come from the replica
 while it keeps up; a player reads their own game, and anything after their own write, from the
 primary; a replica lagging past REPLICA_MAX_LAG (replay paused, or applying every commit minutes
-late), or stopped, leaves every read to the primary, and nothing answers 500. The lag is on
+late), or stopped, leaves every read to the primary, and nothing answers 500. Spectators' streams
+read the replica too, never older than what the server announced of the game. The lag is on
 /metrics."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from tests.faults import figures
 from tests.faults.scenario import MARKS, SCALE, HttpPlayer
 from tests.faults.stack import PrivatePostgres
-from tests.live_server import Server
+from tests.live_server import Server, game_stream
 from tests.loopback import TLS
 from tests.worker import wait_for
 
@@ -73,7 +74,7 @@ def cluster():
     primary = PrivatePostgres().create()
     replica = None
     try:
-        replica = primary.replica()
+        replica = primary.replica(log_statement="all")  # its log names every read it served
         yield primary, replica
     finally:
         if replica:
@@ -302,4 +303,93 @@ def test_a_replica_minutes_behind_gets_no_reads_and_players_read_their_own_moves
     finally:
         if spectators:
             spectators.stop()
+        server.stop()
+
+
+def events_read_on(replica: PrivatePostgres) -> int:
+    """How many reads of games' events the replica served, as its log shows them: only a
+    stream's or a long-poll's read of a game's latest events asks for them there in these tests."""
+    return (replica.dir / "log").read_text(errors="replace").count('FROM "games_event"')
+
+
+def replayed_all(primary: PrivatePostgres, replica: PrivatePostgres) -> bool:
+    """Whether the replica replayed everything the primary wrote until now (asked without reading
+    a table on the replica)."""
+    target = primary.sql("SELECT pg_current_wal_lsn()::text")[0]
+    return wait_for(lambda: replica.sql("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", [target])[0], timeout=20)
+
+
+def token(player: HttpPlayer) -> str:
+    return player.client.headers["Authorization"].split()[1]
+
+
+def test_spectators_streams_read_the_replica_never_older_than_what_was_announced(cluster):
+    primary, replica = cluster
+    pin = MAX_LAG + 1
+    server = Server(
+        DATABASE_URL=primary.url,
+        REPLICA_DATABASE_URL=replica.url,
+        REPLICA_MAX_LAG=str(MAX_LAG),
+        REPLICA_CHECK_SECONDS="0.5",
+        REPLICA_PIN_SECONDS=str(pin),
+    )
+    streams = []
+
+    def watch(player: HttpPlayer, after: int | None = None):
+        streams.append(game_stream(server, token(player), game_id, after=after))
+        return streams[-1]
+
+    try:
+        server.start()
+        stamp = time.monotonic_ns()
+        host, other, spectator, late = (HttpPlayer(server, f"{n}{stamp}") for n in ("host", "other", "spec", "late"))
+        opened = host.post("/games/", {"kind": "duel"})
+        game_id = opened.json()["id"]
+        assert other.post(f"/games/{game_id}/join/").status_code == 200
+        assert host.post(f"/games/{game_id}/start/").status_code == 200
+        assert wait_for(lambda: metric(server, "darkroom_replica_lag_seconds") == 0, timeout=30), server.output()
+
+        # The host's stream: the server hears the game from now on. Once it has heard it longer
+        # than the replica may lag, whatever came before is on the replica.
+        hosting = watch(host)
+        assert hosting.next().event == "ready"
+        time.sleep(pin + 1)
+        _, moved = play([host, other], game_id)
+        assert hosting.until(lambda m: m.id == str(moved))
+        assert replayed_all(primary, replica)
+
+        # A player's new stream from the start reads the primary; a spectator's, the replica.
+        playing = watch(other, after=0)
+        assert playing.next().data["version"] == moved
+        assert playing.until(lambda m: m.id == str(moved))
+        assert events_read_on(replica) == 0
+        watching = watch(spectator, after=0)
+        ready = watching.next()
+        assert ready.event == "ready" and ready.data["version"] == moved
+        assert watching.until(lambda m: m.id == str(moved))
+        assert events_read_on(replica) > 0
+
+        # Replay paused: the replica lacks the next move. Every stream hears it at once, and a
+        # spectator who opens one now reads up to it: the replica, short of what the server
+        # announced, leaves that read to the primary.
+        pause_replay(primary, replica)
+        _, latest = play([host, other], game_id)
+        for stream in (hosting, watching):
+            assert stream.until(lambda m: m.id == str(latest))
+        arriving = watch(late, after=0)
+        ready = arriving.next()
+        assert ready.event == "ready" and ready.data["version"] == latest
+        assert [m.id for m in arriving.until(lambda m: m.id == str(latest))][-1] == str(latest)
+        assert replica.sql("SELECT version FROM games_game WHERE id = %s", [game_id])[0] < latest
+
+        # The replica stopped: a spectator's new stream reads the primary, and fails nothing.
+        replica.stop()
+        again = watch(spectator, after=0)
+        ready = again.next()
+        assert ready.event == "ready" and ready.data["version"] == latest
+        assert again.until(lambda m: m.id == str(latest))
+        assert "Traceback" not in server.output(), server.output()
+    finally:
+        for stream in streams:
+            stream.close()
         server.stop()

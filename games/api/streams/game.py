@@ -95,7 +95,9 @@ class GameReader:
         }
 
     async def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
-        tail = await tails.get(self.game_id, self.after, hints.get(live.channel(self.game_id)))
+        tail = await tails.get(
+            self.game_id, self.after, hints.get(live.channel(self.game_id)), spectator=self.seat is None
+        )
         game, rows = tail.game, [r for r in tail.rows if r.seq > self.after][:BATCH]
         seats_move = any(r.type in (store.PLAYER_JOINED, store.PLAYER_LEFT) for r in rows)
         if game.status == Game.Status.OPEN or seats_move:

@@ -97,6 +97,7 @@ async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> 
     name = live.channel(poll.game_id)
     listener = the_hub.listen([name])
     trusted = epoch  # how the hub heard the channel when the game was last read, or None
+    spectator = poll.seat is None
     try:
         await listener.ready()
         while True:
@@ -104,10 +105,12 @@ async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> 
             hearing = the_hub.since(name)
             if hearing is not None and hearing == trusted:
                 announced = the_hub.versions.get(name, 0)
-                tail = await tails.get(poll.game_id, poll.after, announced) if announced > poll.after else None
+                tail = (
+                    await tails.get(poll.game_id, poll.after, announced, spectator) if announced > poll.after else None
+                )
             else:
                 trusted = hearing  # before the read: news from now on is heard (or polled for)
-                tail = await tails.get(poll.game_id, poll.after, None)
+                tail = await tails.get(poll.game_id, poll.after, None, spectator)
             if tail is not None and tail.game.version > poll.after:
                 entries = tail.entries(poll.after, poll.seat, poll.limit)
                 if len(entries) < poll.limit and not tail.complete:

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import get_language
 
-from config import jsoncodec
+from config import database, jsoncodec
 from games.models import Event, Game
 from games.play import access, selectors, store
 from games.realtime import live
@@ -31,9 +31,11 @@ class Tails:
     def _fits(self, tail: Tail | None, after: int, announced: int) -> bool:
         return tail is not None and tail.game.version >= announced and tail.covers(after)
 
-    async def get(self, game_id, after: int, announced: int | None) -> Tail:
+    async def get(self, game_id, after: int, announced: int | None, spectator: bool = False) -> Tail:
         """The game's events after `after`: with `announced` (a version heard of since the
-        caller's last read) a shared tail at least that new will do; without, the database now."""
+        caller's last read) a shared tail at least that new will do; without, the database now.
+        A `spectator`'s read may be the replica's, if it holds every version the hub announced
+        (and the caller's): a tail as new as the primary's would be for anything heard of."""
         if announced is not None:
             latest = self.latest.get(game_id)
             if self._fits(latest, after, announced):
@@ -47,7 +49,11 @@ class Tails:
             if ridden is not None and self._fits(ridden, after, announced):
                 self.latest[game_id] = ridden
                 return ridden
-        return await self._read(game_id, after, announced is not None)
+        fence = None
+        if spectator and database.replica_configured():
+            heard = (await live.hub()).replica_fence(live.channel(game_id))
+            fence = None if heard is None else max(heard, after, announced or 0)
+        return await self._read(game_id, after, announced is not None, fence)
 
     @staticmethod
     def _ridden(latest: Tail | None, rides: dict[int, bytes], announced: int) -> Tail | None:
@@ -85,7 +91,7 @@ class Tails:
         game.version = version
         return Tail(game, (latest.rows + rows)[-BATCH:], rows[-1].created_at, names=latest.names)
 
-    async def _read(self, game_id, after: int, shared: bool) -> Tail:
+    async def _read(self, game_id, after: int, shared: bool, fence: int | None = None) -> Tail:
         reading = self.reading.setdefault(asyncio.get_running_loop(), {})
         last = self.latest.get(game_id)
         # After a shared tail that covers us, only the newer rows are read.
@@ -95,7 +101,7 @@ class Tails:
         if shared:
             reading[game_id] = future
         try:
-            tail = await live.run_sync(_read_tail, game_id, since, kept)
+            tail = await live.run_sync(_read_tail, game_id, since, kept, fence)
             future.set_result(tail)
         except BaseException as error:
             future.set_exception(error)
@@ -149,7 +155,23 @@ class Tail:
         return found
 
 
-def _read_tail(game_id, after: int, kept: list) -> Tail:
+def _read_tail(game_id, after: int, kept: list, fence: int | None = None) -> Tail:
+    """With `fence` (a spectator's read, Tails.get), from the read replica if it holds that
+    version at least; else, and without, from the primary."""
+    if fence is None:
+        return _read_tail_now(game_id, after, kept)
+
+    def read(lagging):
+        tail = _read_tail_now(game_id, after, kept)
+        if lagging.on and tail.game.version < fence:
+            lagging.stop()
+            tail = _read_tail_now(game_id, after, kept)
+        return tail
+
+    return database.lagging_read(None, read)
+
+
+def _read_tail_now(game_id, after: int, kept: list) -> Tail:
     game = access.get_game(game_id)
     # Only rows up to the version read: every message's version then covers its event.
     rows = kept + store.events_read(game, after, BATCH, upto=game.version)
