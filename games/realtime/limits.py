@@ -45,8 +45,7 @@ class Places:
             pass  # the lease runs out by itself
 
     async def arelease(self) -> None:
-        commands = (await live.hub()).commands()
-        async with commands.pipeline(transaction=False) as pipe:
+        async with (await live.hub()).commanding() as commands, commands.pipeline(transaction=False) as pipe:
             for key in self.keys:
                 pipe.zrem(key, self.member)
             await pipe.execute()
@@ -56,9 +55,8 @@ class Places:
         if time.monotonic() - self.renewed < settings.LIVE_HEARTBEAT_SECONDS:
             return
         self.renewed = time.monotonic()
-        commands = (await live.hub()).commands()
         until = time.time() + LEASE_SECONDS
-        async with commands.pipeline(transaction=False) as pipe:
+        async with (await live.hub()).commanding() as commands, commands.pipeline(transaction=False) as pipe:
             for key in self.keys:
                 pipe.zadd(key, {self.member: until}, xx=True)
                 pipe.expire(key, LEASE_SECONDS + 60)

@@ -30,6 +30,7 @@ user saved (a message on the `revoked` channel), and on every reconnect of the h
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -39,7 +40,7 @@ import time
 import weakref
 from contextvars import ContextVar
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterable, TypeVar
+from typing import AsyncIterator, Callable, Iterable, TypeVar
 
 import redis
 import redis.asyncio as aioredis
@@ -414,12 +415,54 @@ def no_thread_at_request_start() -> None:
 # ---------------------------------------------------------------------------------------------
 # Waiters
 # ---------------------------------------------------------------------------------------------
+class Flag:
+    """asyncio.Event's set, clear and is_set for the one task that waits on it, and that task's
+    wait with a timeout. Every open stream sleeps on one: an Event allocates a deque of 64 slots
+    (about 0.8 KiB), and `asyncio.wait_for` a task around each wait, so together they were a
+    tenth of what an open stream kept in `live` (docs/operations.md, "Limits of a box")."""
+
+    __slots__ = ("_set", "_waiter")
+
+    def __init__(self):
+        self._set = False
+        self._waiter: asyncio.Future | None = None
+
+    def set(self) -> None:
+        self._set = True
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(True)
+
+    def clear(self) -> None:
+        self._set = False
+
+    def is_set(self) -> bool:
+        return self._set
+
+    async def wait(self, timeout: float) -> bool:
+        """True once set (at once if it is), False when `timeout` runs out first."""
+        if self._set:
+            return True
+        loop = asyncio.get_running_loop()
+        self._waiter = waiter = loop.create_future()
+        timer = loop.call_later(max(timeout, 0), _timed_out, waiter)
+        try:
+            return await waiter
+        finally:
+            timer.cancel()
+            self._waiter = None
+
+
+def _timed_out(waiter: asyncio.Future) -> None:
+    if not waiter.done():
+        waiter.set_result(False)
+
+
 class Listener:
     """One waiter's flag, set by news on any of its channels, and when one of them is newly
     subscribed (what was published before that was not heard: the waiter reads again)."""
 
     def __init__(self, hub: "Hub", channels: Iterable[str]):
-        self.hub, self.channels, self.flag = hub, set(), asyncio.Event()
+        self.hub, self.channels, self.flag = hub, set(), Flag()
         self.follow(channels)
 
     def follow(self, channels: Iterable[str], read_at: int | None = None) -> None:
@@ -461,11 +504,7 @@ class Listener:
 
     async def wait(self, timeout: float) -> bool:
         """True on news (or a reconnect), False when `timeout` runs out first."""
-        try:
-            await asyncio.wait_for(self.flag.wait(), max(timeout, 0))
-            return True
-        except asyncio.TimeoutError:
-            return False
+        return await self.flag.wait(timeout)
 
     def close(self) -> None:
         self._drop(self.channels)
@@ -509,16 +548,29 @@ class Hub:
         self._changed = asyncio.Event()
         self._confirmed = asyncio.Condition()
         self._commands: aioredis.Redis | None = None
+        self._commanding = asyncio.Semaphore(self.COMMANDS_AT_ONCE)
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def listen(self, channels: Iterable[str]) -> Listener:
         return Listener(self, channels)
 
     def commands(self) -> aioredis.Redis:
-        """This loop's client for Redis commands (a user stream's followed games)."""
+        """This loop's client for Redis commands: take it through `commanding`."""
         if self._commands is None:
             self._commands = redis_roles.async_commands()
         return self._commands
+
+    COMMANDS_AT_ONCE = 8
+
+    @contextlib.asynccontextmanager
+    async def commanding(self) -> AsyncIterator[aioredis.Redis]:
+        """This loop's client for Redis commands (a stream's places, a user stream's followed
+        games), lent to at most COMMANDS_AT_ONCE callers at once. Its pool opens a connection for
+        each command in flight and keeps it: the streams opened in the same second renew their
+        places in the same second of every heartbeat, and 1,000 streams had left over a hundred
+        connections open, each a file and a few KiB of the process."""
+        async with self._commanding:
+            yield self.commands()
 
     @property
     def live(self) -> bool:

@@ -228,6 +228,7 @@ def test_losing_redis_wakes_every_waiter_at_once_to_poll(settings):
         hub = await live.hub()
         assert hub.live
         waiters = [hub.listen([live.channel("game-9")]), hub.listen([live.user_channel(7)])]
+        await heard(*waiters)  # what wakes them from now on is the loss
         epoch = hub.epoch
         await asyncio.to_thread(redis.stop)
         started = asyncio.get_running_loop().time()

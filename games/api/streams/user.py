@@ -121,7 +121,6 @@ class UserReader:
         return changed
 
     async def _asked_games(self) -> dict[str, int | None]:
-        commands = (await live.hub()).commands()
         name = live.stream_key(self.stream_id)
         if not self.opened_key:
             fields = {
@@ -129,18 +128,20 @@ class UserReader:
                 "games": "0",
                 **{f"g:{g}": "" if a is None else str(a) for g, a in self.named.items()},
             }
-            async with commands.pipeline(transaction=True) as pipe:
+            async with (await live.hub()).commanding() as commands, commands.pipeline(transaction=True) as pipe:
                 pipe.hset(name, mapping=fields)
                 pipe.expire(name, STREAM_KEY_SECONDS)
                 await pipe.execute()
             self.opened_key = True
             return dict(self.named)
-        raw = await commands.hgetall(name)
+        async with (await live.hub()).commanding() as commands:
+            raw = await commands.hgetall(name)
         return {k.decode()[2:]: (int(v) if v else None) for k, v in raw.items() if k.startswith(b"g:")}
 
     async def close(self) -> None:
         if self.opened_key:
-            await (await live.hub()).commands().delete(live.stream_key(self.stream_id))
+            async with (await live.hub()).commanding() as commands:
+                await commands.delete(live.stream_key(self.stream_id))
 
     async def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
         the_hub = await live.hub()
