@@ -70,12 +70,28 @@ def group(root_pid: int):
             yield pid, fields
 
 
-def rss_kib(root_pid: int) -> int:
-    """Resident memory of the server."""
-    total = 0
+PARTS = ("live", "proxy", "web")
+
+
+def part_of(pid: str) -> str:
+    """Which of the stack's processes this is: `live` (ASGI, the streams), the proxy (nginx) or
+    `web` (WSGI); a process of none of them (the shell that started them) counts as `web`."""
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "web"
+    if b"config.asgi:application" in args:
+        return "live"
+    return "proxy" if args[0].startswith(b"nginx") or args[0].endswith(b"/nginx") else "web"
+
+
+def rss_kib(root_pid: int) -> dict[str, int]:
+    """Resident memory of the server, by part (PARTS): the streams' budget is `live`'s, and the
+    proxy holds two connections of its own for each stream."""
+    total = dict.fromkeys(PARTS, 0)
     for pid, _ in group(root_pid):
         try:
-            total += int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text()).group(1))
+            total[part_of(pid)] += int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text()).group(1))
         except (OSError, AttributeError):
             continue
     return total
@@ -208,7 +224,7 @@ class Load:
             self.server.stop()
         result = stream_load.summarize(results)
         result["rss_idle_kib"], result["rss_open_kib"] = idle, opened
-        result["kib_per_stream"] = (opened - idle) / max(1, self.plan["streams"])
+        result["kib_per_stream"] = {part: (opened[part] - idle[part]) / max(1, self.plan["streams"]) for part in PARTS}
         result["threads_idle"], result["threads_open"] = idle_threads, open_threads
         result["peak_pg"] = self.peak
         result["cpu_moving_s"], result["wall_moving_s"] = cpu, wall
@@ -262,9 +278,12 @@ def report(title: str, r: dict, pool_bound: int) -> str:
         f"{i['lag_p50_ms']:.1f} ms, p99 {i['lag_p99_ms']:.1f} ms, max {i['lag_max_ms']:.0f} ms"
     )
     lines.append(f"  peak web PostgreSQL connections: {r['peak_pg']} (bound: {pool_bound})")
+    idle, opened, each = r["rss_idle_kib"], r["rss_open_kib"], r["kib_per_stream"]
     lines.append(
-        f"  memory: {r['rss_idle_kib'] / 1024:.0f} MiB idle, {r['rss_open_kib'] / 1024:.0f} MiB with the "
-        f"streams open: {r['kib_per_stream']:.1f} KiB per open stream"
+        f"  memory of live: {idle['live'] / 1024:.0f} MiB idle, {opened['live'] / 1024:.0f} MiB with the streams "
+        f"open: {each['live']:.1f} KiB per open stream; the proxy's {each['proxy']:.1f} KiB and web's "
+        f"{each['web']:.1f} KiB more (the whole server: {sum(each.values()):.1f} KiB, "
+        f"{sum(opened.values()) / 1024:.0f} MiB)"
     )
     lines.append(
         f"  threads of the server's processes: {r['threads_idle']} idle, {r['threads_open']} with the "
