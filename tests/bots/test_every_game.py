@@ -25,7 +25,9 @@ from games.models import Event, Game
 from tests.worker import Worker, purge_queue, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
-HOURGLASS = 5
+# Long enough for two bots of a team to each take a turn while the machine runs the rest of the
+# suite beside them (a level-3 bot on a loaded two-core box has taken over 5 s to be scheduled).
+HOURGLASS = 8
 THINK = "0.1"
 
 
