@@ -3,7 +3,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from games.api import players
 from games.api import follows, ladders, notifications, push, social, tickets, tournaments, views
-from games.api.streams import views as streams
+from games.api.streams.game import GameStreamView
+from games.api.streams.user import UserStreamView
 
 
 class TextConverter:
@@ -23,11 +24,11 @@ class TextConverter:
 register_converter(TextConverter, "text")
 
 # The requests that wait, also all that the `live` process serves (games.api.live_urls). Async: a
-# long-poll (?wait=) sleeps on the event loop, not on a thread (games.api.streams).
+# long-poll (?wait=) sleeps on the event loop, not on a thread (games.api.streams.views).
 WAITING = [
-    path("games/<text:game_id>/events/", streams.asynchronous(views.EventsView), name="game-events"),
-    path("games/<text:game_id>/stream/", streams.game_stream, name="game-stream"),
-    path("stream/", streams.user_stream, name="stream"),
+    path("games/<text:game_id>/events/", views.EventsView.as_view(), name="game-events"),
+    path("games/<text:game_id>/stream/", GameStreamView.as_view(), name="game-stream"),
+    path("stream/", UserStreamView.as_view(), name="stream"),
 ]
 
 urlpatterns = [

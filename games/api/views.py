@@ -21,6 +21,7 @@ from games.api import serializers as s
 from games.api.serializers import parse
 from games.api.streams import long_poll
 from games.api.streams.guard import guard_of
+from games.api.streams.views import WaitingView
 from games.api.params import Pagination, flag, page_parameters, single
 from games.api.params import whole as int_param
 from games.errors import Invalid, NotFound
@@ -327,7 +328,7 @@ class MovesView(APIView):
         )
 
 
-class EventsView(APIView):
+class EventsView(WaitingView):
     @extend_schema(
         parameters=[
             OpenApiParameter("after", {"type": "integer", "minimum": 0}),
@@ -341,9 +342,18 @@ class EventsView(APIView):
         responses={200: s.EventsOut, **ERRORS},
         summary="The log as you may see it",
     )
-    def get(self, request, game_id):
-        if request.query_params.get("wait"):
-            return self.waited(request, game_id)
+    async def get(self, request, game_id):
+        if not request.query_params.get("wait"):
+            return await self.off_the_loop(self.log, request, game_id)
+        # A long-poll: asleep on the event loop, holding no thread, until there is news.
+        the_hub = await live.hub()
+        epoch = the_hub.since(live.channel(game_id))  # before the game is read: heard since then?
+        poll = await self.off_the_loop(self.poll, request, game_id, the_hub)
+        if not isinstance(poll, long_poll.LongPoll):
+            return poll  # an answer already: there is news, or the request was refused
+        return await long_poll.answer(the_hub, poll, epoch)
+
+    def log(self, request, game_id):
         after = int_param(request, "after", 0, 0)
         limit = int_param(request, "limit", 200, 1, 1000)
 
@@ -356,9 +366,10 @@ class EventsView(APIView):
         long_poll.remember_seat(game, request.user, answer["your_seat"])
         return Response(answer)
 
-    def waited(self, request, game_id):
+    def poll(self, request, game_id, the_hub) -> Response | long_poll.LongPoll:
+        """The answer if there is news already; else what to wait for."""
         # A long-poll that comes back after each move: this process may know the game already.
-        known = long_poll.known_game(request, game_id)
+        known = long_poll.known_game(request, game_id, the_hub)
         game = known or access.get_game(game_id, user=request.user)
         access.require_visible(game, request.user)
         after = int_param(request, "after", 0, 0)
@@ -369,24 +380,19 @@ class EventsView(APIView):
         if not (wait and game.version <= after):
             return Response(answer)
 
-        # Nothing yet: games.api.streams.views answers once there is news (or at the end of the
-        # wait), asleep on the event loop rather than holding this thread.
         def reread():
             return selectors.log(access.get_game(game.pk, user=request.user), request.user, after, limit)
 
-        return long_poll.Waiting(
+        return long_poll.LongPoll(
+            game.pk,
             answer,
-            long_poll.LongPoll(
-                game.pk,
-                game.version,
-                after,
-                wait,
-                limit,
-                answer["your_seat"],
-                reread,
-                guard_of(request, game),
-                long_poll.poll_places(request, game, wait),
-            ),
+            after,
+            wait,
+            limit,
+            answer["your_seat"],
+            reread,
+            guard_of(request, game),
+            long_poll.poll_places(request, game, wait),
         )
 
 

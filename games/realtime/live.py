@@ -357,7 +357,7 @@ def _released(fn: Callable[..., T], *args) -> T:
             connections.close_all()
 
 
-# Set by the async views (games.api.streams.views.asynchronous) for a request that a sync handler made:
+# Set by the async views (games.api.streams.views.WaitingView) for a request that a sync handler made:
 # Django's test client, or a WSGI server. Django then runs the async view through async_to_sync
 # while the caller's thread waits, and asgiref's documented thread-sensitive mode runs sync code on
 # that thread. Under ASGI (our servers) it stays False: the request's own task, nobody waits.

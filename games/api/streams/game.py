@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import StreamingHttpResponse
 from django.utils.translation import get_language, gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.views import APIView
 
 from games.api.streams.guard import Guard, guard_of
 from games.api.streams.loop import STREAM_AUTH, STREAM_RENDERERS, event_stream, sse
 from games.api.streams.schema import GAME_STREAM, GAME_STREAM_EXTENSIONS, STREAM_DOC, STREAM_REFUSALS
 from games.api.streams.tails import BATCH, tails
+from games.api.streams.views import WaitingView
 from games.community import chat
 from games.errors import Invalid, NotFound
 from games.models import Game
@@ -20,7 +21,7 @@ from games.play import access, store
 from games.realtime import limits, live
 
 
-class GameStreamView(APIView):
+class GameStreamView(WaitingView):
     authentication_classes = STREAM_AUTH
     renderer_classes = STREAM_RENDERERS
 
@@ -40,7 +41,10 @@ class GameStreamView(APIView):
         extensions=GAME_STREAM_EXTENSIONS,
         summary="The game's events as they happen (Server-Sent Events)",
     )
-    def get(self, request, game_id):
+    async def get(self, request, game_id):
+        return await self.off_the_loop(self.open, request, game_id)
+
+    def open(self, request, game_id) -> StreamingHttpResponse:
         game = access.get_game(game_id, user=request.user)
         access.require_visible(game, request.user)
         after = _cursor(request)

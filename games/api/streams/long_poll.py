@@ -1,6 +1,7 @@
 """The long-poll (GET /games/{id}/events/?wait=): what EventsView found when there was nothing to
-send yet, and the wait for news on the event loop, without a thread; and what lets a long-poll
-that comes back after each move start without a query (`known_game`)."""
+send yet (`LongPoll`), and its answer once there is news, waited for on the event loop without a
+thread; and what lets a long-poll that comes back after each move start without a query
+(`known_game`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.exceptions import RedisError
+from django.http import HttpResponseBase
 from rest_framework.response import Response
 
 from games.api.streams.guard import Guard
@@ -21,12 +23,25 @@ from games.models import Game
 from games.realtime import limits, live
 
 
+async def answer(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> HttpResponseBase:
+    """The long-poll's answer, once there is news or its wait is over (then what EventsView read
+    at first, with no events). `epoch`: how the hub heard the game's channel before the view
+    read the game (None: not heard)."""
+    news = await wait_for_news(the_hub, poll, epoch)
+    if news is None:
+        return Response(poll.first)
+    # News, maybe long after the view checked the caller: the token may be revoked or the game
+    # no longer theirs to see (docs/social.md, "Open channels").
+    ended = await poll_ended(poll)
+    return ENDED_ANSWERS[ended]() if ended else Response(news)
+
+
 @dataclass
 class LongPoll:
     """What EventsView read when there was nothing to send yet: the rest is done on the loop."""
 
     game_id: Any
-    version: int  # the game's version the view read (at most `after`)
+    first: dict  # the view's answer as it read it (no events yet): sent if the wait brings none
     after: int
     wait: float
     limit: int
@@ -34,15 +49,6 @@ class LongPoll:
     reread: Callable[[], dict]  # the view's own answer, read again (sync)
     guard: "Guard | None" = None  # asked again before the news is delivered
     places: "limits.Places | None" = None  # its place among its caller's long-polls, given back at the end
-
-
-class Waiting(Response):
-    """EventsView's answer when it was asked to wait and has nothing to send yet: the empty
-    answer it would give, and what to wait for (`poll`), finished on the loop by `asynchronous`."""
-
-    def __init__(self, data: dict, poll: LongPoll):
-        super().__init__(data)
-        self.poll = poll
 
 
 def poll_places(request, game: Game, wait: float) -> "limits.Places":
@@ -127,18 +133,17 @@ async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> 
 _seats = live.Memory(100_000)  # (game, user) -> (seat,), in games past their lobby (None: a spectator)
 
 
-def known_game(request, game_id) -> Game | None:
+def known_game(request, game_id, hub) -> Game | None:
     """For a long-poll, without a query: the game as this process's readers last read it, with
     the caller's seat (remembered once the lobby is over: seats no longer change), when the hub
     has heard of no newer version since. A commit still on its way is no matter: the long-poll
     then wakes on its announcement (see _long_poll)."""
-    hub = getattr(request, "live_hub", None)
     try:
         key = uuid.UUID(str(game_id))
     except ValueError:
         return None
     tail, remembered = tails.latest.get(key), _seats.get((key, request.user.pk))
-    if hub is None or not hub.live or tail is None or remembered is None:
+    if not hub.live or tail is None or remembered is None:
         return None
     if hub.versions.get(live.channel(key)) != tail.game.version:
         return None

@@ -151,4 +151,4 @@ class EventStreamRenderer(renderers.BaseRenderer):
 
 
 STREAM_RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, EventStreamRenderer]
-STREAM_AUTH = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, TicketAuthentication]  # cached: asynchronous
+STREAM_AUTH = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, TicketAuthentication]

@@ -8,10 +8,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
+from django.http import StreamingHttpResponse
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from redis.exceptions import RedisError
-from rest_framework.views import APIView
 
 from games.api.notifications import NotificationOut
 from games.api.streams.game import Followed, followed
@@ -20,6 +20,7 @@ from games.api.streams.loop import STREAM_AUTH, STREAM_RENDERERS, event_stream, 
 from games.api.streams.schema import STREAM_REFUSALS, USER_STREAM, USER_STREAM_DOC, USER_STREAM_EXTENSIONS
 from games.api.streams.tails import BATCH
 from games.api.streams.tournaments import TournamentNews
+from games.api.streams.views import WaitingView
 from games.errors import Invalid
 from games.models import Game, Notification, Seat
 from games.realtime import limits, live
@@ -27,7 +28,7 @@ from games.realtime import limits, live
 STREAM_KEY_SECONDS = 24 * 3600  # an open user stream's Redis hash outlives any stream (a crash's too)
 
 
-class UserStreamView(APIView):
+class UserStreamView(WaitingView):
     authentication_classes = STREAM_AUTH
     renderer_classes = STREAM_RENDERERS
 
@@ -61,7 +62,10 @@ class UserStreamView(APIView):
         extensions=USER_STREAM_EXTENSIONS,
         summary="Your own news and the games you follow (Server-Sent Events)",
     )
-    def get(self, request):
+    async def get(self, request):
+        return await self.off_the_loop(self.open, request)
+
+    def open(self, request) -> StreamingHttpResponse:
         named = _named_games(request)
         raw = request.headers.get("Last-Event-ID")
         after = _whole(raw) if raw and ":" not in raw else None

@@ -1,75 +1,92 @@
-"""The async entry of the views that wait: each DRF view runs off the event loop, and what it
-answers (a stream, or a long-poll with nothing to send yet) goes on on the loop."""
+"""The base of the views whose requests wait (a stream, a long-poll): a DRF view that Django runs as
+an async view, so that a request may wait on the event loop without holding a thread."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
+from asgiref.sync import iscoroutinefunction
 from django.core.handlers.wsgi import WSGIRequest
+from django.http import HttpResponseBase
 from django.utils import translation
 from rest_framework import renderers
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.tokens import HashedTokenAuthentication
 from games.api.auth import CachedTokenAuthentication
-from games.api.streams.game import GameStreamView
-from games.api.streams.long_poll import ENDED_ANSWERS, Waiting, poll_ended, wait_for_news
-from games.api.streams.user import UserStreamView
 from games.realtime import live
 
+T = TypeVar("T")
 
-def asynchronous(view_class: type[APIView]):
-    """An async Django view running `view_class` off the loop. A stream it answers runs on the
-    loop; a long-poll with nothing to send yet (`Waiting`) waits there, without a thread, for
-    news or the end of its wait, then answers with what it found."""
-    sync_view = view_class.as_view(authentication_classes=_cached(view_class.authentication_classes))
 
-    async def view(request, **kwargs):
-        # A sync handler's request (Django's test client): its thread waits on us, so reads run
-        # there (live.run_sync). Not reset: a stream's iterator runs after we return, in this task.
+# A DRF view whose handler (`get`) is a coroutine, which makes it an async view for Django (Django's
+# async class-based views): it runs on the event loop. The handler hands its reads to
+# `off_the_loop`, which checks the request first on the same thread, as DRF's dispatch would; what
+# the handler then does on the loop (a stream's sending, a long-poll's wait) holds no thread.
+# (A comment, not a docstring: drf-spectacular would describe each subclass's operation with it.)
+class WaitingView(APIView):
+    async def dispatch(self, request, *args, **kwargs):
+        """APIView.dispatch for a coroutine handler, made of DRF's own steps: the request wrapped
+        here (initialize_request), checked off the loop (initial, handle_exception: `off_the_loop`),
+        and an answer made on the loop finished here (finalize_response)."""
+        # A sync handler's request (Django's test client, or `web`): its thread waits on this view,
+        # so reads run there (live.run_sync). Not reset: a stream's iterator runs after we return.
         live.sync_caller.set(isinstance(request, WSGIRequest))
-        the_hub = await live.hub()
-        # Before the view reads the game: whether its channel is heard from then on.
-        epoch = the_hub.since(live.channel(kwargs["game_id"])) if "game_id" in kwargs else None
-        request.live_hub = the_hub  # for known_game
-        response = await live.run_sync(_respond, sync_view, request, kwargs)
-        # The language the view chose on its thread (the account's, else Accept-Language's), here
-        # too: a stream's events and a long-poll's news are described on the loop.
-        if getattr(request, "LANGUAGE_CODE", None):
-            translation.activate(request.LANGUAGE_CODE)
-        if not isinstance(response, Waiting):
-            return response
-        news = await wait_for_news(the_hub, response.poll, epoch)
-        if news is not None:
-            # News, maybe long after the view checked the caller: the token may be revoked or
-            # the game no longer theirs to see (docs/social.md, "Open channels").
-            ended = await poll_ended(response.poll)
-            if ended:
-                return ENDED_ANSWERS[ended]()
-            response.data = news
-        if isinstance(response.accepted_renderer, renderers.JSONRenderer):
-            response.render()  # CPU only: no need of a thread
-        else:
-            await live.run_sync(response.render)
+        self.args, self.kwargs = args, kwargs
+        request = self.request = self.initialize_request(request, *args, **kwargs)
+        self.headers = self.default_response_headers
+        name = request.method.lower()
+        handler = getattr(self, name, None) if name in self.http_method_names else None
+        if iscoroutinefunction(handler):
+            response = await handler(request, *args, **kwargs)
+        else:  # OPTIONS, or a method the view does not answer: DRF's answer, as for any view
+            response = await self.off_the_loop(handler or self.http_method_not_allowed, request, *args, **kwargs)
+        if isinstance(response, Response) and not response.is_rendered:  # made on the loop
+            response = self.finalize_response(request, response, *args, **kwargs)
+            if isinstance(response.accepted_renderer, renderers.JSONRenderer):
+                response.render()  # CPU only: no need of a thread
+            else:
+                await live.run_sync(response.render)
+        self.response = response
         return response
 
-    # drf-spectacular documents the URL from the DRF view class, as for any APIView.
-    view.cls, view.initkwargs, view.csrf_exempt = view_class, {}, True
-    view.__name__ = view.__qualname__ = view_class.__name__
-    return view
+    async def off_the_loop(self, read: Callable[..., T], request, *args, **kwargs) -> T | HttpResponseBase:
+        """`read(request, ...)` on a live thread (live.run_sync), once per request, after DRF's
+        checks of the request on that thread (initial: authentication, permissions, throttles,
+        content negotiation). A refusal, or an error `read` raises, comes back as DRF's answer
+        (handle_exception); a response, finalized and rendered there. The language the request
+        chose there (the account's, else Accept-Language's) is then the loop's too: a stream's
+        events and a long-poll's news are described on the loop."""
+        found = await live.run_sync(self._checked, read, request, args, kwargs)
+        if getattr(request, "LANGUAGE_CODE", None):
+            translation.activate(request.LANGUAGE_CODE)
+        return found
+
+    def _checked(self, read: Callable[..., Any], request, args: tuple, kwargs: dict) -> Any:
+        try:
+            self.initial(request, *self.args, **self.kwargs)
+            found = read(request, *args, **kwargs)
+        except Exception as exc:
+            found = self.handle_exception(exc)
+        if isinstance(found, HttpResponseBase):
+            found = self.finalize_response(request, found, *self.args, **self.kwargs)
+            if hasattr(found, "render"):
+                found.render()
+        return found
+
+    def get_authenticators(self):
+        """The view's authentication classes, a token looked up through the process's memory
+        (`cached`). The OpenAPI document names the classes themselves: drf-spectacular marks the
+        views it inspects (`swagger_fake_view`, its documented flag), and one class per scheme
+        keeps each scheme's component one."""
+        if getattr(self, "swagger_fake_view", False):
+            return super().get_authenticators()
+        return [authentication() for authentication in cached(self.authentication_classes)]
 
 
-def _cached(classes: list) -> list:
+def cached(classes: list) -> list:
+    """Authentication classes for a waiting view: its token looked up once per process (for
+    LIVE_AUTH_CACHE_SECONDS), not once per long-poll or stream reconnect."""
     return [CachedTokenAuthentication if issubclass(c, HashedTokenAuthentication) else c for c in classes]
-
-
-def _respond(view: Callable, request, kwargs: dict[str, Any]):
-    response = view(request, **kwargs)
-    if hasattr(response, "render") and not isinstance(response, Waiting):
-        response.render()
-    return response
-
-
-game_stream = asynchronous(GameStreamView)
-user_stream = asynchronous(UserStreamView)
