@@ -27,13 +27,17 @@ class TournamentNews:
     def channels(self) -> list[str]:
         return [live.tournament_channel(t) for t in self.said]
 
-    def read_now(self) -> list[str]:
+    def read_now(self, heard: bool = True) -> list[str]:
+        """What changed; `heard`: news on their channels (else only whether the user's tournaments
+        are still the same ones is asked, one query)."""
         mine = {
             str(pk)
             for pk in Tournament.objects.filter(status__in=OPEN)
             .filter(Q(organiser=self.user) | Q(registrations__user=self.user, registrations__withdrawn_at=None))
             .values_list("pk", flat=True)
         }
+        if not heard and mine == set(self.said):
+            return []
         ids = mine | set(self.said)
         if not ids:
             return []

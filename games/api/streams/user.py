@@ -153,8 +153,10 @@ class UserReader:
         control = self._news(the_hub, hints, [live.stream_channel(self.stream_id)])
         own = self._news(the_hub, hints, [live.user_channel(self.user.pk), *(live.channel(g) for g in self.games)])
         games = {g: self._news(the_hub, hints, r.channels()) for g, r in self.followed.items()}
-        # A registration or a new tournament of theirs wakes the user's own channel.
-        tournaments = self._news(the_hub, hints, [live.user_channel(self.user.pk), *self.tournaments.channels()])
+        # A registration or a new tournament of theirs wakes the user's own channel (as any notice
+        # does: then only whether their tournaments are the same ones is read).
+        members = self._news(the_hub, hints, [live.user_channel(self.user.pk)])
+        tournaments = self._news(the_hub, hints, self.tournaments.channels())
         chunks, more = [], False
         if self._changed("control", control):
             try:
@@ -164,8 +166,9 @@ class UserReader:
         if self._changed("own", own) or not self.ready:
             news, more = await live.run_sync(self.read_now)
             chunks += news
-        if self._changed("tournaments", tournaments) or not self.ready:
-            chunks += await live.run_sync(self.tournaments.read_now)
+        heard = self._changed("tournaments", tournaments) or not self.ready
+        if self._changed("tournament-members", members) or heard:
+            chunks += await live.run_sync(self.tournaments.read_now, heard)
         if not self.ready:
             chunks.insert(0, sse({"after": self.after, "stream": self.stream_id}, event="ready"))
             self.ready = True
