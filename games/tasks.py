@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 from accounts import webhooks
-from games.community import ladders, tournament_deadlines, tournaments
+from games.community import ladders, tournament_deadlines, tournament_lifecycle
 from games.notifications import deliveries, notify
 from games.play import deadlines, scheduling
 from games.models import Delivery, DeliveryAttempt, Game
@@ -92,7 +92,7 @@ def tournament_games_finished(game_ids: list[str]) -> int:
     """Sent after the commit of a write that ended tournament or ladder games: the places are
     recorded and a round that is over gives way to the next; a ladder's challenge is settled.
     A lost one is made good by `tournaments_due`."""
-    return tournaments.games_finished(game_ids) + ladders.games_finished(game_ids)
+    return tournament_lifecycle.games_finished(game_ids) + ladders.games_finished(game_ids)
 
 
 @shared_task(name="games.tasks.tournaments_due", ignore_result=True)
@@ -100,7 +100,7 @@ def tournaments_due() -> dict[str, int]:
     """Beat's: start the tournaments whose time has come, settle the rounds whose deadline has
     passed, advance any whose round is over; give unanswered ladder challenges to their
     challengers."""
-    return {**tournaments.due(), "deadlines": tournament_deadlines.overdue(), "challenges": ladders.due()}
+    return {**tournament_lifecycle.due(), "deadlines": tournament_deadlines.overdue(), "challenges": ladders.due()}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _, gettext_lazy as _lazy, ngettext
 
 from games.admin.common import ACCESSIBLE, User, as_json, needs, review_url, when
-from games.play import disputes as services, review, selectors
+from games.play import disputes as play_disputes, review, selectors
 from games.play.kinds import engine_of
 from games.errors import DomainError
 from games.models import Dispute, Event, Seat
@@ -309,7 +309,7 @@ class DisputeAdmin(admin.ModelAdmin):
         done = []
         for dispute in queryset.filter(status=Dispute.Status.OPEN):
             try:
-                services.assign_dispute(dispute.pk, request.user, assignee)
+                play_disputes.assign_dispute(dispute.pk, request.user, assignee)
             except DomainError as error:
                 self.message_user(request, error.detail, messages.ERROR)
                 return
@@ -476,12 +476,12 @@ class DisputeAdmin(admin.ModelAdmin):
         done: list[str] = []
         try:
             if isinstance(form, DecidedDisputeForm):
-                services.annotate_dispute(obj.pk, request.user, form.cleaned_data["add_note"])
+                play_disputes.annotate_dispute(obj.pk, request.user, form.cleaned_data["add_note"])
                 request._dispute_done = _("Added a note: %(text)s") % {"text": form.cleaned_data["add_note"].strip()}
                 return
             assign = form.cleaned_data.get("assign")
             if "assign" in form.changed_data:
-                services.assign_dispute(obj.pk, request.user, assign)
+                play_disputes.assign_dispute(obj.pk, request.user, assign)
                 who = request.user.get_username()
                 done.append(
                     _("Assigned to %(whom)s by %(who)s.") % {"whom": assign.get_username(), "who": who}
@@ -490,7 +490,7 @@ class DisputeAdmin(admin.ModelAdmin):
                 )
             decision = form.cleaned_data.get("decision")
             if decision:
-                decided = services.resolve_dispute(
+                decided = play_disputes.resolve_dispute(
                     obj.pk,
                     request.user,
                     uphold=decision != "dismiss",
@@ -500,7 +500,7 @@ class DisputeAdmin(admin.ModelAdmin):
                 )
                 done.append(decision_summary(decided))
             else:
-                services.save_dispute_draft(obj.pk, request.user, note=obj.note, resolution=obj.resolution)
+                play_disputes.save_dispute_draft(obj.pk, request.user, note=obj.note, resolution=obj.resolution)
                 done += [
                     text
                     for field, text in (
@@ -518,7 +518,7 @@ class DisputeAdmin(admin.ModelAdmin):
                 # Refused (decided meanwhile, or the rollback no longer possible): the typed text
                 # is kept as the open dispute's draft, which players do not see.
                 try:
-                    services.save_dispute_draft(obj.pk, request.user, note=obj.note, resolution=obj.resolution)
+                    play_disputes.save_dispute_draft(obj.pk, request.user, note=obj.note, resolution=obj.resolution)
                 except DomainError:
                     pass
         obj.refresh_from_db()

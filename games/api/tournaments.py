@@ -1,4 +1,4 @@
-"""HTTP for tournaments (docs/tournaments.md; use cases: games.community.tournaments): the list,
+"""HTTP for tournaments (docs/tournaments.md; use cases: games.community.tournament_*): the list,
 creating one, its page (standings, rounds and games), registering, withdrawing and the start."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from games.api import serializers as s
 from games.api.params import Pagination, page_parameters, single
 from games.api.serializers import parse
 from games.api.views import ERRORS, ETaggedResponse
-from games.community import tournaments
+from games.community import tournament_lifecycle, tournament_lookup, tournament_registration, tournament_standings
 from games.models import Game, Registration, Tournament, TournamentRound, TournamentTable
 
 # The statuses a tournament's writes answer with, and their codes.
@@ -34,7 +34,7 @@ TOURNAMENT_ERRORS = {
 # Shapes
 # ---------------------------------------------------------------------------------------------
 class TournamentIn(s.StrictInput):
-    name = serializers.CharField(max_length=tournaments.NAME_MAX)
+    name = serializers.CharField(max_length=tournament_lifecycle.NAME_MAX)
     kind = serializers.CharField(max_length=32, help_text="the game (GET /kinds/)")
     format = serializers.ChoiceField(choices=Tournament.Format.values)
     table_size = serializers.IntegerField(
@@ -50,7 +50,7 @@ class TournamentIn(s.StrictInput):
         allow_null=True,
         default=None,
         min_value=1,
-        max_value=tournaments.MAX_ROUNDS,
+        max_value=tournament_lifecycle.MAX_ROUNDS,
         help_text="a Swiss's rounds (required for a Swiss, null otherwise)",
     )
     through = serializers.IntegerField(
@@ -68,7 +68,7 @@ class TournamentIn(s.StrictInput):
         allow_null=True,
         default=None,
         min_value=2,
-        max_value=tournaments.MAX_CAPACITY,
+        max_value=tournament_lifecycle.MAX_CAPACITY,
         help_text="default 64 (24 for a round robin, also its most)",
     )
     min_rating = serializers.FloatField(
@@ -89,7 +89,7 @@ class TournamentIn(s.StrictInput):
         allow_null=True,
         default=None,
         min_value=1,
-        max_value=tournaments.MAX_ROUND_HOURS,
+        max_value=tournament_lifecycle.MAX_ROUND_HOURS,
         help_text="how long a round may last; then its games still in "
         "progress are settled by their timeout policy; null: "
         "a round lasts as long as its games",
@@ -247,13 +247,13 @@ def summary(t: Tournament, user, registered: int | None = None, mine: Registrati
         "bots_fill": t.bots_fill,
         "bot_level": t.bot_level,
         "rated": t.rated,
-        "bye_points": float(tournaments.scoring(t).bye),
+        "bye_points": float(tournament_standings.scoring(t).bye),
         "round_hours": t.round_hours,
         "organiser": t.organiser.username,
         "options": t.options,
         "seed_hash": t.seed_hash,
         "seed": t.seed if t.status == Tournament.Status.FINISHED else None,
-        "late_registration": tournaments.late_registration(t),
+        "late_registration": tournament_registration.late_registration(t),
         "you": {
             "registered": mine is not None and mine.withdrawn_at is None,
             "withdrawn": mine is not None and mine.withdrawn_at is not None,
@@ -318,7 +318,7 @@ def detail(t: Tournament, user) -> dict:
                 "round_reached": row.round_reached,
                 "withdrawn": row.registration.withdrawn_at is not None,
             }
-            for row in tournaments.standings(t)
+            for row in tournament_standings.standings(t)
         ]
         if t.status != Tournament.Status.REGISTERING
         else []
@@ -328,7 +328,7 @@ def detail(t: Tournament, user) -> dict:
 
 
 def _detail(t: Tournament, request, code=status.HTTP_200_OK) -> Response:
-    return Response(detail(tournaments.get(t.pk), request.user), status=code)
+    return Response(detail(tournament_lookup.get(t.pk), request.user), status=code)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -346,7 +346,7 @@ class TournamentsView(APIView):
         summary="Public tournaments, newest first",
     )
     def get(self, request):
-        found = tournaments.listed(single(request, "kind"), single(request, "status")).select_related("organiser")
+        found = tournament_lookup.listed(single(request, "kind"), single(request, "status")).select_related("organiser")
         paginator = Pagination()
         page = paginator.paginate_queryset(found, request, view=self)
         counts = dict(
@@ -367,7 +367,7 @@ class TournamentsView(APIView):
     )
     def post(self, request):
         data = parse(TournamentIn, request.data)
-        made = tournaments.create(request.user, **data)
+        made = tournament_lifecycle.create(request.user, **data)
         return _detail(made, request, status.HTTP_201_CREATED)
 
 
@@ -393,7 +393,7 @@ class TournamentView(APIView):
     def get(self, request, tournament_id):
         # Followed live by asking again (docs/tournaments.md): an unchanged tournament is a 304.
         return ETaggedResponse(
-            detail(tournaments.get(tournament_id, user=request.user), request.user),
+            detail(tournament_lookup.get(tournament_id, user=request.user), request.user),
             request.headers.get("If-None-Match", ""),
         )
 
@@ -406,7 +406,7 @@ class RegisterView(APIView):
     )
     def post(self, request, tournament_id):
         data = parse(TournamentRegisterIn, request.data or {})
-        registration = tournaments.register(tournament_id, request.user, data["code"])
+        registration = tournament_registration.register(tournament_id, request.user, data["code"])
         return _detail(registration.tournament, request)
 
 
@@ -417,7 +417,7 @@ class WithdrawView(APIView):
         summary="Withdraw: your games in progress are resigned; you are paired no more",
     )
     def post(self, request, tournament_id):
-        registration = tournaments.withdraw(tournament_id, request.user)
+        registration = tournament_registration.withdraw(tournament_id, request.user)
         return _detail(registration.tournament, request)
 
 
@@ -428,4 +428,4 @@ class StartView(APIView):
         summary="Start now (the organiser): the first round's games are created at once",
     )
     def post(self, request, tournament_id):
-        return _detail(tournaments.start(tournament_id, request.user), request)
+        return _detail(tournament_lifecycle.start(tournament_id, request.user), request)

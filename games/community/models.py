@@ -100,7 +100,7 @@ class Invitation(models.Model):
 
 
 class Tournament(models.Model):
-    """A tournament (games.community.tournaments; docs/tournaments.md): its rounds' games are
+    """A tournament (games.community.tournament_lifecycle; docs/tournaments.md): its rounds' games are
     ordinary games the server creates, seats and starts. The pairings are a pure function of the
     registrations in their initial order, the rounds played and `seed`, whose hash is public from
     creation and which is revealed when the tournament is over."""

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games.community import tournament_staff, tournaments
+from games.community import tournament_rounds, tournament_staff
 from games.models import Game, Tournament, TournamentRound
 from games.play import turns
 from games.realtime import live
@@ -67,7 +67,7 @@ def overdue(now: datetime | None = None) -> int:
                     game = Game.objects.select_for_update().get(pk=table.game_id)
                     if game.status == Game.Status.ACTIVE:
                         tournament_staff.end_game(tournament, game, by_policy, None, REASON)
-                tournaments._advance(tournament)
+                tournament_rounds.advance(tournament)
                 live.announce_tournament(tournament.pk)
                 settled += 1
         except Exception:

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.community import tournaments
+from games.community import tournament_lookup, tournament_registration, tournament_rounds
 from games.errors import GAME_STATUS, Forbidden, GameNotActive, Invalid, NotFound, worded
 from games.models import Game, Registration, Seat, Tournament, TournamentTable
 from games.notifications import notify
@@ -35,11 +35,11 @@ def _staff(user, refusal: str) -> None:
 def remove_player(tournament_id, staff_user, user_id: int) -> Registration:
     """Staff remove a player: as a withdrawal (their games in progress resigned), marked removed."""
     _staff(staff_user, gettext("removing a player needs the games.change_tournament permission"))
-    tournament = tournaments.get(tournament_id, lock=True)
+    tournament = tournament_lookup.get(tournament_id, lock=True)
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
         raise NotFound(gettext("no such player"))
-    return tournaments._leave(tournament, user, removed=True)
+    return tournament_registration.leave(tournament, user, removed=True)
 
 
 @transaction.atomic
@@ -47,11 +47,11 @@ def set_paused(tournament_id, staff_user, paused: bool) -> Tournament:
     """Staff hold a tournament: its games go on, but no next round opens until it is unpaused
     (then it opens at once if the round is over)."""
     _staff(staff_user, gettext("pausing a tournament needs the games.change_tournament permission"))
-    tournament = tournaments.get(tournament_id, lock=True)
+    tournament = tournament_lookup.get(tournament_id, lock=True)
     tournament.paused = bool(paused)
     tournament.save(update_fields=["paused"])
     if not tournament.paused and tournament.status == Tournament.Status.RUNNING:
-        tournaments._advance(tournament)
+        tournament_rounds.advance(tournament)
     return tournament
 
 
@@ -78,7 +78,7 @@ def settle_game(tournament_id, staff_user, game_id, places: Any, reason: Any = "
     at once, unrated, its clocks stopped; its log names the staff member and their reason, and
     the tournament moves on as when a game ends by its own play."""
     _staff(staff_user, gettext("settling a game needs the games.change_tournament permission"))
-    tournament = tournaments.get(tournament_id, lock=True)
+    tournament = tournament_lookup.get(tournament_id, lock=True)
     if not isinstance(reason, str) or len(reason) > REASON_MAX:
         raise Invalid(gettext("reason must be a text of at most %(count)s characters") % {"count": REASON_MAX})
     try:
@@ -97,7 +97,7 @@ def settle_game(tournament_id, staff_user, game_id, places: Any, reason: Any = "
         staff_user,
         reason.strip(),
     )
-    tournaments._advance(tournament)
+    tournament_rounds.advance(tournament)
     return game
 
 

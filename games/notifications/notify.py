@@ -60,7 +60,7 @@ TITLES = {
     "tournament": gettext_noop("%(what)s"),
     "ladder": gettext_noop(
         "%(what)s"
-    ),  # challenged, and how a challenge ended (games.community.ladders)  # registered, a round's game, a bye, the end (games.community.tournaments)
+    ),  # challenged, and how a challenge ended (games.community.ladders)  # registered, a round's game, a bye, the end (games.community.tournament_rounds)
 }
 # Unread notices of these types collapse into one per user and game (with a `collapsed` count).
 COLLAPSING = ("your_turn", "chat")

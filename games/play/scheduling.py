@@ -79,7 +79,7 @@ def schedule_wakes(games: Iterable) -> None:
 def tournament_games_finished(games: Iterable) -> None:
     """After commit, tell the worker which tournament or ladder games just ended, so their
     tournament records the places and starts its next round when the round is over
-    (games.community.tournaments), or their ladder settles the challenge (games.community.ladders).
+    (games.community.tournament_lifecycle), or their ladder settles the challenge (games.community.ladders).
     Other games cost nothing: their server options name neither."""
     ids = [str(game.pk) for game in games if (game.options or {}).keys() & {"tournament", "ladder"}]
     if ids:

@@ -19,7 +19,7 @@ from django.test import Client
 
 from accounts import tokens
 from accounts.models import AuthToken
-from games.community import ladders, tournaments
+from games.community import ladders, tournament_lifecycle
 from games.models import ChatMessage, Game, Invitation, Notification
 from games.realtime import live
 from tests.api.openapi import fetch_document
@@ -126,7 +126,7 @@ def secrets_of_others(private_tables, alice, bob, duel):
     live.client().hset(live.stream_key(stream_id), mapping={"user": str(bob.user.pk), "games": "0"})
     live.client().expire(live.stream_key(stream_id), 300)
     # A private tournament of alice's, and a ladder challenge between alice and bob.
-    cup = tournaments.create(alice.user, "Private cup", "duel", "swiss", 2, rounds=3, private=True)
+    cup = tournament_lifecycle.create(alice.user, "Private cup", "duel", "swiss", 2, rounds=3, private=True)
     ladders.join("duel", alice.user)
     ladders.join("duel", bob.user)
     challenged = ladders.challenge("duel", bob.user, alice.user.username)

@@ -59,17 +59,17 @@ def test_round_robin_tables():
 @pytest.mark.django_db
 def test_creating_a_round_of_500_games():
     """A Swiss's first round of 1,000 players: its 500 games created, seated and started in one
-    transaction through the tournament's use case (games.community.tournaments.start)."""
+    transaction through the tournament's use case (games.community.tournament_lifecycle.start)."""
     from accounts.models import User
-    from games.community import tournaments
+    from games.community import tournament_lifecycle
     from games.models import Game, Registration
 
     boss = User.objects.create_user("bench-organiser", password="x")
-    t = tournaments.create(boss, "Bench", "photograph", "swiss", 2, rounds=1, capacity=1000)
+    t = tournament_lifecycle.create(boss, "Bench", "photograph", "swiss", 2, rounds=1, capacity=1000)
     users = User.objects.bulk_create([User(username=f"bench{i}") for i in range(1000)])
     Registration.objects.bulk_create([Registration(tournament=t, user=u) for u in users])
     start = time.perf_counter()
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     took = time.perf_counter() - start
     assert Game.objects.filter(tournament_table__round__tournament=t, status="active").count() == 500
     print(f"\na round of 500 games created and started in {took:.2f} s")

@@ -178,7 +178,7 @@ def test_anonymous_callers_are_refused(anonymous):
 
 
 def test_a_finished_tournament_is_on_its_players_profiles_with_their_place(alice, bob, carol, make_player):
-    from games.community import social, tournaments
+    from games.community import social, tournament_lifecycle
     from games.models import TournamentTable
 
     t = created(alice, rounds=1)
@@ -190,7 +190,7 @@ def test_a_finished_tournament_is_on_its_players_profiles_with_their_place(alice
         assert alice.post(f"{URL}{made['id']}/start/").status_code == 200
         table = TournamentTable.objects.get(round__tournament_id=made["id"])
         social.resign(table.game_id, carol.user)
-        tournaments.games_finished([str(table.game_id)])
+        tournament_lifecycle.games_finished([str(table.game_id)])
     profile = alice.get("/api/v1/players/bob/").json()
     # The organiser sees both; the private one is nobody else's business.
     assert sorted((r["name"], r["rank"], r["players"]) for r in profile["tournaments"]) == [

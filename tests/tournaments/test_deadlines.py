@@ -11,7 +11,13 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games.community import social, tournament_deadlines, tournaments
+from games.community import (
+    social,
+    tournament_deadlines,
+    tournament_lifecycle,
+    tournament_registration,
+    tournament_standings,
+)
 from games.models import Event, Game, Tournament, TournamentRound
 from games.play import store
 
@@ -20,12 +26,12 @@ pytestmark = pytest.mark.django_db
 
 def running(policy: str, players: int = 2, rounds: int = 2, hours: int = 2):
     boss = User.objects.create_user("organiser", password="x")
-    t = tournaments.create(
+    t = tournament_lifecycle.create(
         boss, "Timed Swiss", "duel", "swiss", 2, rounds=rounds, round_hours=hours, options={"timeout_policy": policy}
     )
     for i in range(players):
-        tournaments.register(t.pk, User.objects.create_user(f"p{i}", password="x"))
-    tournaments.start(t.pk, boss)
+        tournament_registration.register(t.pk, User.objects.create_user(f"p{i}", password="x"))
+    tournament_lifecycle.start(t.pk, boss)
     t.refresh_from_db()
     return t, list(TournamentRound.objects.get(tournament=t, number=1).tables.order_by("number"))
 
@@ -52,7 +58,7 @@ def test_under_auto_move_nobody_loses_by_time_the_game_is_a_draw():
     tournament_deadlines.overdue(timezone.now() + timedelta(hours=3))
     assert Game.objects.get(pk=table.game_id).result["places"] == [1, 1]
     t.refresh_from_db()
-    assert t.status == "finished" and [s.points for s in tournaments.standings(t)] == [0.5, 0.5]
+    assert t.status == "finished" and [s.points for s in tournament_standings.standings(t)] == [0.5, 0.5]
 
 
 def test_a_game_over_before_the_deadline_keeps_its_result():

@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 
 from accounts.models import User
-from games.community import tournaments
+from games.community import tournament_lifecycle, tournament_registration, tournament_standings
 from games.models import Game, Tournament, TournamentRound
 from tests.worker import Worker, purge_queue, wait_for
 
@@ -47,12 +47,12 @@ def game_of_round(t: Tournament, number: int) -> Game:
 
 def test_the_workers_sweep_settles_a_round_whose_deadline_passed_and_opens_the_next(worker):
     boss = User.objects.create_user("organiser", password="x")
-    t = tournaments.create(
+    t = tournament_lifecycle.create(
         boss, "Timed Swiss", "duel", "swiss", 2, rounds=2, round_hours=2, options={"timeout_policy": "forfeit"}
     )
     for name in ("ann", "bob"):
-        tournaments.register(t.pk, User.objects.create_user(name, password="x"))
-    tournaments.start(t.pk, boss)
+        tournament_registration.register(t.pk, User.objects.create_user(name, password="x"))
+    tournament_lifecycle.start(t.pk, boss)
     first = game_of_round(t, 1)
     (waited_on,) = first.active_seats
 
@@ -76,6 +76,6 @@ def test_the_workers_sweep_settles_a_round_whose_deadline_passed_and_opens_the_n
     wait_for(lambda: Tournament.objects.get(pk=t.pk).status == "finished", timeout=30) or pytest.fail(worker.output())
     second.refresh_from_db()
     assert second.result["settled"]["reason"] == "round_deadline"
-    ranked = tournaments.standings(Tournament.objects.get(pk=t.pk))
+    ranked = tournament_standings.standings(Tournament.objects.get(pk=t.pk))
     assert [s.points for s in ranked] == sorted((s.points for s in ranked), reverse=True)
     assert sum(s.points for s in ranked) == 2  # each round's game was won by the seat that moved

@@ -26,7 +26,14 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from accounts.models import User
-from games.community import ladders, social, tournament_staff, tournaments
+from games.community import (
+    ladders,
+    social,
+    tournament_lifecycle,
+    tournament_registration,
+    tournament_staff,
+    tournament_standings,
+)
 from games.models import Challenge, Event, Game, Registration, Rung, Tournament, TournamentRound, TournamentTable
 from games.play import store
 from games.play.bots import bot_account
@@ -48,7 +55,7 @@ def worker(django_db_setup, django_db_blocker):
 def field_of_bots(t: Tournament, n: int, people: list[User] = ()) -> None:
     busy = {p.pk for p in people}
     for person in people:
-        tournaments.register(t.pk, person)
+        tournament_registration.register(t.pk, person)
     for _ in range(n - len(people)):
         bot = bot_account(1, busy)
         busy.add(bot.pk)
@@ -81,33 +88,33 @@ def check_games_finished(t: Tournament) -> None:
 
 def swiss_of_pickpic(worker, players: int, rounds: int, timeout: float) -> Tournament:
     boss = organiser()
-    t = tournaments.create(
+    t = tournament_lifecycle.create(
         boss, "Pick Pic Swiss", "pickpic", "swiss", 4, rounds=rounds, options={"target": 3}, capacity=players
     )
     field_of_bots(t, players)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t = run_to_the_end(t, worker, timeout)
     assert t.status == "finished" and t.current_round == rounds
     check_games_finished(t)
     for rnd in TournamentRound.objects.filter(tournament=t):
         assert rnd.tables.count() == players // 4 and not rnd.byes
         assert all(len(table.players) == 4 and table.places is not None for table in rnd.tables.all())
-    ranked = tournaments.standings(t)
+    ranked = tournament_standings.standings(t)
     assert len(ranked) == players and [s.rank for s in ranked] == list(range(1, players + 1))
     return t
 
 
 def knockout_of_photograph(worker, players: int, timeout: float) -> Tournament:
     boss = organiser()
-    t = tournaments.create(boss, "Photograph knockout", "photograph", "knockout", 2, capacity=players)
+    t = tournament_lifecycle.create(boss, "Photograph knockout", "photograph", "knockout", 2, capacity=players)
     field_of_bots(t, players)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t = run_to_the_end(t, worker, timeout)
     assert t.status == "finished" and t.current_round == t.rounds == (players - 1).bit_length()
     check_games_finished(t)
     rounds = list(TournamentRound.objects.filter(tournament=t).order_by("number"))
     assert [r.tables.count() for r in rounds][-1] == 1  # one final
-    ranked = tournaments.standings(t)
+    ranked = tournament_standings.standings(t)
     final = rounds[-1].tables.get()
     assert (
         ranked[0].registration.user_id == final.players[final.places.index(min(final.places))]
@@ -126,9 +133,9 @@ def test_a_knockout_of_photograph(worker):
 
 def test_a_round_robin_of_photograph(worker):
     boss = organiser()
-    t = tournaments.create(boss, "Photograph round robin", "photograph", "round_robin", 2, capacity=4)
+    t = tournament_lifecycle.create(boss, "Photograph round robin", "photograph", "round_robin", 2, capacity=4)
     field_of_bots(t, 4)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t = run_to_the_end(t, worker, 240)
     assert t.status == "finished" and t.rounds == 3
     check_games_finished(t)
@@ -151,15 +158,15 @@ def meetings(t: Tournament) -> Counter:
 
 def test_a_swiss_of_provence_at_three_seats(worker):
     boss = organiser()
-    t = tournaments.create(boss, "Provence Swiss", "provence", "swiss", 3, rounds=2, capacity=6)
+    t = tournament_lifecycle.create(boss, "Provence Swiss", "provence", "swiss", 3, rounds=2, capacity=6)
     field_of_bots(t, 6)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t = run_to_the_end(t, worker, 240)
     assert t.status == "finished" and t.current_round == 2
     check_games_finished(t)
     for rnd in TournamentRound.objects.filter(tournament=t):
         assert [len(table.players) for table in rnd.tables.all()] == [3, 3] and not rnd.byes
-    ranked = tournaments.standings(t)
+    ranked = tournament_standings.standings(t)
     assert [s.rank for s in ranked] == list(range(1, 7))
     assert set(Registration.objects.filter(tournament=t).values_list("final_rank", flat=True)) == set(range(1, 7))
 
@@ -168,9 +175,9 @@ def test_a_round_robin_of_provence_at_three_seats(worker):
     """Five players of a 3-seat game: each round a table of three and a table of two, and over
     the rounds every two players meet, the most and least often differing by at most one."""
     boss = organiser()
-    t = tournaments.create(boss, "Provence round robin", "provence", "round_robin", 3, capacity=5)
+    t = tournament_lifecycle.create(boss, "Provence round robin", "provence", "round_robin", 3, capacity=5)
     field_of_bots(t, 5)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t = run_to_the_end(t, worker, 300)
     assert t.status == "finished" and t.current_round == t.rounds
     check_games_finished(t)
@@ -178,7 +185,7 @@ def test_a_round_robin_of_provence_at_three_seats(worker):
         assert sorted(len(table.players) for table in rnd.tables.all()) == [2, 3]
     met = meetings(t)
     assert len(met) == 10 and max(met.values()) - min(met.values()) <= 1
-    assert [s.rank for s in tournaments.standings(t)] == list(range(1, 6))
+    assert [s.rank for s in tournament_standings.standings(t)] == list(range(1, 6))
 
 
 def wait_for_a_photo_round(game: Game, worker: Worker, timeout: float) -> None:
@@ -205,7 +212,7 @@ def photoshoot_of_teams(worker, format: str, players: int, rounds: int | None) -
     staff = User.objects.create_user(f"referee{time.monotonic_ns()}", password="x", is_staff=True)
     staff.user_permissions.add(Permission.objects.get(codename="change_tournament"))
     staff = User.objects.get(pk=staff.pk)
-    t = tournaments.create(
+    t = tournament_lifecycle.create(
         boss,
         "Photoshoot by teams",
         "photoshoot",
@@ -216,7 +223,7 @@ def photoshoot_of_teams(worker, format: str, players: int, rounds: int | None) -
         capacity=players,
     )
     field_of_bots(t, players)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t.refresh_from_db()
     for number in range(1, t.rounds + 1):
         rnd = TournamentRound.objects.get(tournament=t, number=number)
@@ -236,7 +243,7 @@ def photoshoot_of_teams(worker, format: str, players: int, rounds: int | None) -
     check_games_finished(t)
     for table in TournamentTable.objects.filter(round__tournament=t):
         assert table.places[0] == table.places[2] and table.places[1] == table.places[3]
-    ranked = tournaments.standings(t)
+    ranked = tournament_standings.standings(t)
     assert [s.rank for s in ranked] == list(range(1, players + 1))
     # Each player scores their team's place: at a table of four, 5 points for each of the first
     # pair and 1 for the second; level, 3 for all. Twelve points a table.
@@ -262,11 +269,11 @@ def test_a_photoshoot_tournament_game_played_by_bots_to_its_natural_end(worker):
     server's 5-second hourglass until a team reaches 25 points and the rounds are even (the
     rulebook's end), and the tournament ends on that result."""
     boss = organiser()
-    t = tournaments.create(
+    t = tournament_lifecycle.create(
         boss, "Photoshoot to the end", "photoshoot", "round_robin", 4, options={"hourglass_seconds": 5}, capacity=4
     )
     field_of_bots(t, 4)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t = run_to_the_end(t, worker, 1400)
     assert t.status == "finished" and t.rounds == 1
     check_games_finished(t)
@@ -282,25 +289,25 @@ def test_a_photoshoot_tournament_game_played_by_bots_to_its_natural_end(worker):
     if state["scores"][0] != state["scores"][1]:
         ahead = first if state["scores"][0] > state["scores"][1] else second
         assert all(table.places[s] == 1 for s in ahead)
-    assert sum(s.points for s in tournaments.standings(t)) == 12
+    assert sum(s.points for s in tournament_standings.standings(t)) == 12
 
 
 def test_a_swiss_of_photograph(worker):
     boss = organiser()
-    t = tournaments.create(boss, "Photograph Swiss", "photograph", "swiss", 2, rounds=2, capacity=4)
+    t = tournament_lifecycle.create(boss, "Photograph Swiss", "photograph", "swiss", 2, rounds=2, capacity=4)
     field_of_bots(t, 4)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t = run_to_the_end(t, worker, 240)
     assert t.status == "finished" and t.current_round == 2
     check_games_finished(t)
     assert meetings(t).most_common(1)[0][1] == 1  # no rematch
-    assert [s.rank for s in tournaments.standings(t)] == list(range(1, 5))
+    assert [s.rank for s in tournament_standings.standings(t)] == list(range(1, 5))
 
 
 def test_a_knockout_of_provence(worker):
-    knockout = tournaments.create(organiser(), "Provence knockout", "provence", "knockout", 2, capacity=4)
+    knockout = tournament_lifecycle.create(organiser(), "Provence knockout", "provence", "knockout", 2, capacity=4)
     field_of_bots(knockout, 4)
-    tournaments.start(knockout.pk, knockout.organiser)
+    tournament_lifecycle.start(knockout.pk, knockout.organiser)
     t = run_to_the_end(knockout, worker, 240)
     assert t.status == "finished" and t.current_round == t.rounds == 2
     check_games_finished(t)
@@ -310,11 +317,11 @@ def test_a_knockout_of_provence(worker):
 def test_a_knockout_of_pickpic_at_three_seats(worker):
     """Nine players: three tables of three, the winner of each through to a final table."""
     boss = organiser()
-    t = tournaments.create(
+    t = tournament_lifecycle.create(
         boss, "Pick Pic knockout", "pickpic", "knockout", 3, through=1, options={"target": 3}, capacity=9
     )
     field_of_bots(t, 9)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t = run_to_the_end(t, worker, 300)
     assert t.status == "finished" and t.current_round == t.rounds == 2
     check_games_finished(t)
@@ -323,7 +330,7 @@ def test_a_knockout_of_pickpic_at_three_seats(worker):
     winners = {table.players[table.places.index(min(table.places))] for table in first.tables.all()}
     assert set(final.tables.get().players) <= winners | set(first.byes)
     champion = final.tables.get()
-    assert tournaments.standings(t)[0].registration.user_id in {
+    assert tournament_standings.standings(t)[0].registration.user_id in {
         p for p, place in zip(champion.players, champion.places) if place == min(champion.places)
     }
 
@@ -332,9 +339,11 @@ def test_a_round_robin_of_pickpic_at_three_seats(worker):
     """Four players of a game for three or more: one table of three a round, the fourth sitting
     out in turn, until every two have met."""
     boss = organiser()
-    t = tournaments.create(boss, "Pick Pic round robin", "pickpic", "round_robin", 3, options={"target": 3}, capacity=4)
+    t = tournament_lifecycle.create(
+        boss, "Pick Pic round robin", "pickpic", "round_robin", 3, options={"target": 3}, capacity=4
+    )
     field_of_bots(t, 4)
-    tournaments.start(t.pk, boss)
+    tournament_lifecycle.start(t.pk, boss)
     t = run_to_the_end(t, worker, 300)
     assert t.status == "finished" and t.current_round == t.rounds
     check_games_finished(t)

@@ -1,4 +1,4 @@
-"""A tournament's life through its use cases (games.community.tournaments), on the tiny Duel: create,
+"""A tournament's life through its use cases (games.community.tournament_*), on the tiny Duel: create,
 register, start, each round's games created at once with their clocks, the next round when the last
 game ends, withdrawals, the final standings, the notices. The games end by resignation here (the
 worker's part is tests/tournaments/test_end_to_end.py): what the worker is told after a finishing
@@ -14,7 +14,13 @@ from django.utils import timezone
 from jsonschema import Draft202012Validator
 
 from accounts.models import User
-from games.community import social, tournament_staff, tournaments
+from games.community import (
+    social,
+    tournament_lifecycle,
+    tournament_registration,
+    tournament_staff,
+    tournament_standings,
+)
 from games.errors import AlreadyJoined, Forbidden, TournamentClosed, WrongPlayerCount
 from games.models import Game, Notification, Registration, Tournament, TournamentRound, TournamentTable
 from games.play import store
@@ -37,7 +43,7 @@ def organiser():
 def make(organiser, format="swiss", kind="duel", table_size=2, **more) -> Tournament:
     if format == "swiss":
         more.setdefault("rounds", 3)
-    return tournaments.create(organiser, "Spring cup", kind, format, table_size, **more)
+    return tournament_lifecycle.create(organiser, "Spring cup", kind, format, table_size, **more)
 
 
 def play_round(t: Tournament, loser=lambda table: table.players[-1]) -> TournamentRound:
@@ -50,7 +56,7 @@ def play_round(t: Tournament, loser=lambda table: table.players[-1]) -> Tourname
         if table.game.status == "active":
             social.resign(table.game_id, User.objects.get(pk=loser(table)))
         ids.append(str(table.game_id))
-    tournaments.games_finished(ids)
+    tournament_lifecycle.games_finished(ids)
     t.refresh_from_db()
     return rnd
 
@@ -67,8 +73,8 @@ def test_a_swiss_of_five_runs_to_its_end_with_one_bye_each_and_no_rematch(organi
     t = make(organiser)
     assert len(t.seed) == 64 and t.seed_hash == store.seed_hash(t.seed)
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     t.refresh_from_db()
     assert t.status == "running" and t.current_round == 1
     first = TournamentRound.objects.get(tournament=t, number=1)
@@ -87,7 +93,7 @@ def test_a_swiss_of_five_runs_to_its_end_with_one_bye_each_and_no_rematch(organi
     assert len(byes) == 3 and len(set(byes)) == 3  # one a round, nobody twice
     met = [frozenset(table) for tables in rounds_of(t) for table in tables]
     assert len(met) == len(set(met))  # five players, three rounds: no rematch is needed
-    standings = tournaments.standings(t)
+    standings = tournament_standings.standings(t)
     assert [s.rank for s in standings] == [1, 2, 3, 4, 5]
     assert [s.points for s in standings] == sorted((s.points for s in standings), reverse=True)
     # Each player heard of their registration, each round's game or bye, and the end.
@@ -103,13 +109,13 @@ def test_the_pairings_are_a_function_of_the_history_and_the_seed(organiser):
     players = users(8)
     t = make(organiser, rounds=3)
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     play_round(t, loser=lambda table: max(table.players))
     t.refresh_from_db()
     field = [str(r.user_id) for r in Registration.objects.filter(tournament=t).order_by("number")]
-    history = [e for e in tournaments.history(t) if e.round == 1]
-    again = pairing.swiss_pairs(field, history, t.seed, tournaments.scoring(t))
+    history = [e for e in tournament_standings.history(t) if e.round == 1]
+    again = pairing.swiss_pairs(field, history, t.seed, tournament_standings.scoring(t))
     served = rounds_of(t)[1]
     assert sorted(frozenset(map(int, table)) for table in again.tables) == sorted(frozenset(x) for x in served)
 
@@ -118,8 +124,8 @@ def test_a_knockout_gives_its_byes_to_the_top_seeds_and_crowns_the_last_one_stan
     players = users(6)
     t = make(organiser, format="knockout")
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     t.refresh_from_db()
     assert t.rounds == 3
     seeded = list(Registration.objects.filter(tournament=t).order_by("number").values_list("user_id", flat=True))
@@ -129,7 +135,7 @@ def test_a_knockout_gives_its_byes_to_the_top_seeds_and_crowns_the_last_one_stan
     by_seed = {u: i for i, u in enumerate(seeded)}
     while t.status == "running":
         play_round(t, loser=lambda table: max(table.players, key=by_seed.get))
-    standings = tournaments.standings(t)
+    standings = tournament_standings.standings(t)
     assert standings[0].registration.user_id == seeded[0]
     assert standings[1].registration.user_id == seeded[1]  # seeds 1 and 2 meet only in the final
     assert [s.round_reached for s in standings][:2] == [3, 3]
@@ -139,8 +145,8 @@ def test_a_round_robin_pairs_everyone_once(organiser):
     players = users(5)
     t = make(organiser, format="round_robin")
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     t.refresh_from_db()
     assert t.rounds == 5  # five players: five rounds, one bye each
     while t.status == "running":
@@ -155,11 +161,11 @@ def test_withdrawing_resigns_the_game_in_progress_and_pairs_the_player_no_more(o
     players = users(4)
     t = make(organiser, rounds=2)
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     leaver = players[0]
     table = TournamentTable.objects.get(round__tournament=t, players__contains=[leaver.pk])
-    tournaments.withdraw(t.pk, leaver)
+    tournament_registration.withdraw(t.pk, leaver)
     game = Game.objects.get(pk=table.game_id)
     assert game.status == "finished"
     assert game.result["places"][table.players.index(leaver.pk)] == 2
@@ -167,33 +173,33 @@ def test_withdrawing_resigns_the_game_in_progress_and_pairs_the_player_no_more(o
     second = rounds_of(t)[1]
     assert all(leaver.pk not in table for table in second)
     assert TournamentRound.objects.get(tournament=t, number=2).byes  # three left: one has a bye
-    assert leaver.pk in [s.registration.user_id for s in tournaments.standings(t)]
+    assert leaver.pk in [s.registration.user_id for s in tournament_standings.standings(t)]
 
 
 def test_registration_is_refused_twice_when_full_and_after_the_start(organiser):
     a, b, c = users(3)
     t = make(organiser, capacity=2)
-    tournaments.register(t.pk, a)
+    tournament_registration.register(t.pk, a)
     with pytest.raises(AlreadyJoined):
-        tournaments.register(t.pk, a)
-    tournaments.register(t.pk, b)
+        tournament_registration.register(t.pk, a)
+    tournament_registration.register(t.pk, b)
     with pytest.raises(TournamentClosed):
-        tournaments.register(t.pk, c)
+        tournament_registration.register(t.pk, c)
     knockout = make(organiser, format="knockout")
     for u in (a, b):
-        tournaments.register(knockout.pk, u)
-    tournaments.start(knockout.pk, organiser)
+        tournament_registration.register(knockout.pk, u)
+    tournament_lifecycle.start(knockout.pk, organiser)
     with pytest.raises(TournamentClosed):  # a knockout's bracket is fixed at the start
-        tournaments.register(knockout.pk, c)
+        tournament_registration.register(knockout.pk, c)
 
 
 def test_a_running_swiss_takes_late_players_into_its_next_round(organiser):
     a, b, c, late = users(4)
     t = make(organiser, rounds=2)
     for u in (a, b, c):
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
-    tournaments.register(t.pk, late)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
+    tournament_registration.register(t.pk, late)
     play_round(t)
     second = rounds_of(t)[1]
     seated = {p for table in second for p in table} | set(TournamentRound.objects.get(tournament=t, number=2).byes)
@@ -203,11 +209,11 @@ def test_a_running_swiss_takes_late_players_into_its_next_round(organiser):
 def test_only_the_organiser_starts_and_not_without_players(organiser):
     (a,) = users(1)
     t = make(organiser)
-    tournaments.register(t.pk, a)
+    tournament_registration.register(t.pk, a)
     with pytest.raises(Forbidden):
-        tournaments.start(t.pk, a)
+        tournament_lifecycle.start(t.pk, a)
     with pytest.raises(WrongPlayerCount):
-        tournaments.start(t.pk, organiser)
+        tournament_lifecycle.start(t.pk, organiser)
     t.refresh_from_db()
     assert t.status == "registering" and not TournamentRound.objects.filter(tournament=t).exists()
 
@@ -218,10 +224,10 @@ def test_the_beat_starts_a_tournament_at_its_time_and_cancels_one_too_small(orga
     full = make(organiser, starts_at=soon)
     small = make(organiser, starts_at=soon)
     for u in players:
-        tournaments.register(full.pk, u)
-    tournaments.register(small.pk, players[0])
+        tournament_registration.register(full.pk, u)
+    tournament_registration.register(small.pk, players[0])
     Tournament.objects.filter(pk__in=[full.pk, small.pk]).update(starts_at=timezone.now() - timedelta(seconds=1))
-    counts = tournaments.due()
+    counts = tournament_lifecycle.due()
     full.refresh_from_db()
     small.refresh_from_db()
     assert counts["started"] == 2
@@ -234,24 +240,24 @@ def test_the_beat_advances_a_round_whose_last_message_was_lost(organiser):
     players = users(4)
     t = make(organiser, rounds=2)
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     for table in TournamentTable.objects.filter(round__tournament=t):
         social.resign(table.game_id, User.objects.get(pk=table.players[1]))
     # No games_finished: the worker never heard. The beat finds the round over.
-    assert tournaments.due()["advanced"] == 1
+    assert tournament_lifecycle.due()["advanced"] == 1
     t.refresh_from_db()
     assert t.current_round == 2
 
 
 def test_bots_fill_the_last_table_and_a_cooperative_game_has_no_tournament(organiser):
     players = users(5)
-    t = tournaments.create(
+    t = tournament_lifecycle.create(
         organiser, "Pick Pic night", "pickpic", "swiss", 4, rounds=1, bots_fill=True, bot_level=1, options={"target": 3}
     )
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     bots = Registration.objects.filter(tournament=t, user__is_bot=True)
     assert bots.count() == 3  # eight players: two full tables
     games = Game.objects.filter(tournament_table__round__tournament=t)
@@ -260,15 +266,15 @@ def test_bots_fill_the_last_table_and_a_cooperative_game_has_no_tournament(organ
     from games.errors import Invalid
 
     with pytest.raises(Invalid):
-        tournaments.create(organiser, "Together", "photoshoot", "swiss", 3, rounds=1)
+        tournament_lifecycle.create(organiser, "Together", "photoshoot", "swiss", 3, rounds=1)
 
 
 def test_a_tournament_game_cannot_be_aborted(organiser):
     a, b = users(2)
     t = make(organiser, rounds=1)
     for u in (a, b):
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     table = TournamentTable.objects.get(round__tournament=t)
     with pytest.raises(Forbidden):
         social.vote_abort(table.game_id, a)
@@ -283,8 +289,8 @@ def test_staff_pause_holds_the_next_round_and_unpausing_opens_it(organiser):
     players = users(4)
     t = make(organiser, rounds=2)
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     tournament_staff.set_paused(t.pk, staff, True)
     play_round(t)
     assert t.current_round == 1
@@ -299,10 +305,12 @@ def test_staff_pause_holds_the_next_round_and_unpausing_opens_it(organiser):
 
 def test_a_knockout_at_tables_sends_the_top_places_through_until_one_table_is_left(organiser):
     players = users(9)
-    t = tournaments.create(organiser, "Pick Pic knockout", "pickpic", "knockout", 3, through=1, options={"target": 3})
+    t = tournament_lifecycle.create(
+        organiser, "Pick Pic knockout", "pickpic", "knockout", 3, through=1, options={"target": 3}
+    )
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     t.refresh_from_db()
     assert t.rounds == 2
     seeded = list(Registration.objects.filter(tournament=t).order_by("number").values_list("user_id", flat=True))
@@ -316,8 +324,8 @@ def test_a_knockout_at_tables_sends_the_top_places_through_until_one_table_is_le
                 game = Game.objects.get(pk=table.game_id)
                 if game.status == "active":
                     social.resign(table.game_id, User.objects.get(pk=loser))
-        tournaments.games_finished([str(table.game_id) for table in rnd.tables.all()])
+        tournament_lifecycle.games_finished([str(table.game_id) for table in rnd.tables.all()])
         t.refresh_from_db()
     final = rounds_of(t)[1]
     assert len(final) == 1 and sorted(final[0]) == sorted(seeded[:3])
-    assert tournaments.standings(t)[0].registration.user_id == seeded[0]
+    assert tournament_standings.standings(t)[0].registration.user_id == seeded[0]

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Permission
 from accounts.models import User
 from jsonschema import Draft202012Validator
 
-from games.community import tournament_staff, tournaments
+from games.community import tournament_lifecycle, tournament_registration, tournament_staff, tournament_standings
 from games.engines import base
 from games.errors import Forbidden, GameNotActive, Invalid, NotFound
 from games.models import Event, Game, Notification, TournamentRound
@@ -38,10 +38,12 @@ def staff():
 
 
 def running(organiser, players: list[User], kind="duel", size=2, rounds=2, **options) -> tuple:
-    t = tournaments.create(organiser, "Spring cup", kind, "swiss", size, rounds=rounds, options=options or None)
+    t = tournament_lifecycle.create(
+        organiser, "Spring cup", kind, "swiss", size, rounds=rounds, options=options or None
+    )
     for u in players:
-        tournaments.register(t.pk, u)
-    tournaments.start(t.pk, organiser)
+        tournament_registration.register(t.pk, u)
+    tournament_lifecycle.start(t.pk, organiser)
     t.refresh_from_db()
     return t, list(TournamentRound.objects.get(tournament=t, number=t.current_round).tables.order_by("number"))
 
@@ -67,7 +69,7 @@ def test_a_settled_game_ends_with_the_stated_places_and_the_round_moves_on(organ
     t.refresh_from_db()
     assert tables[0].places == [2, 1] and t.current_round == 2
     winner = game.seat_set.get(number=1).user_id
-    assert tournaments.standings(t)[0].registration.user_id == winner
+    assert tournament_standings.standings(t)[0].registration.user_id == winner
 
 
 def test_settling_the_last_game_of_the_last_round_finishes_the_tournament(organiser, staff):
@@ -75,7 +77,7 @@ def test_settling_the_last_game_of_the_last_round_finishes_the_tournament(organi
     tournament_staff.settle_game(t.pk, staff, tables[0].game_id, [1, 1])
     t.refresh_from_db()
     assert t.status == "finished"
-    assert [s.points for s in tournaments.standings(t)] == [0.5, 0.5]
+    assert [s.points for s in tournament_standings.standings(t)] == [0.5, 0.5]
 
 
 def test_a_team_game_is_settled_by_team(organiser, staff):
