@@ -132,6 +132,17 @@ def test_patroni_replicates_synchronously_not_strict_as_the_operations_guide_say
     assert 'CREATE DATABASE darkroom"' in mounted("db", script).read_text()
 
 
+def test_patroni_fails_over_at_the_pace_the_operations_guide_gives_and_the_fault_test_kills_at():
+    from tests.faults.stack import PatroniCluster
+
+    dcs = PATRONI["bootstrap"]["dcs"]
+    pace = (dcs["ttl"], dcs["loop_wait"], dcs["retry_timeout"])
+    assert dcs["ttl"] >= dcs["loop_wait"] + 2 * dcs["retry_timeout"]  # Patroni refuses less
+    guide = (ROOT / "docs" / "operations.md").read_text()
+    assert "ttl: {}, loop_wait: {}, retry_timeout: {}".format(*pace) in guide
+    assert (PatroniCluster.TTL, PatroniCluster.LOOP_WAIT, PatroniCluster.RETRY_TIMEOUT) == pace
+
+
 def test_the_patroni_image_runs_the_same_postgresql_as_compose_and_patroni_finds_it():
     dockerfile = (ROOT / "deploy" / "ha" / "patroni" / "Dockerfile").read_text()
     assert re.search(rf"^FROM {re.escape(COMPOSE['services']['db']['image'])}$", dockerfile, re.M)

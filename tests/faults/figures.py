@@ -70,12 +70,15 @@ def record(
     rows=None,
     note: str = "",
     since: datetime | None = None,
+    down_since: datetime | None = None,
     clocks: int | None = None,
     targets: dict[str, float] | None = None,
     counted: dict[str, tuple[int, int]] | None = None,
 ) -> str:
     """One line of figures for `scenario`'s games: `after` an outage ended (the catch-up of the
-    clocks due meanwhile), `since` a process was killed (the lateness of the clocks fired after
+    clocks due meanwhile: with `down_since`, when the outage began, every clock due before `after`
+    and fired after `down_since`, one fired before `after` was seen counting 0 s; without it, those
+    fired after `after`), `since` a process was killed (the lateness of the clocks fired after
     it, counted from their deadline or the kill, whichever was later), and with `clocks` (each
     game's, when they all should have fired) how many were lost or doubled. `rows` are (game,
     data, created_at) of their TimerExpired events when they live elsewhere than the test
@@ -90,7 +93,13 @@ def record(
         late.append((created_at - deadline).total_seconds())
         if since is not None and created_at >= since:
             later.append((created_at - max(deadline, since)).total_seconds())
-        if after is not None and deadline <= after <= created_at:  # due meanwhile, not fired before
+        if after is None or deadline > after:
+            continue
+        if down_since is not None and created_at >= down_since:
+            # Due before the service was seen back and not fired before it went: the worker may
+            # fire it before the watcher notices the return.
+            catch_up.append(max(0.0, (created_at - after).total_seconds()))
+        elif down_since is None and after <= created_at:  # due meanwhile, not fired before
             catch_up.append((created_at - after).total_seconds())
     parts = [
         f"{scenario}: {len(games)} games, {len(late)} expiries",

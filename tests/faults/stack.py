@@ -474,7 +474,8 @@ class PatroniCluster:
     the application takes; `kill_leader()` SIGKILLs the leader's Patroni and PostgreSQL at once, as
     a machine that dies."""
 
-    TTL = 20
+    # The failover's pace, as docs/operations.md#postgresql-failover and deploy/ha/patroni.yml set it.
+    TTL, LOOP_WAIT, RETRY_TIMEOUT = 15, 2, 6
 
     def __init__(self):
         self.dir = Path(tempfile.mkdtemp(prefix="darkroom-patroni-"))
@@ -533,8 +534,8 @@ etcd3: {{hosts: "{hosts}"}}
 bootstrap:
   dcs:
     ttl: {self.TTL}
-    loop_wait: 2
-    retry_timeout: 5
+    loop_wait: {self.LOOP_WAIT}
+    retry_timeout: {self.RETRY_TIMEOUT}
     synchronous_mode: true
     synchronous_mode_strict: false
     postgresql: {{parameters: {{fsync: "off"}}}}
