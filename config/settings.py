@@ -211,6 +211,9 @@ LIVE_AUTH_CACHE_SECONDS = float(os.environ.get("LIVE_AUTH_CACHE_SECONDS", 30))
 # How many games one user stream follows at most (named on connect and added since, besides the
 # user's own): a browser's tabs share one stream (docs/web.md).
 LIVE_STREAM_GAMES = int(os.environ.get("LIVE_STREAM_GAMES", 50))
+# How many tournaments one user stream follows on request, besides the user's own (docs/tournaments.md):
+# a tab follows the tournament page it shows, and a browser's tabs share one stream.
+LIVE_STREAM_TOURNAMENTS = int(os.environ.get("LIVE_STREAM_TOURNAMENTS", 20))
 # Open channels at once, counted across processes (games.realtime.limits; 429 with Retry-After
 # past them): a browser holds one stream, whatever its number of tabs; an address may be a
 # school's or an office's many browsers.

@@ -1,6 +1,6 @@
-"""Following games on an open user stream (docs/api.md#live-updates): the stream names its id in
-`event: ready`; these requests add or drop a game from any process, and the process holding the
-stream hears the change on Redis (games.realtime.live.change_stream)."""
+"""Following games and tournaments on an open user stream (docs/api.md#live-updates): the stream
+names its id in `event: ready`; these requests add or drop a game or a tournament from any process,
+and the process holding the stream hears the change on Redis (games.realtime.live.change_stream)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import ErrorOut, StrictInput, parse
+from games.community import tournament_lookup
 from games.errors import Invalid, NotFound
 from games.play import access
 from games.realtime import live
@@ -78,4 +79,60 @@ class StreamGameView(APIView):
         except ValueError:
             raise NotFound(gettext("no such game")) from None
         _change(request, stream_id, game_id, None, False)
+        return Response(status=204)
+
+
+class TournamentFollowIn(StrictInput):
+    tournament = serializers.UUIDField()
+
+
+class TournamentFollowOut(serializers.Serializer):
+    stream = serializers.CharField()
+    tournament = serializers.UUIDField()
+
+
+def _change_tournament(request, stream_id: str, tournament_id: str, follow: bool) -> None:
+    if follow:
+        # One its user may not see is as one that does not exist: 404, as its page answers.
+        tournament_lookup.get(tournament_id, user=request.user)
+    most = settings.LIVE_STREAM_TOURNAMENTS
+    why = live.change_stream(stream_id, request.user.pk, tournament_id, None, follow, most, part="t")
+    if why == "stream":
+        raise NotFound(gettext("no such open stream of yours"))
+    if why == "full":
+        raise Invalid(gettext("a stream follows at most %(most)s tournaments") % {"most": most}, most=most)
+
+
+class StreamTournamentsView(APIView):
+    """Add a tournament to an open user stream: its `tournament` messages, as a player's."""
+
+    @extend_schema(
+        request=TournamentFollowIn,
+        responses={
+            202: TournamentFollowOut,
+            400: OpenApiResponse(ErrorOut, description="invalid (a stream already at LIVE_STREAM_TOURNAMENTS)"),
+            404: OpenApiResponse(
+                ErrorOut, description="not_found (no such stream of yours, or tournament you may see)"
+            ),
+        },
+        summary="Follow a tournament on your open stream",
+    )
+    def post(self, request, stream_id):
+        data = parse(TournamentFollowIn, request.data)
+        tournament_id = str(data["tournament"])
+        _change_tournament(request, stream_id, tournament_id, True)
+        return Response({"stream": stream_id, "tournament": tournament_id}, status=202)
+
+
+class StreamTournamentView(APIView):
+    @extend_schema(
+        responses={204: None, 404: OpenApiResponse(ErrorOut, description="not_found")},
+        summary="Stop following a tournament on your open stream",
+    )
+    def delete(self, request, stream_id, tournament_id):
+        try:
+            tournament_id = str(uuid.UUID(tournament_id))
+        except ValueError:
+            raise NotFound(gettext("no such tournament")) from None
+        _change_tournament(request, stream_id, tournament_id, False)
         return Response(status=204)

@@ -72,6 +72,12 @@ urlpatterns = [
     path("stream-tickets/", tickets.StreamTicketsView.as_view(), name="stream-tickets"),
     path("stream/<str:stream_id>/games/", follows.StreamGamesView.as_view(), name="stream-games"),
     path("stream/<str:stream_id>/games/<text:game_id>/", follows.StreamGameView.as_view(), name="stream-game"),
+    path("stream/<str:stream_id>/tournaments/", follows.StreamTournamentsView.as_view(), name="stream-tournaments"),
+    path(
+        "stream/<str:stream_id>/tournaments/<text:tournament_id>/",
+        follows.StreamTournamentView.as_view(),
+        name="stream-tournament",
+    ),
     path("games/<text:game_id>/state/", views.StateAtView.as_view(), name="game-state"),
     path("games/<text:game_id>/disputes/", views.DisputesView.as_view(), name="game-disputes"),
     path("games/<text:game_id>/resign/", social.ResignView.as_view(), name="game-resign"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from games.errors import Invalid, NotFound
@@ -44,6 +45,13 @@ def may_see(tournament: Tournament, user) -> bool:
     if not user.is_authenticated:
         return False
     return user.pk == tournament.organiser_id or user.is_staff or tournament.registrations.filter(user=user).exists()
+
+
+def seen_by(user) -> Q:
+    """The tournaments `user` may see (as `may_see`), for a query."""
+    if user.is_staff:
+        return Q()
+    return Q(private=False) | Q(organiser=user) | Q(registrations__user=user)
 
 
 def listed(kind: str | None = None, status: str | None = None):

@@ -186,19 +186,22 @@ def stream_key(stream_id: str) -> str:
     return key("stream", stream_id)
 
 
-def change_stream(stream_id: str, user_id: int, game_id: str, after: int | None, follow: bool, most: int) -> str | None:
-    """Follow (or stop following) a game on an open stream of `user_id`, and tell the process that
-    holds it. None if done; else why not: "stream" (no such open stream of theirs) or "full" (it
-    already follows `most` games)."""
+def change_stream(
+    stream_id: str, user_id: int, game_id: str, after: int | None, follow: bool, most: int, part: str = "g"
+) -> str | None:
+    """Follow (or stop following) a game (`part` "g"; a tournament: "t") on an open stream of
+    `user_id`, and tell the process that holds it. None if done; else why not: "stream" (no such
+    open stream of theirs) or "full" (it already follows `most` of that part)."""
     name = stream_key(stream_id)
     conn = client()
-    owner, fields = conn.hget(name, "user"), conn.hlen(name)
+    owner, fields = conn.hget(name, "user"), conn.hkeys(name)
     if owner is None or owner.decode() != str(user_id):
         return "stream"
-    field_name = f"g:{game_id}"
+    field_name = f"{part}:{game_id}"
     with conn.pipeline(transaction=True) as pipe:
         if follow:
-            if fields - 2 >= most and not conn.hexists(name, field_name):
+            following = sum(1 for f in fields if f.startswith(f"{part}:".encode()))
+            if following >= most and field_name.encode() not in fields:
                 return "full"
             pipe.hset(name, field_name, "" if after is None else str(after))
         else:

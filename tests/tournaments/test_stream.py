@@ -1,8 +1,10 @@
 """A tournament followed live (docs/tournaments.md, "Following a tournament live"): a player's and
 an organiser's own stream (`/stream/`) carry a `tournament` message for each tournament of theirs
 on connect and at each change (a player in or out, the start, a game over, its places in the
-standings, a new round), once more when they leave it, and none of others' tournaments. Against
-a real server process; the messages are checked against the OpenAPI document."""
+standings, a new round), once more when they leave it, and none of others' tournaments. Anyone who
+may see a tournament follows it on their stream on request (`POST /stream/{stream}/tournaments/`),
+at most LIVE_STREAM_TOURNAMENTS of them; a private one only if they may see it. Against a real
+server process; the messages are checked against the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -13,9 +15,12 @@ from accounts.models import User
 from games.community import tournament_staff
 from games.models import TournamentRound
 from tests.api.openapi import Contract, fetch_document
-from tests.live_server import user_stream
+from tests.live_server import Server, user_stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+CUP = {"kind": "duel", "format": "swiss", "table_size": 2, "rounds": 1}
 
 
 def call(server, who, method: str, path: str, body: dict | None = None) -> dict:
@@ -98,3 +103,83 @@ def test_a_stream_carries_no_tournament_its_user_is_not_in(server, alice, bob, c
     seen = other.until(lambda m: m.event == "tournament" and m.data["tournament"] == mine)
     assert [m.data["tournament"] for m in seen if m.event == "tournament"] == [mine]
     other.close()
+
+
+def test_a_watcher_follows_a_tournament_on_request_up_to_the_limit_and_stops(server, alice, bob, carol):
+    other = Server(LIVE_STREAM_TOURNAMENTS="2").start()  # a second process, with a small limit
+    try:
+        contract = Contract(fetch_document())
+        schema = contract.component("UserStreamTournament")
+        cups = [call(server, carol, "POST", "", {"name": f"Cup {n}", **CUP})["id"] for n in range(3)]
+        watcher = user_stream(server, bob.token)
+        stream_id = watcher.next().data["stream"]
+        with other.client(bob.token) as http:
+            added = http.post(f"/stream/{stream_id}/tournaments/", json={"tournament": cups[0]})
+            assert added.status_code == 202, added.text
+            assert added.json() == {"stream": stream_id, "tournament": cups[0]}
+            first = news_of(watcher, cups[0])  # at once: what it is now
+            assert first["status"] == "registering" and first["registered"] == 0
+            assert http.post(f"/stream/{stream_id}/tournaments/", json={"tournament": cups[1]}).status_code == 202
+            full = http.post(f"/stream/{stream_id}/tournaments/", json={"tournament": cups[2]})
+            assert (full.status_code, full.json()["code"], full.json()["most"]) == (400, "invalid", 2), full.text
+            again = http.post(f"/stream/{stream_id}/tournaments/", json={"tournament": cups[0]})
+            assert again.status_code == 202  # one followed already takes no more room
+        news_of(watcher, cups[1])
+
+        call(server, alice, "POST", f"{cups[0]}/register/")
+        registered = news_of(watcher, cups[0])
+        assert registered["registered"] == 1 and not list(schema.iter_errors(registered))
+
+        with other.client(bob.token) as http:
+            assert http.delete(f"/stream/{stream_id}/tournaments/{cups[0]}/").status_code == 204
+            assert http.post(f"/stream/{stream_id}/tournaments/", json={"tournament": cups[2]}).status_code == 202
+        news_of(watcher, cups[2])  # the room the first one left
+        # The first no longer followed: its next change is not carried, the third's is.
+        call(server, alice, "POST", f"{cups[0]}/withdraw/")
+        call(server, alice, "POST", f"{cups[2]}/register/")
+        seen = watcher.until(lambda m: m.event == "tournament" and m.data["tournament"] == cups[2])
+        assert [m.data["tournament"] for m in seen if m.event == "tournament"] == [cups[2]]
+        assert seen[-1].data["registered"] == 1
+        watcher.close()
+    finally:
+        other.stop()
+
+
+def test_a_private_tournament_is_followed_only_by_those_who_may_see_it(server, alice, bob, carol):
+    secret = call(server, carol, "POST", "", {"name": "Secret", "private": True, **CUP})
+    public = call(server, carol, "POST", "", {"name": "Open", **CUP})["id"]
+    watcher = user_stream(server, bob.token)
+    stream_id = watcher.next().data["stream"]
+    with server.client(bob.token) as http:
+        hidden = http.post(f"/stream/{stream_id}/tournaments/", json={"tournament": secret["id"]})
+        nowhere = http.post(
+            f"/stream/{stream_id}/tournaments/", json={"tournament": "00000000-0000-4000-8000-000000000000"}
+        )
+        # Nothing told apart from a tournament that does not exist.
+        assert (
+            (hidden.status_code, hidden.json())
+            == (nowhere.status_code, nowhere.json())
+            == (
+                404,
+                {"code": "not_found", "detail": "no such tournament"},
+            )
+        )
+        bad = http.post(f"/stream/{stream_id}/tournaments/", json={"tournament": "nope"})
+        assert (bad.status_code, bad.json()["code"]) == (400, "invalid")
+        assert http.delete(f"/stream/{stream_id}/tournaments/nope/").status_code == 404
+        with server.client(alice.token) as theirs:  # only the stream's owner changes it
+            stolen = theirs.post(f"/stream/{stream_id}/tournaments/", json={"tournament": public})
+        assert (stolen.status_code, stolen.json()["code"]) == (404, "not_found")
+    call(server, alice, "POST", f"{secret['id']}/register/", {"code": secret["join_code"]})
+    with server.client(bob.token) as http:
+        assert http.post(f"/stream/{stream_id}/tournaments/", json={"tournament": public}).status_code == 202
+    seen = watcher.until(lambda m: m.event == "tournament")
+    assert [m.data["tournament"] for m in seen if m.event == "tournament"] == [public]
+    # Its registered players may see it: they follow it as anyone follows a public one.
+    mine = user_stream(server, alice.token)
+    her_stream = mine.next().data["stream"]
+    news_of(mine, secret["id"])
+    with server.client(alice.token) as http:
+        assert http.post(f"/stream/{her_stream}/tournaments/", json={"tournament": secret["id"]}).status_code == 202
+    watcher.close()
+    mine.close()

@@ -70,7 +70,8 @@ class UserStreamGame(serializers.Serializer):
 
 
 class UserStreamTournament(serializers.Serializer):
-    """One of your tournaments changed: read its page again (GET /tournaments/{id}/)."""
+    """A tournament of yours, or one your stream follows, changed: read its page again
+    (GET /tournaments/{id}/)."""
 
     tournament = serializers.UUIDField()
     status = serializers.ChoiceField(choices=["registering", "running", "finished", "cancelled"])
@@ -143,9 +144,10 @@ USER_STREAM_DOC = (
     "come as on each game's own stream, with the game's id in the data (`game`) and `game-` before "
     "each event name: `game-ready`, `game-event` (`id:` = `<game>:<seq>`), `game-chat`; "
     "`game-end` when a game may not (or no longer) be seen, which then stops following it. "
-    "`event: tournament` (no id) for each tournament you play in or organise, while it is open or "
-    "running, on connect and whenever it changes (a player in or out, a game over, the standings, "
-    "a round, a pause); once more when it ends or you leave it. "
+    "`event: tournament` (no id) for each tournament you play in or organise, or follow "
+    "(POST /stream/{stream}/tournaments/), while it is open or running, on connect and whenever it "
+    "changes (a player in or out, a game over, the standings, a round, a pause); once more when it "
+    "ends or you leave it. "
     "`: keep-alive` comments every LIVE_HEARTBEAT_SECONDS. `event: end` (then the stream closes): "
     "its token was revoked or expired."
 )

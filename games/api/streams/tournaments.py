@@ -1,5 +1,6 @@
 """The tournaments a user stream carries (docs/tournaments.md, "Following a tournament live"): the
-ones its user plays in (registered, not withdrawn) or organises, while they are open or running.
+ones its user plays in (registered, not withdrawn) or organises, and those it was asked to follow
+(games.api.follows) that its user may see, while they are open or running.
 Each change of one (a player in or out, the start, a game over, places recorded, a new round, a
 pause, the end) is a `tournament` message with what a client needs to know that its page changed;
 the page itself is read with GET /tournaments/{id}/ (a conditional GET: one read per change)."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 from django.db.models import Count, Q
 
 from games.api.streams.loop import sse
+from games.community import tournament_lookup
 from games.models import Game, Registration, Tournament, TournamentTable
 from games.realtime import live
 
@@ -23,6 +25,17 @@ class TournamentNews:
     def __init__(self, user):
         self.user = user
         self.said: dict[str, dict] = {}  # tournament id -> what was last said of it
+        self.asked: set[str] = set()  # followed on request, as the stream's Redis hash lists them
+        self.anew = False  # asked for another set since the last read: read them now
+
+    def follow(self, asked) -> None:
+        """The tournaments followed on request now. One no longer asked for is dropped without a
+        word (one of the user's own is said again at the next read)."""
+        asked = set(asked)
+        if asked != self.asked:
+            for gone in self.asked - asked:
+                self.said.pop(gone, None)
+            self.asked, self.anew = asked, True
 
     def channels(self) -> list[str]:
         return [live.tournament_channel(t) for t in self.said]
@@ -30,11 +43,13 @@ class TournamentNews:
     def read_now(self, heard: bool = True) -> list[str]:
         """What changed; `heard`: news on their channels (else only whether the user's tournaments
         are still the same ones is asked, one query)."""
+        self.anew = False
+        theirs = Q(organiser=self.user) | Q(registrations__user=self.user, registrations__withdrawn_at=None)
+        if self.asked:
+            # A private one only while its user may see it, as its page (404 else).
+            theirs |= Q(pk__in=self.asked) & tournament_lookup.seen_by(self.user)
         mine = {
-            str(pk)
-            for pk in Tournament.objects.filter(status__in=OPEN)
-            .filter(Q(organiser=self.user) | Q(registrations__user=self.user, registrations__withdrawn_at=None))
-            .values_list("pk", flat=True)
+            str(pk) for pk in Tournament.objects.filter(status__in=OPEN).filter(theirs).values_list("pk", flat=True)
         }
         if not heard and mine == set(self.said):
             return []

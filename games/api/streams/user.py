@@ -140,6 +140,7 @@ class UserReader:
             return dict(self.named)
         async with (await live.hub()).commanding() as commands:
             raw = await commands.hgetall(name)
+        self.tournaments.follow(k.decode()[2:] for k in raw if k.startswith(b"t:"))
         return {k.decode()[2:]: (int(v) if v else None) for k, v in raw.items() if k.startswith(b"g:")}
 
     async def close(self) -> None:
@@ -166,7 +167,7 @@ class UserReader:
         if self._changed("own", own) or not self.ready:
             news, more = await live.run_sync(self.read_now)
             chunks += news
-        heard = self._changed("tournaments", tournaments) or not self.ready
+        heard = self._changed("tournaments", tournaments) or not self.ready or self.tournaments.anew
         if self._changed("tournament-members", members) or heard:
             chunks += await live.run_sync(self.tournaments.read_now, heard)
         if not self.ready:
