@@ -1,6 +1,6 @@
 // The only door to the server: /api/v1/ with the player's token. Errors carry the server's
 // `detail` (and `code`) so every screen can show what the server said, never a guess.
-import { followGame, followUser } from "./live.js";
+import { followGame, followTournament, followUser } from "./live.js";
 import { chosenLanguage } from "./i18n.js";
 
 const BASE = "/api/v1";
@@ -87,4 +87,11 @@ export function follow(gameId, onChange, onChat = null, onGone = () => {}, { fro
 export function userStream({ onGame = () => {}, onNotification = () => {}, onTournament = () => {}, onOpen = () => {} }) {
   if (!auth.token) return () => {};
   return followUser({ onGame, onNotification, onTournament, onOpen, onEnd: () => get("/accounts/me/").catch(() => {}) });
+}
+
+/** News of a tournament you are not in, on your own stream (userStream's onTournament), while the
+ * page that shows it is open. Returns stop(). */
+export function watchTournament(id) {
+  if (!auth.token) return () => {};
+  return followTournament(id);
 }

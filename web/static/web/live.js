@@ -5,8 +5,10 @@
 // The stream is held by a `Hub`: in a SharedWorker where the browser has one (live-worker.js),
 // else in one tab elected with the Web Locks API, the others talking to it over a
 // BroadcastChannel; with neither, each tab holds its own. Tabs tell the hub which games they show
-// (follow / unfollow); the hub adds and drops them on the open stream
-// (`POST`/`DELETE /stream/{stream}/games/`) and hands each frame to the tabs that want it.
+// (follow / unfollow), and the tournaments they show without being in them (follow-tournament /
+// unfollow-tournament); the hub adds and drops them on the open stream
+// (`POST`/`DELETE /stream/{stream}/games/`, `/stream/{stream}/tournaments/`) and hands each frame to
+// the tabs that want it.
 //
 // This module is also loaded by the worker: nothing at its top level touches a window.
 const BASE = "/api/v1";
@@ -23,6 +25,8 @@ export class Hub {
     this.source = null;       // the EventSource, once asked for
     this.stream = null;       // the open stream's id (its `ready`)
     this.onServer = new Set(); // the games the open stream follows
+    this.watched = new Map();  // tournament -> the tabs that show it
+    this.watchedOnServer = new Set(); // the tournaments the open stream follows on request
     this.notes = null;        // the last notification heard: a reconnection resumes after it
     this.failures = 0;
     this.timer = null;
@@ -35,8 +39,11 @@ export class Hub {
     if (message.token !== undefined && message.token !== this.token) this.retoken(message.token);
     if (message.t === "follow") this.follow(tab, message.game, message.after ?? null);
     else if (message.t === "unfollow") this.unfollow(tab, message.game);
+    else if (message.t === "follow-tournament") this.watch(tab, message.tournament, true);
+    else if (message.t === "unfollow-tournament") this.watch(tab, message.tournament, false);
     else if (message.t === "bye") {
       for (const game of this.tabs.get(tab)) this.unfollow(tab, game);
+      for (const tournament of [...this.watched.keys()]) this.watch(tab, tournament, false);
       this.tabs.delete(tab);
     }
     if (this.stream) this.send(tab, { t: "open" });
@@ -71,6 +78,13 @@ export class Hub {
     this.sync();
   }
 
+  watch(tab, tournament, on) {
+    const tabs = this.watched.get(tournament) ?? new Set();
+    if (on) tabs.add(tab); else tabs.delete(tab);
+    if (tabs.size) this.watched.set(tournament, tabs); else this.watched.delete(tournament);
+    this.sync();
+  }
+
   headers() {
     return { Authorization: `Token ${this.token}`, Accept: "application/json", "Content-Type": "application/json" };
   }
@@ -97,6 +111,26 @@ export class Hub {
       if (this.games.has(game)) continue;
       this.onServer.delete(game);
       fetch(`${BASE}/stream/${stream}/games/${game}/`, { method: "DELETE", headers: this.headers() }).catch(() => {});
+    }
+    for (const tournament of this.watched.keys()) {
+      if (this.watchedOnServer.has(tournament)) continue;
+      this.watchedOnServer.add(tournament);
+      const r = await fetch(`${BASE}/stream/${stream}/tournaments/`, {
+        method: "POST", headers: this.headers(), body: JSON.stringify({ tournament }),
+      }).catch(() => null);
+      if (stream !== this.stream) return;
+      if (r && r.status === 404 && (await r.json().catch(() => ({}))).detail?.includes("stream")) {
+        this.reconnect();
+        return;
+      }
+      // Refused (not to be seen, or the stream follows its most): its page shows it as it was read.
+      if (!r || (!r.ok && r.status !== 404 && r.status !== 400)) this.watchedOnServer.delete(tournament);
+    }
+    for (const tournament of [...this.watchedOnServer]) {
+      if (this.watched.has(tournament)) continue;
+      this.watchedOnServer.delete(tournament);
+      fetch(`${BASE}/stream/${stream}/tournaments/${tournament}/`, { method: "DELETE", headers: this.headers() })
+        .catch(() => {});
     }
   }
 
@@ -137,6 +171,7 @@ export class Hub {
         this.stream = data.stream;
         if (this.notes === null) this.notes = data.after;
         this.onServer = asked;
+        this.watchedOnServer = new Set();   // a new stream follows no tournament until asked
         this.send(null, { t: "open" });
         this.sync();
       });
@@ -156,6 +191,7 @@ export class Hub {
     this.source = null;
     this.stream = null;
     this.onServer = new Set();
+    this.watchedOnServer = new Set();
   }
 
   // A single-use ticket cannot reconnect: a fresh one, after a wait longer with each failure,
@@ -196,6 +232,7 @@ export class Hub {
 let link = null;
 const watchers = new Map();   // game -> Set of watchers ({last, deliver, ...})
 const listeners = new Set();  // user stream handlers
+const watching = new Map();   // tournament -> how many of this tab's screens follow it
 let opened = false;
 
 function token() { return localStorage.getItem("darkroom.token"); }
@@ -224,6 +261,7 @@ function post(message) { connectLink().post({ ...message, token: token() }); }
 function announce() {
   post({ t: "hello" });
   watchers.forEach((set, game) => set.forEach((w) => post({ t: "follow", game, after: w.last })));
+  watching.forEach((count, tournament) => post({ t: "follow-tournament", tournament }));
 }
 
 function connectLink() {
@@ -338,4 +376,20 @@ export function followUser({ onGame = () => {}, onNotification = () => {}, onTou
   post({ t: "hello" });
   if (opened) onOpen();
   return () => listeners.delete(listener);
+}
+
+/** Follow a tournament the user is not in on the shared stream: its `tournament` messages reach
+ * followUser's onTournament as a player's do. Returns stop(). */
+export function followTournament(tournament) {
+  watching.set(tournament, (watching.get(tournament) ?? 0) + 1);
+  if (watching.get(tournament) === 1) post({ t: "follow-tournament", tournament });
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    const left = watching.get(tournament) - 1;
+    if (left) { watching.set(tournament, left); return; }
+    watching.delete(tournament);
+    post({ t: "unfollow-tournament", tournament });
+  };
 }

@@ -2,7 +2,7 @@
 // tournament's page (its standings, rounds and games, your next game, register, withdraw and the
 // organiser's start). Like every screen it only calls /api/v1/ and shows the server's own
 // `detail` on a refusal.
-import { get, post, userStream } from "./api.js";
+import { get, post, userStream, watchTournament } from "./api.js";
 import { h, fill } from "./svg.js";
 import { t } from "./i18n.js";
 import { ladderLinks } from "./ladders.js";
@@ -114,17 +114,20 @@ export async function tournamentsPage(main, { showError } = {}) {
     h("h2", {}, t("ladders.all")), ladderLinks(kinds.results || kinds));
 }
 
-// A tournament you play in or organise is pushed: your own stream says when it changed
-// (`tournament`), and the page reads it again then. Anyone else's page asks again every
-// POLL_SECONDS while the tournament has not ended (docs/tournaments.md, "Following a tournament live").
-export const POLL_SECONDS = 10;
+// Your own stream says when a tournament changed (`tournament`), and the page reads it again then:
+// one you play in or organise is always on it; one you are not in, the page follows on it while
+// it is shown (docs/tournaments.md, "Following a tournament live"). Nothing is asked between.
 
 /** #/tournaments/<id>: one tournament, kept up to date while it has not ended. */
-export async function tournamentPage(main, id, { showError, say }) {
+export async function tournamentPage(main, id, { showError, say, onLeave = () => {} }) {
   let shown = await get(`/tournaments/${id}/`);
-  const again = async () => { shown = await get(`/tournaments/${id}/`); draw(main, id, shown, again, { showError, say }); };
+  let unwatch = null;
+  // Not in it (or no longer): followed on request, until the player leaves the page.
+  const watch = () => {
+    if (!unwatch && !shown.you.registered && !shown.you.organiser && main.isConnected) unwatch = watchTournament(id);
+  };
+  const again = async () => { shown = await get(`/tournaments/${id}/`); draw(main, id, shown, again, { showError, say }); watch(); };
   draw(main, id, shown, again, { showError, say });
-  const pushed = () => shown.you.registered || shown.you.organiser;
   const open = () => main.isConnected && ["registering", "running"].includes(shown.status);
   let reading = null;
   const refresh = () => {
@@ -134,18 +137,16 @@ export async function tournamentPage(main, id, { showError, say }) {
       if (JSON.stringify(now) !== JSON.stringify(shown) && main.isConnected) {
         shown = now;
         draw(main, id, shown, again, { showError, say });
+        watch();
       }
     }).catch(() => { /* missed: the next news (or poll) reads it */ }).finally(() => { reading = null; });
   };
   const stop = userStream({
     onTournament: (news) => { if (news.tournament === id && main.isConnected) refresh(); },
-    onOpen: () => { if (open() && pushed()) refresh(); },   // news may have passed while it was closed
+    onOpen: () => { if (open()) refresh(); },   // news may have passed while it was closed
   });
-  // The screen is its own element: once the player has moved on it is detached, and all of it stops.
-  const timer = setInterval(() => {
-    if (!open()) { clearInterval(timer); stop(); return; }
-    if (!pushed() && !document.hidden) refresh();
-  }, POLL_SECONDS * 1000);
+  watch();
+  onLeave(() => { stop(); if (unwatch) unwatch(); });
 }
 
 function draw(main, id, one, again, { showError, say }) {
