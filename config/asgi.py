@@ -6,7 +6,9 @@ views (games/api/streams/) that wait on the event loop and read the database on 
 their own (games.realtime.live.run_sync), so a waiting client holds no database connection.
 """
 
+import asyncio
 import os
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext
@@ -50,6 +52,48 @@ class Executors:
 executors = Executors(keep=32)
 
 
+class Openings:
+    """At most `most` streams of an event loop between their request's start and their answer's
+    first message: the rest wait before Django makes their request.
+
+    An opening stream holds Django's request and the frames of every middleware around its view
+    until the view has answered, and the views answer a few at a time (they read the database on
+    the LIVE_DB_THREADS threads). 10,000 streams opened at once, all of them opening together, left
+    the `live` processes 10 KiB a stream larger than the same streams opened a hundred at a time:
+    what they allocate while opening is freed, but the memory stays with the process. Streams open
+    as fast either way; long-polls, which answer only when they have news, are not counted."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    async def serve(self, scope, receive, send):
+        loop = asyncio.get_running_loop()
+        gate = self.gates.get(loop)
+        if gate is None:
+            gate = self.gates[loop] = asyncio.Semaphore(self.most)
+        await gate.acquire()
+        opening = True
+
+        async def answer(message):
+            nonlocal opening
+            if opening:
+                opening = False
+                gate.release()
+            await send(message)
+
+        try:
+            return await django_application(scope, receive, answer)
+        finally:
+            if opening:
+                gate.release()
+
+
+openings = Openings(most=64)
+
+
 async def application(scope, receive, send):
     """Django's application, and the lifespan messages it does not take (ASGI's lifespan protocol).
 
@@ -60,6 +104,8 @@ async def application(scope, receive, send):
     if scope["type"] == "http" and live.WAITING_PATHS.match(scope.get("path", "")):
         # A stream or a long-poll: Django's own context, whose thread starts only at its end (for
         # its response's close()), rather than a lent one whose thread would wait with it.
+        if scope["path"].endswith("/stream/"):
+            return await openings.serve(scope, receive, send)
         return await django_application(scope, receive, send)
     if scope["type"] != "lifespan":
         executor = executors.borrow()  # on the event loop's thread only: no lock

@@ -4,7 +4,8 @@ The Procfile's proxy, web and live processes, as bench_streams starts them; BENC
 streams (2,000 by default) over BENCH_MEM_GAMES games opened on raw sockets, nothing moving. The
 resident memory of each part (nginx, `web`, `live`: each master with its workers) is read idle, with
 a first hundred streams open (the first ones also pay what a process loads once, whatever the
-number of streams), and with all of them open. Printed per part: the growth over every stream (what
+number of streams), and with all of them open: the rest opened BENCH_MEM_AT_ONCE at a time (all at
+once by default, as bench_streams' fleet opens them). Printed per part: the growth over every stream (what
 bench_streams prints) and the growth per stream past the first hundred (what one more stream
 costs), in a minute or two rather than bench_streams' whole run.
 """
@@ -39,15 +40,15 @@ class Fleet:
         self.tasks: list[asyncio.Task] = []
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
 
-    def open(self, streams: list[tuple[str, str]], timeout: float = 600) -> int:
-        """Open these (game, token) streams, a hundred at a time; how many failed."""
+    def open(self, streams: list[tuple[str, str]], at_once: int, timeout: float = 600) -> int:
+        """Open these (game, token) streams, `at_once` at a time; how many failed."""
 
         async def opening():
             failed = 0
-            for at in range(0, len(streams), 100):
+            for at in range(0, len(streams), at_once):
                 batch = [
                     stream_load.SSEReader(self.host, int(self.port), game, token, {})
-                    for game, token in streams[at : at + 100]
+                    for game, token in streams[at : at + at_once]
                 ]
                 self.readers += batch
                 self.tasks += [asyncio.create_task(r.run()) for r in batch]
@@ -76,6 +77,7 @@ def settled(server: Server, seconds: float = 3) -> dict[str, int]:
 def test_bench_memory_per_open_stream(capsys):
     streams = int(os.environ.get("BENCH_MEM_STREAMS", 2000))
     count = int(os.environ.get("BENCH_MEM_GAMES", 100))
+    at_once = int(os.environ.get("BENCH_MEM_AT_ONCE", streams))
     plan = make_games(count, readers=100)
     pairs = [(plan["games"][i % count]["id"], plan["readers"][i % 100]) for i in range(streams)]
     env = {**BENCH_ENV, "LIVE_STREAMS_PER_USER": str(streams), "LIVE_STREAMS_PER_ADDRESS": str(streams)}
@@ -88,16 +90,16 @@ def test_bench_memory_per_open_stream(capsys):
     fleet = Fleet(server.url)
     try:
         idle = settled(server)
-        failed = fleet.open(pairs[:FIRST])
+        failed = fleet.open(pairs[:FIRST], FIRST)
         first = settled(server)
-        failed += fleet.open(pairs[FIRST:])
+        failed += fleet.open(pairs[FIRST:], at_once)
         full = settled(server)
     finally:
         fleet.close()
         server.stop()
     lines = [
         f"\nMemory per open SSE stream, proxy, web and live: {streams} game streams over {count} games "
-        f"(failed: {failed})"
+        f"opened {at_once} at a time (failed: {failed})"
     ]
     for name in (*PARTS, "all"):
         pick = (lambda r: sum(r.values())) if name == "all" else (lambda r, n=name: r[n])

@@ -220,3 +220,52 @@ def test_the_kept_executors_are_bounded():
     assert executors.borrow() is lent[1]  # a kept one before a new one
     with pytest.raises(RuntimeError):
         lent[4].submit(print)  # the others were shut down
+
+
+async def status_through(app, path: str, gone: bool = False) -> int | None:
+    """The status `app` answers a GET of `path` with (None: no answer), its client gone at once
+    when `gone`."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver"), (b"accept", b"text/event-stream")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
+    sent = []
+    incoming = [{"type": "http.disconnect"} if gone else {"type": "http.request", "body": b"", "more_body": False}]
+
+    async def receive():
+        if incoming:
+            return incoming.pop(0)
+        await asyncio.sleep(3600)
+
+    async def send(message):
+        sent.append(message)
+
+    await app(scope, receive, send)
+    return next((m["status"] for m in sent if m["type"] == "http.response.start"), None)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_streams_past_the_opening_bound_wait_their_turn_and_a_client_gone_gives_its_turn_back():
+    """config/asgi.py lets a few streams open at once (Openings): the others open after them, and
+    one whose client left before its answer does not keep its turn."""
+    from config.asgi import Openings
+
+    async def scenario():
+        openings = Openings(most=1)
+        gone = await status_through(openings.serve, "/api/v1/stream/", gone=True)
+        waiting = [status_through(openings.serve, "/api/v1/stream/") for _ in range(3)]
+        return gone, await asyncio.wait_for(asyncio.gather(*waiting), 30)
+
+    gone, answers = on_own_loop(scenario())
+    assert gone is None
+    assert answers == [401, 401, 401]  # no token: each answered in its turn
