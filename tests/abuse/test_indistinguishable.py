@@ -146,7 +146,7 @@ def secrets_of_others(private_tables, alice, bob, duel):
         Secret("device_id", str(device["id"]), "bob's phone"),
         Secret("token_id", str(AuthToken.objects.filter(user=bob.user).first().pk), "bob's token"),
         Secret("webhook_id", str(hook.json()["id"]), "bob's webhook"),
-        Secret("stream_id", stream_id, "bob's open stream", {"game_id": duel}),
+        Secret("stream_id", stream_id, "bob's open stream", {"game_id": duel, "tournament_id": str(cup.pk)}),
     ]
 
 
