@@ -182,7 +182,8 @@ def stream_channel(stream_id: str) -> str:
 
 def stream_key(stream_id: str) -> str:
     """The Redis hash of an open user stream: `user` (its owner), `games` (a serial bumped by each
-    change) and one `g:<game id>` field per game followed on request (its resume point, or "")."""
+    change), one `g:<game id>` field per game followed on request (its resume point, or "") and one
+    `t:<tournament id>` per tournament."""
     return key("stream", stream_id)
 
 

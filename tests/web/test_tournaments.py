@@ -5,8 +5,10 @@ from datetime import datetime, timedelta
 
 import httpx
 
+from games.realtime import live
 from tests.loopback import TLS
 from tests.web.pages import Seat
+from tests.worker import wait_for
 
 
 def api_of(web, player) -> Seat:
@@ -139,6 +141,12 @@ def test_the_create_form_takes_every_setting_and_a_private_one_is_joined_by_its_
     ben.clean()
 
 
+def following(tournament_id: str) -> int:
+    """How many open user streams follow the tournament on request (their Redis hashes)."""
+    redis = live.client()
+    return sum(1 for name in redis.scan_iter(live.stream_key("*")) if redis.hexists(name, f"t:{tournament_id}"))
+
+
 def test_an_open_tournament_page_follows_the_tournament_as_it_changes(players, web):
     """No reload, and no poll: every page's timers are stopped (its clock paused), so only the
     stream can redraw it. A player's page is told by their own stream; a watcher's page (eve is not
@@ -166,5 +174,9 @@ def test_an_open_tournament_page_follows_the_tournament_as_it_changes(players, w
         who.page.clock.resume()  # axe-core runs on timers
     ann.audit("a tournament page redrawn by its stream")
     eve.audit("a watcher's tournament page redrawn by the stream")
+    # Only the watcher's stream follows it on request (ann's carries it as hers), until she leaves.
+    assert following(made["id"]) == 1
+    eve.goto("#/tournaments")
+    assert wait_for(lambda: following(made["id"]) == 0, timeout=10)
     ann.clean()
     eve.clean()
