@@ -42,6 +42,6 @@ def post_worker_init(worker):
     (games.api.auth.TokenAuthentication; docs/architecture.md, "Optimisations that stay").
     `live`'s workers hear them through their hub."""
     if worker.cfg.worker_class_str == "gthread":
-        from games.realtime import live
+        from games.realtime import hub
 
-        live.listen_for_revocations()
+        hub.listen_for_revocations()

@@ -3,7 +3,7 @@ handler, with the ASGI lifespan protocol answered around it.
 
 REST views are sync: Django runs them on the request's thread. Streams and long-polls are async
 views (games/api/streams/) that wait on the event loop and read the database on a few threads of
-their own (games.realtime.live.run_sync), so a waiting client holds no database connection.
+their own (games.realtime.threads.run_sync), so a waiting client holds no database connection.
 """
 
 import asyncio
@@ -19,9 +19,9 @@ from config.gcfreeze import freeze_web_heap
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
 
-from games.realtime import live  # noqa: E402  (once Django is set up)
+from games.realtime import hub, threads  # noqa: E402  (once Django is set up)
 
-live.no_thread_at_request_start()
+threads.no_thread_at_request_start()
 
 
 class Executors:
@@ -101,7 +101,7 @@ async def application(scope, receive, send):
     remembered tokens since revocations are heard (games.api.auth.TokenAuthentication: the token
     lookup was 8% of the web server's time under the move benchmark). Redis down at start delays
     it two seconds at most; the hub keeps trying on its own."""
-    if scope["type"] == "http" and live.WAITING_PATHS.match(scope.get("path", "")):
+    if scope["type"] == "http" and threads.WAITING_PATHS.match(scope.get("path", "")):
         # A stream or a long-poll: Django's own context, whose thread starts only at its end (for
         # its response's close()), rather than a lent one whose thread would wait with it.
         if scope["path"].endswith("/stream/"):
@@ -117,7 +117,7 @@ async def application(scope, receive, send):
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
-            await live.hub()
+            await hub.hub()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await send({"type": "lifespan.shutdown.complete"})

@@ -133,7 +133,7 @@ DATABASES = {
 
 # --- Live updates: bounded connections, Redis failing open, streams -----------------
 # Each process borrows PostgreSQL connections from a psycopg pool of at most DATABASE_POOL_MAX,
-# however many clients wait on it (waiters hold none, see games/realtime/live.py). A pool needs
+# however many clients wait on it (waiters hold none, see games/realtime/hub.py). A pool needs
 # CONN_MAX_AGE = 0: a request hands its connection back when it ends. DATABASE_POOL=off restores
 # one connection per thread (CONN_MAX_AGE applies then), e.g. behind PgBouncer.
 if env_bool("DATABASE_POOL", True):
@@ -202,10 +202,10 @@ LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 4))
 # is unreachable (the degraded mode; live delivery resumes by itself when Redis is back).
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", 15))
 LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", 5))
-# How long a process stays subscribed to a channel after its last waiter left (games.realtime.live): a
+# How long a process stays subscribed to a channel after its last waiter left (games.realtime.hub): a
 # client that long-polls again, or reconnects its stream, finds it subscribed and its version known.
 LIVE_LINGER_SECONDS = float(os.environ.get("LIVE_LINGER_SECONDS", 60))
-# How long a process trusts a token it looked up for a stream or long-poll (games.realtime.live: deleted
+# How long a process trusts a token it looked up for a stream or long-poll (games.realtime.tokens: deleted
 # tokens and changed users are forgotten at once through Redis; this bounds it when Redis is away).
 LIVE_AUTH_CACHE_SECONDS = float(os.environ.get("LIVE_AUTH_CACHE_SECONDS", 30))
 # How many games one user stream follows at most (named on connect and added since, besides the

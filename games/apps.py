@@ -16,9 +16,9 @@ class GamesConfig(AppConfig):
         from games.notifications import notify, push
         from games.community import chat
         from games.play import access
-        from games.realtime import live
+        from games.realtime import tokens
 
-        live.connect()  # cached tokens of streams and long-polls forget revoked ones
+        tokens.connect()  # cached tokens of streams and long-polls forget revoked ones
         # Chat authorship is personal data: exported with the account, anonymised on deletion.
         personal_data.register("chat", export=chat.export_user, erase=chat.erase_user)
         # Others' notices that name the account by its username: renamed to deleted-N.

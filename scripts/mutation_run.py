@@ -16,7 +16,7 @@ scripts/mutation_summary.py reports apart. Names already judged are tried again.
 `--recheck` tries a finished file's surviving and untested mutants (or the ones named) again
 against the file's tests as they are now, without a whole new run: for the tests written to kill
 survivors. It records each verdict in the file's results like mutmut does. A mutant of a function
-no test was seen to reach (code that runs in a server process the tests start, as live.py's hub)
+no test was seen to reach (code that runs in a server process the tests start, as games/realtime/hub.py's hub)
 is tried against the whole selection.
 
 Each file of the core is mutated on its own, against the test files that state its behaviour
@@ -43,6 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutation"
 G = "tests/games/"
+# The live machinery (games/realtime), stated by the streams' tests and the hub's.
+LIVE_TESTS = [G + "test_streams.py", G + "test_stream_outages.py", G + "test_live_hub.py"]
 
 # The play layer's use cases, and the tests that state their behaviour (one selection for all:
 # the tests go through several of them, a move settling deadlines first).
@@ -113,7 +115,13 @@ PLAN: list[tuple[str, list[str]]] = [
         ],
     ),
     ("games/engines/base.py", ["tests/engines/test_base.py", "tests/engines/test_base_behaviour.py"]),
-    ("games/realtime/live.py", [G + "test_streams.py", G + "test_stream_outages.py", G + "test_live_hub.py"]),
+    ("games/realtime/hub.py", LIVE_TESTS),
+    ("games/realtime/waiters.py", LIVE_TESTS),
+    ("games/realtime/news.py", LIVE_TESTS),
+    ("games/realtime/tokens.py", LIVE_TESTS),
+    ("games/realtime/threads.py", LIVE_TESTS),
+    ("games/realtime/channels.py", LIVE_TESTS),
+    ("games/realtime/memory.py", LIVE_TESTS),
     (
         "games/tasks.py",
         [G + "test_outbox_recovery.py", G + "test_layers.py", G + "test_webhooks.py", G + "test_tasks_behaviour.py"],
@@ -316,7 +324,7 @@ def recheck(module: str, names: list[str]) -> int:
     fresh.sort(key=lambda t: not t.endswith(KILLER_SUFFIX))
     for name in todo:
         seen = sorted(reached.get(name.rsplit("__mutmut_", 1)[0], []), key=lambda t: duration.get(t, 0.0))
-        # A function mutmut saw no test reach may run in a server process the tests start (live.py's
+        # A function mutmut saw no test reach may run in a server process the tests start (the live
         # hub): then the whole selection, the fresh files first.
         rest = seen if seen else [t for t in tests if (ROOT / t).exists()]
         selection = fresh + [t for t in rest if t.split("::")[0] not in fresh]

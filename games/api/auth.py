@@ -11,7 +11,7 @@ from django.utils import translation
 from rest_framework import authentication
 
 from accounts.tokens import HashedTokenAuthentication
-from games.realtime import live
+from games.realtime import tokens
 
 
 def speak(request, found):
@@ -38,15 +38,15 @@ def _clone(instance):
 
 
 class CachedTokenAuthentication(HashedTokenAuthentication):
-    """The header's token, looked up once per LIVE_AUTH_CACHE_SECONDS per process (games.realtime.live):
+    """The header's token, looked up once per LIVE_AUTH_CACHE_SECONDS per process (games.realtime.tokens):
     a long-poll client comes back after every move, a stream after every reconnect. A revoked,
-    expired or changed token is forgotten at once in every process (games.realtime.live.connect)."""
+    expired or changed token is forgotten at once in every process (games.realtime.tokens.connect)."""
 
     def authenticate(self, request):
         return speak(request, super().authenticate(request))
 
     def authenticate_credentials(self, key):
-        return live.cached_token(key, super().authenticate_credentials)
+        return tokens.cached_token(key, super().authenticate_credentials)
 
 
 class SessionAuthentication(authentication.SessionAuthentication):
@@ -59,15 +59,15 @@ class SessionAuthentication(authentication.SessionAuthentication):
 class TokenAuthentication(HashedTokenAuthentication):
     """The REST views' token check (REST_FRAMEWORK's default): the process's remembered token
     while it hears revocations (under ASGI its hub is subscribed, config.asgi starts one; under
-    WSGI the hub on a thread of its own is, live.listen_for_revocations), the database otherwise. The lookup
+    WSGI the hub on a thread of its own is, hub.listen_for_revocations), the database otherwise. The lookup
     is a third of a small request's CPU under WSGI (docs/architecture.md)."""
 
     def authenticate(self, request):
         return speak(request, super().authenticate(request))
 
     def authenticate_credentials(self, key):
-        if live.hearing_revocations():
-            user, token = live.cached_token(key, super().authenticate_credentials)
+        if tokens.hearing_revocations():
+            user, token = tokens.cached_token(key, super().authenticate_credentials)
             # Copies: a view may change its request.user (then save it, or not); the remembered
             # one stays as the database has it.
             user, token = _clone(user), _clone(token)

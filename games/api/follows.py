@@ -1,6 +1,6 @@
 """Following games and tournaments on an open user stream (docs/api.md#live-updates): the stream
 names its id in `event: ready`; these requests add or drop a game or a tournament from any process,
-and the process holding the stream hears the change on Redis (games.realtime.live.change_stream)."""
+and the process holding the stream hears the change on Redis (games.realtime.news.change_stream)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from games.api.serializers import ErrorOut, StrictInput, parse
 from games.community import tournament_lookup
 from games.errors import Invalid, NotFound
 from games.play import access
-from games.realtime import live
+from games.realtime import news
 
 
 class FollowIn(StrictInput):
@@ -41,7 +41,7 @@ def _change(request, stream_id: str, game_id: str, after: int | None, follow: bo
     if follow:
         access.require_visible(access.get_game(game_id, user=request.user), request.user)
     most = settings.LIVE_STREAM_GAMES
-    why = live.change_stream(stream_id, request.user.pk, game_id, after, follow, most)
+    why = news.change_stream(stream_id, request.user.pk, game_id, after, follow, most)
     if why == "stream":
         raise NotFound(gettext("no such open stream of yours"))
     if why == "full":
@@ -96,7 +96,7 @@ def _change_tournament(request, stream_id: str, tournament_id: str, follow: bool
         # One its user may not see is as one that does not exist: 404, as its page answers.
         tournament_lookup.get(tournament_id, user=request.user)
     most = settings.LIVE_STREAM_TOURNAMENTS
-    why = live.change_stream(stream_id, request.user.pk, tournament_id, None, follow, most, part="t")
+    why = news.change_stream(stream_id, request.user.pk, tournament_id, None, follow, most, part="t")
     if why == "stream":
         raise NotFound(gettext("no such open stream of yours"))
     if why == "full":

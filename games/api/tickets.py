@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from games.api.auth import speak
 from games.errors import DomainError
-from games.realtime import live
+from games.realtime import channels
 
 
 class Unavailable(DomainError):
@@ -25,7 +25,7 @@ class Unavailable(DomainError):
 
 
 def _ticket_key(ticket: str) -> str:
-    return live.key("ticket", ticket)
+    return channels.key("ticket", ticket)
 
 
 class TicketAuthentication(authentication.BaseAuthentication):
@@ -36,7 +36,7 @@ class TicketAuthentication(authentication.BaseAuthentication):
         if not ticket:
             return None
         try:
-            found = live.client().getdel(_ticket_key(ticket[:100]))
+            found = channels.client().getdel(_ticket_key(ticket[:100]))
         except redis.RedisError:
             raise exceptions.AuthenticationFailed(
                 gettext("stream tickets are unavailable just now; send the Authorization header")
@@ -97,7 +97,7 @@ class StreamTicketsView(APIView):
         ticket, ttl = secrets.token_urlsafe(24), settings.STREAM_TICKET_SECONDS
         try:
             token_id = getattr(request.auth, "pk", "") if request.auth is not None else ""
-            live.client().set(_ticket_key(ticket), f"{request.user.pk}:{token_id}", ex=ttl)
+            channels.client().set(_ticket_key(ticket), f"{request.user.pk}:{token_id}", ex=ttl)
         except redis.RedisError:
             raise Unavailable(
                 gettext("stream tickets are unavailable just now; send the Authorization header, or poll /events/")

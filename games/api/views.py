@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from config import database
 from games.community import invitations, social
 from games.play import access, disputes, lobby, moves, selectors
-from games.realtime import live
+from games.realtime import channels, hub, waiters
 from games.api import serializers as s
 from games.api.serializers import parse
 from games.api.streams import long_poll
@@ -334,7 +334,7 @@ class EventsView(WaitingView):
             OpenApiParameter("after", {"type": "integer", "minimum": 0}),
             OpenApiParameter(
                 "wait",
-                {"type": "integer", "minimum": 0, "maximum": live.MAX_WAIT_SECONDS},
+                {"type": "integer", "minimum": 0, "maximum": waiters.MAX_WAIT_SECONDS},
                 description="seconds to wait for an event after `after`",
             ),
             OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 1000}),
@@ -346,8 +346,8 @@ class EventsView(WaitingView):
         if not request.query_params.get("wait"):
             return await self.off_the_loop(self.log, request, game_id)
         # A long-poll: asleep on the event loop, holding no thread, until there is news.
-        the_hub = await live.hub()
-        epoch = the_hub.since(live.channel(game_id))  # before the game is read: heard since then?
+        the_hub = await hub.hub()
+        epoch = the_hub.since(channels.channel(game_id))  # before the game is read: heard since then?
         poll = await self.off_the_loop(self.poll, request, game_id, the_hub)
         if not isinstance(poll, long_poll.LongPoll):
             return poll  # an answer already: there is news, or the request was refused
@@ -373,7 +373,7 @@ class EventsView(WaitingView):
         game = known or access.get_game(game_id, user=request.user)
         access.require_visible(game, request.user)
         after = int_param(request, "after", 0, 0)
-        wait = int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
+        wait = int_param(request, "wait", 0, 0, waiters.MAX_WAIT_SECONDS)
         limit = int_param(request, "limit", 200, 1, 1000)
         answer = selectors.log(game, request.user, after, limit)
         long_poll.remember_seat(game, request.user, answer["your_seat"])

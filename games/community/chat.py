@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 
 from games.notifications import notify
 from games.play import access
-from games.realtime import live
+from games.realtime import news
 from games.errors import AlreadyExists, Forbidden, Invalid, NotFound, Throttled
 from games.models import ChatMessage, ChatReport, Game, Seat
 
@@ -128,7 +128,7 @@ def post(game_id, user, channel: Any, text: Any) -> dict[str, Any]:
             retry_after=max(1, math.ceil(wait)),
         )
     message = ChatMessage.objects.create(game=game, channel=channel, author=user, text=text, created_at=now)
-    live.announce_chat(game.pk, message.pk)
+    news.announce_chat(game.pk, message.pk)
     if channel == Channel.PLAYERS:
         others = Seat.objects.filter(game=game).exclude(user=user).values_list("user_id", flat=True)
         notify.send(others, game, "chat", {"message": message.pk, "channel": channel}, who=user.username)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.community import tournament_rounds, tournament_staff
 from games.models import Game, Tournament, TournamentRound
 from games.play import turns
-from games.realtime import live
+from games.realtime import news
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def overdue(now: datetime | None = None) -> int:
                     if game.status == Game.Status.ACTIVE:
                         tournament_staff.end_game(tournament, game, by_policy, None, REASON)
                 tournament_rounds.advance(tournament)
-                live.announce_tournament(tournament.pk)
+                news.announce_tournament(tournament.pk)
                 settled += 1
         except Exception:
             log.exception("the round deadline of tournament %s could not be kept", pk)

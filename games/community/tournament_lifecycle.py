@@ -29,7 +29,7 @@ from games.notifications import notify
 from games.play import options as game_options, store
 from games.play.bots import bot_account
 from games.play.kinds import get_engine
-from games.realtime import live
+from games.realtime import news
 from games.tournaments import pairing, standings as st
 
 log = logging.getLogger(__name__)
@@ -183,7 +183,7 @@ def create(
     _limit(user)
     seed = secrets.token_hex(32)
     # The organiser's own streams follow their tournaments: woken, they begin to follow this one.
-    live.announce_users([user.pk])
+    news.announce_users([user.pk])
     return Tournament.objects.create(
         name=name.strip(),
         kind=kind,
@@ -329,7 +329,7 @@ def games_finished(game_ids: list[str]) -> int:
     ids = TournamentTable.objects.filter(game_id__in=game_ids).values_list("round__tournament_id", flat=True).distinct()
     moved = 0
     for tournament in Tournament.objects.select_for_update().filter(pk__in=list(ids)).order_by("pk"):
-        live.announce_tournament(tournament.pk)  # a game's status and places, at least, changed
+        news.announce_tournament(tournament.pk)  # a game's status and places, at least, changed
         before = tournament.current_round
         tournament_rounds.advance(tournament)
         moved += tournament.current_round != before or tournament.status != Tournament.Status.RUNNING
@@ -368,7 +368,7 @@ def due(now: datetime | None = None) -> dict[str, int]:
                     tournament_rounds.advance(tournament)
                 if (tournament.current_round, tournament.status) != before:
                     counts["started" if starts else "advanced"] += 1
-                    live.announce_tournament(tournament.pk)
+                    news.announce_tournament(tournament.pk)
         except Exception:
             log.exception("tournament %s could not move on", pk)
     return counts

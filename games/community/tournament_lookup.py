@@ -15,7 +15,7 @@ from games.errors import Invalid, NotFound
 from games.models import Game, Tournament
 from games.notifications import notify
 from games.play.kinds import all_kinds
-from games.realtime import live
+from games.realtime import news
 
 OPEN = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING)
 
@@ -35,7 +35,7 @@ def get(tournament_id, user=None, lock: bool = False) -> Tournament:
         # Locked only to be changed: its followers hear of it once the change commits (a refusal
         # rolls back and says nothing; a change that moved nothing costs them a read that sends
         # nothing).
-        live.announce_tournament(tournament.pk)
+        news.announce_tournament(tournament.pk)
     return tournament
 
 

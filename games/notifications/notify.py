@@ -29,7 +29,7 @@ from django.utils.translation import gettext, gettext_noop
 from config import jsoncodec
 from config.metrics import DELIVERIES
 from games.play import bulk, scheduling, store
-from games.realtime import live
+from games.realtime import news
 from games.models import Delivery, Game, Notification, Seat
 
 NOTIFICATION_COLUMNS = [
@@ -146,7 +146,7 @@ class Outbox:
         self.notices: list[_Notice] = []
         # How the notified users' own streams are woken after commit: by default a publish of its
         # own; a move hands its write's pipeline instead (games.play.turns.commit_many).
-        self.announce = announce or live.announce_users
+        self.announce = announce or news.announce_users
 
     def add(
         self,

@@ -8,7 +8,7 @@ States are kept as their JSON text (UTF-8 bytes, as config.jsoncodec writes them
 them back), so every reader parses its own copy to change.
 
 Only committed states enter either layer: writers call `put_after_commit`, which also carries the
-write's live announcements (games.realtime.live), so a move pays one Redis round trip after commit, not
+write's live announcements (games.realtime.news), so a move pays one Redis round trip after commit, not
 one for its state and one for its news. Redis is a helper here as everywhere: while it is away a
 read is a miss (the state is loaded from the database) and a write goes to memory only.
 
@@ -30,8 +30,8 @@ from django.conf import settings
 from django.db import transaction
 
 from config import redis as redis_roles
+from config.keys import deployment_key
 from config.outages import came_back, went_down
-from games.realtime import live
 
 TTL_SECONDS = 3600
 WHAT = "state cache"
@@ -54,7 +54,7 @@ def client() -> redis.Redis:
 
 def shared_key(name: str) -> str:
     """The Redis key: under the deployment's prefix, as the cache's and the live channels' are."""
-    return live.deployment_key(name)
+    return deployment_key(name)
 
 
 # -- memory ---------------------------------------------------------------------------------------

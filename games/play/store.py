@@ -22,7 +22,7 @@ from django.db.models import Q
 from config import jsoncodec
 from config.metrics import EXPIRIES, EXPIRY_LATENESS, MOVES
 from games.play import bulk, statecache
-from games.realtime import live
+from games.realtime.news import news_messages, ride
 from games.engines.base import Engine, State
 from games.errors import GameNotActive, VersionConflict
 from games.play.kinds import engine_of
@@ -151,7 +151,7 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
             setattr(game, name, value)
             if name not in fields:
                 fields.append(name)
-        news.append((game.pk, game.version, [r.user_id for r in group], live.ride(game, group)))
+        news.append((game.pk, game.version, [r.user_id for r in group], ride(game, group)))
         if due:
             state = item.state if item.state is not None else _state_after(game)
             if state is not None:
@@ -172,7 +172,7 @@ def append_many(batch: list[Append], messages: list[tuple[str, str]] | None = No
     # Tell the games' readers after commit, with the states: one Redis pipeline for a move or a
     # whole sweeper batch, not one per game (a round trip each, about a millisecond per expired game).
     messages = [] if messages is None else messages
-    messages += live.news_messages(news)
+    messages += news_messages(news)
     statecache.put_after_commit(cached, messages)
     return rows
 

@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from games.notifications import notify
 from games.play import clocks, scheduling, store
-from games.realtime import live
+from games.realtime.news import user_messages
 from games.play import bots as bot_trigger
 from games.engines import base
 from games.models import Event, Game, Seat
@@ -255,7 +255,7 @@ def commit_many(turns: list[Turn], appends: list[store.Append] | None = None) ->
     written = store.append_many(appends, news)
     # The notified users' streams are woken with the games' news and states: one Redis round
     # trip after commit for the whole write.
-    outbox = notify.Outbox(announce=lambda users: news.extend(live.user_messages(users)))
+    outbox = notify.Outbox(announce=lambda users: news.extend(user_messages(users)))
     for turn, rows in zip(turns, written):
         notify.after_turn(turn.game, rows, turn.active_before, set(turn.active), turn.seats, outbox)
     outbox.flush()

@@ -22,7 +22,7 @@ import redis
 from django.conf import settings
 
 from games.errors import Throttled
-from games.realtime import live
+from games.realtime import channels, hub, waiters
 
 LEASE_SECONDS = 60  # a stream's place, renewed at every heartbeat (LIVE_HEARTBEAT_SECONDS, 15)
 
@@ -37,7 +37,7 @@ class Places:
 
     def release(self) -> None:
         try:
-            with live.client().pipeline(transaction=False) as pipe:
+            with channels.client().pipeline(transaction=False) as pipe:
                 for key in self.keys:
                     pipe.zrem(key, self.member)
                 pipe.execute()
@@ -45,7 +45,7 @@ class Places:
             pass  # the lease runs out by itself
 
     async def arelease(self) -> None:
-        async with (await live.hub()).commanding() as commands, commands.pipeline(transaction=False) as pipe:
+        async with (await hub.hub()).commanding() as commands, commands.pipeline(transaction=False) as pipe:
             for key in self.keys:
                 pipe.zrem(key, self.member)
             await pipe.execute()
@@ -56,7 +56,7 @@ class Places:
             return
         self.renewed = time.monotonic()
         until = time.time() + LEASE_SECONDS
-        async with (await live.hub()).commanding() as commands, commands.pipeline(transaction=False) as pipe:
+        async with (await hub.hub()).commanding() as commands, commands.pipeline(transaction=False) as pipe:
             for key in self.keys:
                 pipe.zadd(key, {self.member: until}, xx=True)
                 pipe.expire(key, LEASE_SECONDS + 60)
@@ -67,7 +67,7 @@ def _take(limits: list[tuple[str, int]], lease: float, refusal: str) -> Places:
     places = Places([key for key, _ in limits])
     now = time.time()
     try:
-        with live.client().pipeline(transaction=True) as pipe:
+        with channels.client().pipeline(transaction=True) as pipe:
             for key, _ in limits:
                 pipe.zremrangebyscore(key, "-inf", now)
                 pipe.zadd(key, {places.member: now + lease})
@@ -88,9 +88,9 @@ def _take(limits: list[tuple[str, int]], lease: float, refusal: str) -> Places:
 
 def take_stream(user_id: int, address: str | None) -> Places:
     """A place for a new stream of this user, from this address; 429 past either limit."""
-    limits = [(live.key("streams", "user", user_id), settings.LIVE_STREAMS_PER_USER)]
+    limits = [(channels.key("streams", "user", user_id), settings.LIVE_STREAMS_PER_USER)]
     if address:
-        limits.append((live.key("streams", "address", address), settings.LIVE_STREAMS_PER_ADDRESS))
+        limits.append((channels.key("streams", "address", address), settings.LIVE_STREAMS_PER_ADDRESS))
     return _take(
         limits, LEASE_SECONDS, gettext_noop("too many open streams: at most %(most)s; close one, or try again later")
     )
@@ -100,11 +100,11 @@ def take_long_poll(caller: str, game_id, wait: float) -> Places:
     """A place for a long-poll of this caller (`user:<id>`, or `address:<ip>` for an anonymous
     one) on this game, for as long as it may wait."""
     limits = [
-        (live.key("polls", caller), settings.LIVE_POLLS_PER_USER),
-        (live.key("polls", caller, "game", game_id), settings.LIVE_POLLS_PER_USER_GAME),
+        (channels.key("polls", caller), settings.LIVE_POLLS_PER_USER),
+        (channels.key("polls", caller, "game", game_id), settings.LIVE_POLLS_PER_USER_GAME),
     ]
     return _take(
         limits,
-        min(wait, live.MAX_WAIT_SECONDS) + 10,
+        min(wait, waiters.MAX_WAIT_SECONDS) + 10,
         gettext_noop("too many open long-polls: at most %(most)s; close one, or try again later"),
     )

@@ -14,7 +14,7 @@ from django_redis import get_redis_connection
 from accounts import tokens
 from accounts.models import AuthToken
 from games.models import Invitation
-from games.realtime import live
+from games.realtime import channels
 from tests.live_server import Server, game_stream, long_poll
 from tests.worker import wait_for
 
@@ -43,7 +43,7 @@ def parked_long_poll(server, player, game_id, after, answers: list) -> threading
     (its hub subscribed to the game's channel, which no one else here listens to)."""
     waiting = long_poll(server, player, game_id, after=after, wait=25, into=answers)
     redis = get_redis_connection("default")
-    name = live.channel(game_id).encode()
+    name = channels.channel(game_id).encode()
     assert wait_for(lambda: name in redis.pubsub_channels(name) or answers, timeout=20), server.output()[-3000:]
     assert answers == [], answers[0].text  # answered at once: it never waited
     return waiting

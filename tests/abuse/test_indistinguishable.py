@@ -21,7 +21,7 @@ from accounts import tokens
 from accounts.models import AuthToken
 from games.community import ladders, tournament_lifecycle
 from games.models import ChatMessage, Game, Invitation, Notification
-from games.realtime import live
+from games.realtime import channels
 from tests.api.openapi import fetch_document
 from tests.games.test_push import subscribe
 from tests.games.push_mobile.standins import IPHONE, register
@@ -121,10 +121,10 @@ def secrets_of_others(private_tables, alice, bob, duel):
     assert hook.status_code == 201, hook.content
     notice = Notification.objects.filter(user=bob.user).first()
     assert notice is not None
-    # bob's open user stream, as the process holding it registers it (live.stream_key).
+    # bob's open user stream, as the process holding it registers it (channels.stream_key).
     stream_id = uuid.uuid4().hex
-    live.client().hset(live.stream_key(stream_id), mapping={"user": str(bob.user.pk), "games": "0"})
-    live.client().expire(live.stream_key(stream_id), 300)
+    channels.client().hset(channels.stream_key(stream_id), mapping={"user": str(bob.user.pk), "games": "0"})
+    channels.client().expire(channels.stream_key(stream_id), 300)
     # A private tournament of alice's, and a ladder challenge between alice and bob.
     cup = tournament_lifecycle.create(alice.user, "Private cup", "duel", "swiss", 2, rounds=3, private=True)
     ladders.join("duel", alice.user)

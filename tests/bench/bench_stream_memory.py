@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from games.realtime import live
+from games.realtime import channels
 from tests.bench import stream_load
 from tests.bench.bench_streams import BENCH_ENV, PARTS, make_games, rss_kib
 from tests.live_server import Server, procfile_stack
@@ -83,9 +83,9 @@ def test_bench_memory_per_open_stream(capsys):
     env = {**BENCH_ENV, "LIVE_STREAMS_PER_USER": str(streams), "LIVE_STREAMS_PER_ADDRESS": str(streams)}
     server = Server(command=None, **env)
     server.command = procfile_stack(server.port)
-    for pattern in (live.key("streams", "*"), live.key("polls", "*")):
-        for name in live.client().scan_iter(match=pattern):
-            live.client().delete(name)
+    for pattern in (channels.key("streams", "*"), channels.key("polls", "*")):
+        for name in channels.client().scan_iter(match=pattern):
+            channels.client().delete(name)
     server.start()
     fleet = Fleet(server.url)
     try:

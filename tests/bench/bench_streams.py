@@ -35,7 +35,7 @@ from accounts import tokens
 
 from accounts.models import User
 from games.play import lobby
-from games.realtime import live
+from games.realtime import channels
 from tests.bench import report as bench_report
 from tests.bench import stream_load
 from tests.live_server import Server, asgi_alone, procfile_stack, web_connections
@@ -166,9 +166,9 @@ class Load:
     def run(self) -> dict:
         # A run before this one (its processes stopped, not each stream closed) left its places
         # in the stream limits, which run out only with their lease: this run starts with none.
-        for pattern in (live.key("streams", "*"), live.key("polls", "*")):
-            for name in live.client().scan_iter(match=pattern):
-                live.client().delete(name)
+        for pattern in (channels.key("streams", "*"), channels.key("polls", "*")):
+            for name in channels.client().scan_iter(match=pattern):
+                channels.client().delete(name)
         self.server.start()
         done = threading.Event()
         sampler = threading.Thread(target=self.sample, args=(done,))

@@ -96,10 +96,10 @@ def on_own_loop(coroutine):
 
 
 def test_the_application_answers_the_lifespan_protocol_and_starts_hearing_revocations():
-    """At start the web process subscribes to live updates (games.realtime.live), so REST requests may trust
+    """At start the web process subscribes to live updates (games.realtime.hub), so REST requests may trust
     remembered tokens: Django's handler takes HTTP only, the lifespan is answered around it."""
     from config.asgi import application
-    from games.realtime import live
+    from games.realtime import tokens
 
     async def scenario():
         incoming = asyncio.Queue()
@@ -112,7 +112,7 @@ def test_the_application_answers_the_lifespan_protocol_and_starts_hearing_revoca
         task = asyncio.create_task(application({"type": "lifespan"}, incoming.get, send))
         while not sent:
             await asyncio.sleep(0.01)
-        hearing = live.hearing_revocations()
+        hearing = tokens.hearing_revocations()
         await incoming.put({"type": "lifespan.shutdown"})
         await task
         return sent, hearing

@@ -14,7 +14,7 @@ from django.core.management.base import SystemCheckError
 
 from config import redis as redis_roles
 from config.outages import is_down
-from games.realtime import live
+from games.realtime import channels, news
 
 
 def with_cache_at(settings, url):
@@ -66,7 +66,7 @@ def test_publishing_to_a_stalled_redis_gives_up_and_the_write_carries_on(setting
     length of a long-poll: the publisher's timeout is the short one."""
     settings.REDIS_URL = silent_redis
     started = time.monotonic()
-    live._publish([(live.channel(1), "2")])
+    news.publish([(channels.channel(1), "2")])
     waited = time.monotonic() - started
     assert is_down("live updates")
     assert waited < 10, f"publishing waited {waited:.1f} s on a Redis that never answered"

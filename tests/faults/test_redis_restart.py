@@ -92,7 +92,7 @@ def test_web_trusts_a_remembered_token_only_while_it_hears_revocations_across_a_
 
     from accounts import tokens
     from accounts.models import AuthToken
-    from games.realtime import live
+    from games.realtime import channels
     from tests.bench.stack import procfile_command
 
     redis = PrivateRedis().start()
@@ -120,7 +120,7 @@ def test_web_trusts_a_remembered_token_only_while_it_hears_revocations_across_a_
         with connection.cursor() as cursor:
             cursor.execute("DELETE FROM accounts_authtoken WHERE digest = %s", [tokens.digest(key)])
         assert me() == 200  # still remembered: nobody has said so yet
-        redis.command("PUBLISH", live.revoked_channel(), "")
+        redis.command("PUBLISH", channels.revoked_channel(), "")
         assert wait_for(lambda: me() == 401, timeout=10), server.output()
     finally:
         server.stop()

@@ -1,5 +1,5 @@
 """Events ride the message: a write's message carries its events as stored and the game's new
-head (live.ride), so a reader that heard every write since its last read renders from the
+head (news.ride), so a reader that heard every write since its last read renders from the
 messages, each viewer's view made from them as from the database, and reads nothing from
 PostgreSQL; a write it did not hear (a gap) sends it to the database. The database is shut
 (pytest-django's blocker: any query raises) while the reader must not need it."""
@@ -11,7 +11,7 @@ import pytest
 from games.api.streams.tails import tails
 from games.models import Game
 from games.play import selectors
-from games.realtime import live
+from games.realtime import channels, hub as live_hub
 from tests.games.test_live_hub import run, stop
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,8 +37,8 @@ def test_a_reader_that_heard_every_write_reads_nothing_from_the_database(alice, 
     players = {0: alice, 1: bob}
 
     async def scenario():
-        hub = await live.hub()
-        name = live.channel(duel)
+        hub = await live_hub.hub()
+        name = channels.channel(duel)
         listener = hub.listen([name])
         assert await listener.ready()
         first = await tails.get(duel, 0, None)  # the database: nothing heard yet
@@ -68,8 +68,8 @@ def test_a_write_not_heard_is_a_gap_read_from_the_database(alice, bob, duel, dja
     players = {0: alice, 1: bob}
 
     async def scenario():
-        hub = await live.hub()
-        name = live.channel(duel)
+        hub = await live_hub.hub()
+        name = channels.channel(duel)
         listener = hub.listen([name])
         assert await listener.ready()
         await tails.get(duel, 0, None)

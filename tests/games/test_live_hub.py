@@ -1,4 +1,4 @@
-"""The live hub of this process (games.realtime.live), without a server: a waiter is woken by news on its
+"""The live hub of this process (games.realtime.hub), without a server: a waiter is woken by news on its
 own channels only and learns the newest version announced, the hub subscribes to its waiters'
 channels only and lets go of one a linger after its last waiter left, a closed waiter leaves nothing behind,
 a waiter sleeps one poll at most while Redis is unreachable, reads run on the live threads, and a
@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 from django.utils import timezone
 
-from games.realtime import live
+from games.realtime import channels, hub as live_hub, news, threads, tokens
 
 
 def run_fresh(coroutine):
@@ -37,7 +37,7 @@ async def stop(hub):
 
 
 def publish(*messages):
-    return asyncio.to_thread(live._publish, list(messages))
+    return asyncio.to_thread(news.publish, list(messages))
 
 
 async def heard(*waiters):
@@ -48,16 +48,16 @@ async def heard(*waiters):
         waiter.clear()
 
 
-def subscribers(*channels) -> list[int]:
+def subscribers(*names) -> list[int]:
     """How many subscribers Redis counts on each channel (every hub of the run included)."""
-    return [count for _, count in live.client().pubsub_numsub(*channels)]
+    return [count for _, count in channels.client().pubsub_numsub(*names)]
 
 
 def test_a_waiter_is_woken_by_news_on_its_own_channels_and_the_hub_keeps_the_newest_version():
     async def scenario():
-        hub = await live.hub()
-        assert hub.live and live.hearing_revocations()
-        one, two = live.channel("game-1"), live.channel("game-2")
+        hub = await live_hub.hub()
+        assert hub.live and tokens.hearing_revocations()
+        one, two = channels.channel("game-1"), channels.channel("game-2")
         mine, other = hub.listen([one]), hub.listen([two])
         await heard(mine, other)
         await publish((one, "7"))
@@ -66,7 +66,7 @@ def test_a_waiter_is_woken_by_news_on_its_own_channels_and_the_hub_keeps_the_new
         mine.clear()
         await publish((one, "5"), (two, "3"))  # an older version heard late changes nothing
         assert await mine.wait(10) is True and await other.wait(10) is True
-        assert hub.hints([one, two, live.channel("game-3")]) == {one: 7, two: 3}
+        assert hub.hints([one, two, channels.channel("game-3")]) == {one: 7, two: 3}
         await stop(hub)
 
     run(scenario)
@@ -74,8 +74,8 @@ def test_a_waiter_is_woken_by_news_on_its_own_channels_and_the_hub_keeps_the_new
 
 def test_a_waiter_follows_more_channels_and_a_user_s_news_wakes_and_is_counted():
     async def scenario():
-        hub = await live.hub()
-        game, user = live.channel("game-4"), live.user_channel(42)
+        hub = await live_hub.hub()
+        game, user = channels.channel("game-4"), channels.user_channel(42)
         waiter = hub.listen([game])
         waiter.follow([game, user])
         assert waiter.channels == {game, user}
@@ -93,8 +93,8 @@ def test_a_waiter_follows_more_channels_and_a_user_s_news_wakes_and_is_counted()
 
 def test_closed_waiters_leave_nothing_in_the_hub_and_are_not_woken():
     async def scenario():
-        hub = await live.hub()
-        one, two = live.channel("game-5"), live.channel("game-6")
+        hub = await live_hub.hub()
+        one, two = channels.channel("game-5"), channels.channel("game-6")
         first, second = hub.listen([one, two]), hub.listen([one])
         assert hub.listeners == {one: {first, second}, two: {first}}
         await heard(first, second)
@@ -112,8 +112,8 @@ def test_closed_waiters_leave_nothing_in_the_hub_and_are_not_woken():
 
 def test_a_wait_with_no_time_left_returns_at_once_without_news():
     async def scenario():
-        hub = await live.hub()
-        waiter = hub.listen([live.channel("game-7")])
+        hub = await live_hub.hub()
+        waiter = hub.listen([channels.channel("game-7")])
         started = asyncio.get_running_loop().time()
         assert await waiter.wait(-5) is False
         assert asyncio.get_running_loop().time() - started < 0.5
@@ -127,7 +127,7 @@ def test_while_redis_is_unreachable_a_waiter_sleeps_one_poll_at_most(settings):
     settings.LIVE_POLL_SECONDS = 2
 
     async def scenario():
-        hub = await live.hub()
+        hub = await live_hub.hub()
         assert not hub.live and hub.tried.is_set()
         assert (hub.sleep_for(30), hub.sleep_for(1)) == (2, 1)
         await stop(hub)
@@ -139,7 +139,7 @@ def test_a_subscribed_hub_lets_a_waiter_sleep_till_its_heartbeat(settings):
     settings.LIVE_POLL_SECONDS = 2
 
     async def scenario():
-        hub = await live.hub()
+        hub = await live_hub.hub()
         assert hub.live and hub.sleep_for(30) == 30
         await stop(hub)
 
@@ -148,7 +148,7 @@ def test_a_subscribed_hub_lets_a_waiter_sleep_till_its_heartbeat(settings):
 
 def test_a_read_runs_on_the_live_threads_and_gives_its_result_back():
     async def scenario():
-        return await live.run_sync(lambda a, b: (a + b, threading.current_thread().name), 2, 3)
+        return await threads.run_sync(lambda a, b: (a + b, threading.current_thread().name), 2, 3)
 
     total, thread = run(scenario)
     assert total == 5 and thread.startswith("live-db")
@@ -163,20 +163,20 @@ def test_a_token_is_remembered_for_the_allowed_time_and_never_past_its_own_expir
         expires = {"short": timezone.now() - timedelta(seconds=1), "long": None}[key]
         return SimpleNamespace(name=f"user of {key}"), SimpleNamespace(expires_at=expires)
 
-    live.forget_tokens()
-    assert live.cached_token("long", lookup)[0].name == "user of long"
-    assert live.cached_token("long", lookup)[0].name == "user of long"
+    tokens.forget_tokens()
+    assert tokens.cached_token("long", lookup)[0].name == "user of long"
+    assert tokens.cached_token("long", lookup)[0].name == "user of long"
     assert looked_up == ["long"]  # the second time from memory
-    live.cached_token("short", lookup)
-    live.cached_token("short", lookup)  # already expired: looked up again
+    tokens.cached_token("short", lookup)
+    tokens.cached_token("short", lookup)  # already expired: looked up again
     assert looked_up == ["long", "short", "short"]
-    live.forget_tokens()
-    live.cached_token("long", lookup)
+    tokens.forget_tokens()
+    tokens.cached_token("long", lookup)
     assert looked_up == ["long", "short", "short", "long"]
     settings.LIVE_AUTH_CACHE_SECONDS = 0  # nothing remembered
-    live.forget_tokens()
-    live.cached_token("long", lookup)
-    live.cached_token("long", lookup)
+    tokens.forget_tokens()
+    tokens.cached_token("long", lookup)
+    tokens.cached_token("long", lookup)
     assert looked_up[-2:] == ["long", "long"]
 
 
@@ -189,21 +189,21 @@ def test_a_token_read_while_a_revocation_is_heard_is_not_remembered(settings):
     def lookup(key):
         looked_up.append(key)
         if len(looked_up) == 1:
-            live.forget_tokens()  # the revocation heard while the database answered
+            tokens.forget_tokens()  # the revocation heard while the database answered
         return SimpleNamespace(name="ann"), SimpleNamespace(pk=7, expires_at=None)
 
-    live.forget_tokens()
-    assert live.cached_token("ann's key", lookup)[0].name == "ann"
-    live.cached_token("ann's key", lookup)
-    live.cached_token("ann's key", lookup)
+    tokens.forget_tokens()
+    assert tokens.cached_token("ann's key", lookup)[0].name == "ann"
+    tokens.cached_token("ann's key", lookup)
+    tokens.cached_token("ann's key", lookup)
     assert looked_up == ["ann's key", "ann's key"]  # looked up again once, then remembered
 
 
 def test_news_on_a_channel_nobody_waits_on_leaves_the_subscription_as_it_was():
     async def scenario():
-        hub = await live.hub()
-        heard_ = live.channel("game-8")
-        nobody = live.channel("game-nobody-waits-on")
+        hub = await live_hub.hub()
+        heard_ = channels.channel("game-8")
+        nobody = channels.channel("game-nobody-waits-on")
         waiter, epoch = hub.listen([heard_]), hub.epoch
         await heard(waiter)
         since = hub.since(heard_)
@@ -225,9 +225,9 @@ def test_losing_redis_wakes_every_waiter_at_once_to_poll(settings):
     settings.LIVE_POLL_SECONDS = 60
 
     async def scenario():
-        hub = await live.hub()
+        hub = await live_hub.hub()
         assert hub.live
-        waiters = [hub.listen([live.channel("game-9")]), hub.listen([live.user_channel(7)])]
+        waiters = [hub.listen([channels.channel("game-9")]), hub.listen([channels.user_channel(7)])]
         await heard(*waiters)  # what wakes them from now on is the loss
         epoch = hub.epoch
         await asyncio.to_thread(redis.stop)
@@ -245,10 +245,10 @@ def test_losing_redis_wakes_every_waiter_at_once_to_poll(settings):
 
 def test_the_waiters_of_an_event_loop_share_one_hub_and_one_subscription():
     async def scenario():
-        first = await live.hub()
-        assert await live.hub() is first
+        first = await live_hub.hub()
+        assert await live_hub.hub() is first
         await stop(first)
-        again = await live.hub()  # a hub whose task ended is replaced
+        again = await live_hub.hub()  # a hub whose task ended is replaced
         assert again is not first and again.live
         await stop(again)
 
@@ -257,11 +257,11 @@ def test_the_waiters_of_an_event_loop_share_one_hub_and_one_subscription():
 
 def test_a_notification_wakes_each_user_s_own_stream_after_commit(db, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks() as callbacks:  # the commit is put off till below
-        live.announce_users([8, 7, 7])
+        news.announce_users([8, 7, 7])
 
     async def scenario():
-        hub = await live.hub()
-        seven, eight, nine = (hub.listen([live.user_channel(u)]) for u in (7, 8, 9))
+        hub = await live_hub.hub()
+        seven, eight, nine = (hub.listen([channels.user_channel(u)]) for u in (7, 8, 9))
         await heard(seven, eight, nine)
         await asyncio.sleep(0.3)
         assert not any(w.flag.is_set() for w in (seven, eight, nine))  # nothing before the commit
@@ -275,11 +275,11 @@ def test_a_notification_wakes_each_user_s_own_stream_after_commit(db, django_cap
 
 def test_a_chat_message_wakes_its_game_s_chat_readers_with_its_id_after_commit(db, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks() as callbacks:
-        live.announce_chat("game-10", 31)
+        news.announce_chat("game-10", 31)
 
     async def scenario():
-        hub = await live.hub()
-        chat, other = live.chat_channel("game-10"), live.chat_channel("game-11")
+        hub = await live_hub.hub()
+        chat, other = channels.chat_channel("game-10"), channels.chat_channel("game-11")
         reader, elsewhere = hub.listen([chat]), hub.listen([other])
         await heard(reader, elsewhere)
         await asyncio.sleep(0.3)
@@ -295,8 +295,8 @@ def test_a_chat_message_wakes_its_game_s_chat_readers_with_its_id_after_commit(d
 
 def test_the_hub_subscribes_to_its_waiters_channels_only():
     async def scenario():
-        hub = await live.hub()
-        followed, other = live.channel("game-12"), live.channel("game-13")
+        hub = await live_hub.hub()
+        followed, other = channels.channel("game-12"), channels.channel("game-13")
         assert await asyncio.to_thread(subscribers, followed, other) == [0, 0]
         waiter = hub.listen([followed])
         await heard(waiter)
@@ -309,8 +309,8 @@ def test_the_hub_subscribes_to_its_waiters_channels_only():
 
 def test_a_waiter_that_read_before_its_channel_was_heard_is_woken_to_read_again():
     async def scenario():
-        hub = await live.hub()
-        name = live.channel("game-14")
+        hub = await live_hub.hub()
+        name = channels.channel("game-14")
         waiter = hub.listen([name])
         waiter.clear()  # then it reads: the subscription may not be in place
         assert hub.since(name) is None
@@ -325,8 +325,8 @@ def test_a_channel_is_let_go_a_linger_after_its_last_waiter_left_and_its_version
     settings.LIVE_LINGER_SECONDS = 1
 
     async def scenario():
-        hub = await live.hub()
-        name = live.channel("game-15")
+        hub = await live_hub.hub()
+        name = channels.channel("game-15")
         first = hub.listen([name])
         await heard(first)
         since = hub.since(name)
@@ -357,17 +357,17 @@ def test_a_token_read_since_the_last_revocation_heard_is_known_valid_without_a_q
         return SimpleNamespace(name="ann"), SimpleNamespace(pk=7, expires_at=None)
 
     async def scenario():
-        live.forget_tokens()
-        hub = await live.hub()
-        assert live.hearing_revocations()
-        before = live.remembers_valid_token(7)  # never read here: ask the database
-        live.cached_token("ann's key", lookup)
-        read = live.remembers_valid_token(7), live.remembers_valid_token(8)
-        live.forget_tokens()  # what a revocation heard does
-        after_revocation = live.remembers_valid_token(7)
-        live.cached_token("ann's key", lookup)
+        tokens.forget_tokens()
+        hub = await live_hub.hub()
+        assert tokens.hearing_revocations()
+        before = tokens.remembers_valid_token(7)  # never read here: ask the database
+        tokens.cached_token("ann's key", lookup)
+        read = tokens.remembers_valid_token(7), tokens.remembers_valid_token(8)
+        tokens.forget_tokens()  # what a revocation heard does
+        after_revocation = tokens.remembers_valid_token(7)
+        tokens.cached_token("ann's key", lookup)
         await stop(hub)
-        return before, read, after_revocation, live.hearing_revocations(), live.remembers_valid_token(7)
+        return before, read, after_revocation, tokens.hearing_revocations(), tokens.remembers_valid_token(7)
 
     before, read, after_revocation, hearing, deaf = run(scenario)
     assert before is False and read == (True, False) and after_revocation is False
@@ -376,8 +376,8 @@ def test_a_token_read_since_the_last_revocation_heard_is_known_valid_without_a_q
 
 def test_a_waiter_that_follows_a_heard_channel_after_reading_it_is_woken_by_news_heard_meanwhile():
     async def scenario():
-        hub = await live.hub()
-        name, quiet = live.channel("game-16"), live.channel("game-17")
+        hub = await live_hub.hub()
+        name, quiet = channels.channel("game-16"), channels.channel("game-17")
         other = hub.listen([name, quiet])  # another stream of the process hears both
         await heard(other)
         before = hub.mark()  # a new stream reads both games...

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import NotificationPreference, Webhook
 from games.notifications import notify
-from games.realtime import live
+from games.realtime import channels
 from games.models import Delivery, Game, Mute, Notification
 from tests.conftest import start_game
 from tests.queued import queued
@@ -121,9 +121,9 @@ def test_each_notice_of_one_flush_gets_its_own_deliveries(alice, bob, carol):
 def test_the_users_told_and_only_they_are_woken_after_commit(alice, bob, carol, django_capture_on_commit_callbacks):
     game = game_of(alice, [bob, carol], kind="pickpic")
     Mute.objects.create(user=carol.user, game=game)
-    pubsub = live.client().pubsub(ignore_subscribe_messages=True)
+    pubsub = channels.client().pubsub(ignore_subscribe_messages=True)
     try:
-        pubsub.subscribe(*[live.user_channel(p.user.pk) for p in (alice, bob, carol)])
+        pubsub.subscribe(*[channels.user_channel(p.user.pk) for p in (alice, bob, carol)])
         while pubsub.get_message(timeout=0.2) is not None or pubsub.subscribed is False:
             pass
         with django_capture_on_commit_callbacks(execute=True):
@@ -133,7 +133,7 @@ def test_the_users_told_and_only_they_are_woken_after_commit(alice, bob, carol, 
             message = pubsub.get_message(timeout=0.2)
             if message:
                 heard.append(message["channel"].decode())
-        assert heard == [live.user_channel(bob.user.pk)]
+        assert heard == [channels.user_channel(bob.user.pk)]
     finally:
         pubsub.close()
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.play import scheduling
-from games.realtime import live
+from games.realtime import channels
 from games.models import Game
 
 SETTLE, EMAIL, WEBHOOK = "games.tasks.settle_due", "games.tasks.deliver_email", "games.tasks.deliver_webhook"
@@ -36,7 +36,7 @@ def fresh_key():
 def lasts(key, seconds):
     """The claim on `key` was taken for `seconds` (its time left read in milliseconds, so a
     loaded machine's delay between taking and reading it is allowed up to a second)."""
-    left = live.client().pttl(live.key("once", key))
+    left = channels.client().pttl(channels.key("once", key))
     return seconds * 1000 - 1000 < left <= seconds * 1000
 
 

@@ -152,19 +152,19 @@ def test_one_write_for_two_games_tells_each_game_its_version_and_each_mover_afte
     """The sweeper's batch write announces, per game, the new version on the game's channel and
     the game on the streams of those who caused its events; and counts the moves by kind."""
     from config.metrics import MOVES
-    from games.realtime import live
+    from games.realtime import channels
 
     other = second_duel(alice, bob)
     games = [Game.objects.get(pk=duel), Game.objects.get(pk=other)]
-    channels = [
-        live.channel(duel),
-        live.channel(other),
-        live.user_channel(alice.user.pk),
-        live.user_channel(bob.user.pk),
+    names = [
+        channels.channel(duel),
+        channels.channel(other),
+        channels.user_channel(alice.user.pk),
+        channels.user_channel(bob.user.pk),
     ]
     moves_before = MOVES.labels("duel", "false")._value.get()
-    listener = live.client().pubsub(ignore_subscribe_messages=True)
-    listener.subscribe(*channels)
+    listener = channels.client().pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(*names)
     try:
         with django_capture_on_commit_callbacks(execute=True):
             store.append_many(
@@ -198,16 +198,16 @@ def test_one_write_for_two_games_tells_each_game_its_version_and_each_mover_afte
             )
     finally:
         listener.close()
-    # a game's message: its version, then the write's events riding with it (live.ride)
+    # a game's message: its version, then the write's events riding with it (news.ride)
     rides = {name: json.loads(data.partition(" ")[2]) for name, data in heard if " " in data}
     assert {(name, data.partition(" ")[0]) for name, data in heard} == {
-        (live.channel(duel), "5"),
-        (live.channel(other), "5"),
-        (live.user_channel(alice.user.pk), str(duel)),
-        (live.user_channel(bob.user.pk), str(other)),
+        (channels.channel(duel), "5"),
+        (channels.channel(other), "5"),
+        (channels.user_channel(alice.user.pk), str(duel)),
+        (channels.user_channel(bob.user.pk), str(other)),
     }
-    assert [(e["seq"], e["type"], e["actor"]) for e in rides[live.channel(duel)]["events"]] == [(5, "Moved", 0)]
-    assert [(e["seq"], e["type"], e["actor"]) for e in rides[live.channel(other)]["events"]] == [(5, "Moved", 1)]
+    assert [(e["seq"], e["type"], e["actor"]) for e in rides[channels.channel(duel)]["events"]] == [(5, "Moved", 0)]
+    assert [(e["seq"], e["type"], e["actor"]) for e in rides[channels.channel(other)]["events"]] == [(5, "Moved", 1)]
     assert MOVES.labels("duel", "false")._value.get() == moves_before + 2
 
 

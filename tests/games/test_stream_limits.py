@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from games.realtime import live
+from games.realtime import channels
 
 from tests.conftest import start_game
 from tests.live_server import Server, long_poll, user_stream
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # The module's streams come from an address of their own, as a proxy names it, so that no other
 # test's streams on the loopback address count against (or linger in) its limits.
 CLIENT = "198.51.100.7"
-ADDRESS = live.key("streams", "address", CLIENT)
+ADDRESS = channels.key("streams", "address", CLIENT)
 
 
 def open_stream(server, token):
@@ -28,7 +28,7 @@ def open_stream(server, token):
 
 @pytest.fixture(scope="module")
 def small(django_db_setup, django_db_blocker):
-    live.client().delete(ADDRESS)  # an earlier run's, left to run out with their lease
+    channels.client().delete(ADDRESS)  # an earlier run's, left to run out with their lease
     with django_db_blocker.unblock():
         server = Server(
             DJANGO_TRUSTED_PROXIES="1",
@@ -46,7 +46,7 @@ def places_given_back(small):
     """The server takes back a closed stream's place at its next heartbeat: each test starts once
     the tests before it have their address's places back, whatever order they ran in."""
     yield
-    assert wait_for(lambda: live.client().zcount(ADDRESS, time.time(), "+inf") == 0, timeout=30), (
+    assert wait_for(lambda: channels.client().zcount(ADDRESS, time.time(), "+inf") == 0, timeout=30), (
         "a closed stream kept its place"
     )
 
@@ -77,7 +77,7 @@ def test_an_address_holds_at_most_its_streams_whoever_opens_them(small, bob, car
     dave = make_player("dave")
     opened = [open_stream(small, who.token) for who in (bob, bob, carol)]
     assert [s.status for s in opened] == [200] * 3
-    assert live.client().zcard(ADDRESS) == 3  # counted against the address the proxy named
+    assert channels.client().zcard(ADDRESS) == 3  # counted against the address the proxy named
     refused(open_stream(small, dave.token), 3)  # dave has none, but the address is full
     for stream in opened:
         stream.close()
@@ -88,7 +88,7 @@ def test_long_polls_per_user_and_per_user_and_game(small, alice, bob, carol):
     answers = []
     waiting = long_poll(small, bob, first, after=4, wait=20, into=answers)
     assert wait_for(
-        lambda: live.client().zcard(live.key("polls", f"user:{bob.user.pk}", "game", first)) == 1, timeout=10
+        lambda: channels.client().zcard(channels.key("polls", f"user:{bob.user.pk}", "game", first)) == 1, timeout=10
     )  # parked
     with small.client(bob.token) as http:
         again = http.get(f"/games/{first}/events/", params={"after": 4, "wait": 5})
@@ -99,7 +99,7 @@ def test_long_polls_per_user_and_per_user_and_game(small, alice, bob, carol):
     with small.client(carol.token) as http:  # another user: places of their own
         assert http.get(f"/games/{second}/events/", params={"after": 4, "wait": 1}).status_code == 200
     second_poll = long_poll(small, bob, second, after=4, wait=20, into=answers)  # another game: a place of its own
-    assert wait_for(lambda: live.client().zcard(live.key("polls", f"user:{bob.user.pk}")) == 2, timeout=10)
+    assert wait_for(lambda: channels.client().zcard(channels.key("polls", f"user:{bob.user.pk}")) == 2, timeout=10)
     with small.client(bob.token) as http:  # a third game: past the user's own limit (2)
         third = http.get(f"/games/{start_game(alice, [bob])}/events/", params={"after": 4, "wait": 5})
         assert (third.status_code, third.json()["most"]) == (429, 2)

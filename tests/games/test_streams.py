@@ -134,11 +134,11 @@ def test_a_ticket_opens_one_stream_once(server, alice, bob, duel):
 
 
 def test_a_ticket_lives_in_redis_with_its_time_to_live(server, bob, settings):
-    from games.realtime import live
+    from games.realtime import channels
 
     with server.client(bob.token) as http:
         ticket = http.post("/stream-tickets/").json()["ticket"]
-    ttl = live.client().ttl(live.key("ticket", ticket))
+    ttl = channels.client().ttl(channels.key("ticket", ticket))
     assert 0 < ttl <= settings.STREAM_TICKET_SECONDS
 
 

@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from games.realtime import live
+from games.realtime import channels
 from tests.web.driver import take_turn
 from tests.web.pages import Seat, game, open_page
 
@@ -27,8 +27,8 @@ def open_streams(seat: Seat) -> int:
     """The user streams open now for `seat`'s user: each keeps a key in Redis while it is open."""
     user = seat.get("/accounts/me/")["id"]
     return sum(
-        live.client().hget(name, "user") == str(user).encode()
-        for name in live.client().scan_iter(match=live.stream_key("*"))
+        channels.client().hget(name, "user") == str(user).encode()
+        for name in channels.client().scan_iter(match=channels.stream_key("*"))
     )
 
 

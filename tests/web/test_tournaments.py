@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 
 import httpx
 
-from games.realtime import live
+from games.realtime import channels
 from tests.loopback import TLS
 from tests.web.pages import Seat
 from tests.worker import wait_for
@@ -143,8 +143,8 @@ def test_the_create_form_takes_every_setting_and_a_private_one_is_joined_by_its_
 
 def following(tournament_id: str) -> int:
     """How many open user streams follow the tournament on request (their Redis hashes)."""
-    redis = live.client()
-    return sum(1 for name in redis.scan_iter(live.stream_key("*")) if redis.hexists(name, f"t:{tournament_id}"))
+    redis = channels.client()
+    return sum(1 for name in redis.scan_iter(channels.stream_key("*")) if redis.hexists(name, f"t:{tournament_id}"))
 
 
 def test_an_open_tournament_page_follows_the_tournament_as_it_changes(players, web):

@@ -1,4 +1,4 @@
-"""Server-Sent Events and the long-poll: the async views that wait (see games.realtime.live).
+"""Server-Sent Events and the long-poll: the async views that wait (see games.realtime.hub).
 
 Each is a DRF view that Django runs as an async view (`views.WaitingView`): its sync part
 (authentication, throttling, access checks, parsing) runs off the event loop; what it returns may

@@ -18,7 +18,7 @@ from games.community import chat
 from games.errors import Invalid, NotFound
 from games.models import Game
 from games.play import access, store
-from games.realtime import limits, live
+from games.realtime import channels, limits, threads
 
 
 class GameStreamView(WaitingView):
@@ -71,7 +71,7 @@ class GameReader:
         self.chat_after = chat_after  # the last chat message sent (only new ones are streamed)
 
     def channels(self) -> list[str]:
-        return [live.channel(self.game_id), live.chat_channel(self.game_id)]
+        return [channels.channel(self.game_id), channels.chat_channel(self.game_id)]
 
     def frame(self, data: dict, event: str | None = None, id: int | None = None) -> str:
         return sse(data, event=event, id=id)
@@ -80,11 +80,11 @@ class GameReader:
         """New chat messages, as `event: chat` (no id: they are not events of the log). Read only
         when the chat channel announced one newer than the last sent, or without hints (the first
         read, a poll, a reconnect): a stream woken by a move does not read the chat."""
-        announced = hints.get(live.chat_channel(self.game_id))
+        announced = hints.get(channels.chat_channel(self.game_id))
         if hints and (announced is None or announced <= self.chat_after):
             return []
         # A read off the event loop, like every database read of a waiting stream.
-        messages = await live.run_sync(chat.new_for_stream, game, self.seat, self.chat_after, BATCH)
+        messages = await threads.run_sync(chat.new_for_stream, game, self.seat, self.chat_after, BATCH)
         if messages:
             self.chat_after = messages[-1]["id"]
         return [self.frame(message, event="chat") for message in messages]
@@ -100,12 +100,12 @@ class GameReader:
 
     async def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
         tail = await tails.get(
-            self.game_id, self.after, hints.get(live.channel(self.game_id)), spectator=self.seat is None
+            self.game_id, self.after, hints.get(channels.channel(self.game_id)), spectator=self.seat is None
         )
         game, rows = tail.game, [r for r in tail.rows if r.seq > self.after][:BATCH]
         seats_move = any(r.type in (store.PLAYER_JOINED, store.PLAYER_LEFT) for r in rows)
         if game.status == Game.Status.OPEN or seats_move:
-            self.seat = await live.run_sync(access.seat_of, game, self.user)
+            self.seat = await threads.run_sync(access.seat_of, game, self.user)
         chunks = []
         if not self.ready:
             chunks.append(self.frame({**self.head(game), "after": self.after}, event="ready"))

@@ -9,7 +9,7 @@ from django.conf import settings
 from games.errors import NotFound
 from games.models import Game
 from games.play import access
-from games.realtime import live
+from games.realtime import tokens
 
 
 class Guard:
@@ -32,7 +32,7 @@ class Guard:
     def settled(self) -> bool:
         """Whether the channel may go on, known without a query: a public game's (or the
         caller's own) channel, on a token this process still knows to be valid."""
-        return self.game_id is None and (self.token_id is None or live.remembers_valid_token(self.token_id))
+        return self.game_id is None and (self.token_id is None or tokens.remembers_valid_token(self.token_id))
 
     def ended(self) -> str | None:
         """None while the channel may go on; else why not: "token" or "game"."""

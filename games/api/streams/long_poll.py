@@ -20,7 +20,7 @@ from games.api.streams.guard import Guard
 from games.api.streams.loop import caller
 from games.api.streams.tails import tails
 from games.models import Game
-from games.realtime import limits, live
+from games.realtime import channels, limits, memory, threads, waiters
 
 
 async def answer(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> HttpResponseBase:
@@ -73,7 +73,7 @@ async def poll_ended(poll: LongPoll) -> str | None:
     """Why the long-poll may no longer deliver ("token", "game"), or None."""
     if poll.guard is None or poll.guard.settled():
         return None
-    return await live.run_sync(poll.guard.ended)
+    return await threads.run_sync(poll.guard.ended)
 
 
 # A long-poll's news that may no longer be delivered: the answers the view would now give.
@@ -99,8 +99,8 @@ async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> 
     whatever committed since reached it: its announced version says whether there is news, and
     news is read once per game and process (`tails`), not once per waiter."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + min(max(poll.wait, 0), live.MAX_WAIT_SECONDS)
-    name = live.channel(poll.game_id)
+    deadline = loop.time() + min(max(poll.wait, 0), waiters.MAX_WAIT_SECONDS)
+    name = channels.channel(poll.game_id)
     listener = the_hub.listen([name])
     trusted = epoch  # how the hub heard the channel when the game was last read, or None
     spectator = poll.seat is None
@@ -120,7 +120,7 @@ async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> 
             if tail is not None and tail.game.version > poll.after:
                 entries = tail.entries(poll.after, poll.seat, poll.limit)
                 if len(entries) < poll.limit and not tail.complete:
-                    return await live.run_sync(poll.reread)  # more than the tail holds
+                    return await threads.run_sync(poll.reread)  # more than the tail holds
                 return {"version": tail.game.version, "your_seat": poll.seat, "events": entries}
             left = deadline - loop.time()
             if left <= 0:
@@ -130,7 +130,7 @@ async def _long_poll(the_hub, poll: LongPoll, epoch: tuple[int, int] | None) -> 
         listener.close()
 
 
-_seats = live.Memory(100_000)  # (game, user) -> (seat,), in games past their lobby (None: a spectator)
+_seats = memory.Memory(100_000)  # (game, user) -> (seat,), in games past their lobby (None: a spectator)
 
 
 def known_game(request, game_id, hub) -> Game | None:
@@ -145,7 +145,7 @@ def known_game(request, game_id, hub) -> Game | None:
     tail, remembered = tails.latest.get(key), _seats.get((key, request.user.pk))
     if not hub.live or tail is None or remembered is None:
         return None
-    if hub.versions.get(live.channel(key)) != tail.game.version:
+    if hub.versions.get(channels.channel(key)) != tail.game.version:
         return None
     game = copy.copy(tail.game)  # shared by the readers: annotated for this request only
     game._seat_known = (request.user.pk, remembered[0])

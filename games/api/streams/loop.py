@@ -19,13 +19,13 @@ from rest_framework.throttling import BaseThrottle
 from games.api.renderers import json_bytes
 from games.api.tickets import TicketAuthentication
 from games.errors import DomainError
-from games.realtime import limits, live
+from games.realtime import hub, limits, threads
 
 RETRY_MS = 2000
 
 
 def event_stream(request, reader) -> StreamingHttpResponse:
-    if live.sync_caller.get():
+    if threads.sync_caller.get():
         raise StreamsElsewhere(
             gettext(
                 "streams are served by the `live` process (or any ASGI server of this site), not by `web`: reach this address through the proxy, or long-poll GET /games/{id}/events/?wait= here"
@@ -48,7 +48,7 @@ class StreamsElsewhere(DomainError):
 async def _stream(reader):
     """Send what `reader.read()` finds, then sleep until news, a heartbeat or a poll."""
     loop = asyncio.get_running_loop()
-    the_hub = await live.hub()
+    the_hub = await hub.hub()
     listener = the_hub.listen(reader.channels())
     heartbeat = settings.LIVE_HEARTBEAT_SECONDS
     woke = False
@@ -109,7 +109,7 @@ async def _stream(reader):
 
 async def _ended(reader, delivering: bool = False) -> str | None:
     """The `end` message if the stream's guard no longer holds. Asked at most once a heartbeat
-    (a token's revocation also reaches the process's token cache at once: games.realtime.live); on a
+    (a token's revocation also reaches the process's token cache at once: games.realtime.tokens); on a
     private game's stream before every delivery too, so news never reaches someone who has just
     declined, left or been uninvited."""
     guard = reader.guard
@@ -118,7 +118,7 @@ async def _ended(reader, delivering: bool = False) -> str | None:
     if guard.settled():
         guard.checked = time.monotonic()
         return None
-    why = await live.run_sync(guard.ended)
+    why = await threads.run_sync(guard.ended)
     return ENDED[why] if why else None
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from config import database, jsoncodec
 from games.models import Event, Game
 from games.play import access, selectors, store
-from games.realtime import live
+from games.realtime import channels, hub, memory, threads
 
 BATCH = 100
 
@@ -25,7 +25,7 @@ class Tails:
     wait for its answer on the loop, holding no thread."""
 
     def __init__(self):
-        self.latest: live.Memory = live.Memory(5000)
+        self.latest: memory.Memory = memory.Memory(5000)
         self.reading: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict] = weakref.WeakKeyDictionary()
 
     def _fits(self, tail: Tail | None, after: int, announced: int) -> bool:
@@ -45,20 +45,20 @@ class Tails:
                 tail = await asyncio.shield(pending)
                 if self._fits(tail, after, announced):
                     return tail
-            ridden = self._ridden(latest, (await live.hub()).rides_of(live.channel(game_id)), announced)
+            ridden = self._ridden(latest, (await hub.hub()).rides_of(channels.channel(game_id)), announced)
             if ridden is not None and self._fits(ridden, after, announced):
                 self.latest[game_id] = ridden
                 return ridden
         fence = None
         if spectator and database.replica_configured():
-            heard = (await live.hub()).replica_fence(live.channel(game_id))
+            heard = (await hub.hub()).replica_fence(channels.channel(game_id))
             fence = None if heard is None else max(heard, after, announced or 0)
         return await self._read(game_id, after, announced is not None, fence)
 
     @staticmethod
     def _ridden(latest: Tail | None, rides: dict[int, bytes], announced: int) -> Tail | None:
         """The latest tail and the writes heard since (their messages carry their events:
-        live.ride), up to the announced version, without the database; None when they do not
+        news.ride), up to the announced version, without the database; None when they do not
         join up with it (a write not heard, or too long ago), or an event names a user the tail
         cannot name: then the database is read."""
         if latest is None or not latest.complete or not rides:
@@ -101,7 +101,7 @@ class Tails:
         if shared:
             reading[game_id] = future
         try:
-            tail = await live.run_sync(_read_tail, game_id, since, kept, fence)
+            tail = await threads.run_sync(_read_tail, game_id, since, kept, fence)
             future.set_result(tail)
         except BaseException as error:
             future.set_exception(error)

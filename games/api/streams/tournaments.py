@@ -12,7 +12,7 @@ from django.db.models import Count, Q
 from games.api.streams.loop import sse
 from games.community import tournament_lookup
 from games.models import Game, Registration, Tournament, TournamentTable
-from games.realtime import live
+from games.realtime import channels
 
 OPEN = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING)
 
@@ -38,7 +38,7 @@ class TournamentNews:
             self.asked, self.anew = asked, True
 
     def channels(self) -> list[str]:
-        return [live.tournament_channel(t) for t in self.said]
+        return [channels.tournament_channel(t) for t in self.said]
 
     def read_now(self, heard: bool = True) -> list[str]:
         """What changed; `heard`: news on their channels (else only whether the user's tournaments

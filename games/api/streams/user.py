@@ -23,7 +23,7 @@ from games.api.streams.tournaments import TournamentNews
 from games.api.streams.views import WaitingView
 from games.errors import Invalid
 from games.models import Game, Notification, Seat
-from games.realtime import limits, live
+from games.realtime import channels, hub, limits, threads
 
 STREAM_KEY_SECONDS = 24 * 3600  # an open user stream's Redis hash outlives any stream (a crash's too)
 
@@ -86,7 +86,7 @@ class UserReader:
     and the events of the games it follows (each as its own stream would send them, `Followed`):
     the user's open and active games unless asked not to (`own`), and the games named on connect
     or added since over HTTP (`StreamGamesView`), kept in the stream's Redis hash so that a change
-    made through any process reaches the one that holds the stream (live.change_stream)."""
+    made through any process reaches the one that holds the stream (news.change_stream)."""
 
     LIVE = (Game.Status.OPEN, Game.Status.ACTIVE)
     guard: Guard | None = None
@@ -106,9 +106,9 @@ class UserReader:
 
     def channels(self) -> list[str]:
         return [
-            live.user_channel(self.user.pk),
-            live.stream_channel(self.stream_id),
-            *(live.channel(g) for g in self.games),
+            channels.user_channel(self.user.pk),
+            channels.stream_channel(self.stream_id),
+            *(channels.channel(g) for g in self.games),
             *(name for reader in self.followed.values() for name in reader.channels()),
             *self.tournaments.channels(),
         ]
@@ -125,38 +125,40 @@ class UserReader:
         return changed
 
     async def _asked_games(self) -> dict[str, int | None]:
-        name = live.stream_key(self.stream_id)
+        name = channels.stream_key(self.stream_id)
         if not self.opened_key:
             fields = {
                 "user": str(self.user.pk),
                 "games": "0",
                 **{f"g:{g}": "" if a is None else str(a) for g, a in self.named.items()},
             }
-            async with (await live.hub()).commanding() as commands, commands.pipeline(transaction=True) as pipe:
+            async with (await hub.hub()).commanding() as commands, commands.pipeline(transaction=True) as pipe:
                 pipe.hset(name, mapping=fields)
                 pipe.expire(name, STREAM_KEY_SECONDS)
                 await pipe.execute()
             self.opened_key = True
             return dict(self.named)
-        async with (await live.hub()).commanding() as commands:
+        async with (await hub.hub()).commanding() as commands:
             raw = await commands.hgetall(name)
         self.tournaments.follow(k.decode()[2:] for k in raw if k.startswith(b"t:"))
         return {k.decode()[2:]: (int(v) if v else None) for k, v in raw.items() if k.startswith(b"g:")}
 
     async def close(self) -> None:
         if self.opened_key:
-            async with (await live.hub()).commanding() as commands:
-                await commands.delete(live.stream_key(self.stream_id))
+            async with (await hub.hub()).commanding() as commands:
+                await commands.delete(channels.stream_key(self.stream_id))
 
     async def read(self, hints: dict[str, int]) -> tuple[list[str], bool]:
-        the_hub = await live.hub()
+        the_hub = await hub.hub()
         # Before any read: what the hub has heard so far (news from now on wakes the stream again).
-        control = self._news(the_hub, hints, [live.stream_channel(self.stream_id)])
-        own = self._news(the_hub, hints, [live.user_channel(self.user.pk), *(live.channel(g) for g in self.games)])
+        control = self._news(the_hub, hints, [channels.stream_channel(self.stream_id)])
+        own = self._news(
+            the_hub, hints, [channels.user_channel(self.user.pk), *(channels.channel(g) for g in self.games)]
+        )
         games = {g: self._news(the_hub, hints, r.channels()) for g, r in self.followed.items()}
         # A registration or a new tournament of theirs wakes the user's own channel (as any notice
         # does: then only whether their tournaments are the same ones is read).
-        members = self._news(the_hub, hints, [live.user_channel(self.user.pk)])
+        members = self._news(the_hub, hints, [channels.user_channel(self.user.pk)])
         tournaments = self._news(the_hub, hints, self.tournaments.channels())
         chunks, more = [], False
         if self._changed("control", control):
@@ -165,11 +167,11 @@ class UserReader:
             except RedisError:
                 pass  # Redis away: the games asked for stay as they were; read again on reconnect
         if self._changed("own", own) or not self.ready:
-            news, more = await live.run_sync(self.read_now)
+            news, more = await threads.run_sync(self.read_now)
             chunks += news
         heard = self._changed("tournaments", tournaments) or not self.ready or self.tournaments.anew
         if self._changed("tournament-members", members) or heard:
-            chunks += await live.run_sync(self.tournaments.read_now, heard)
+            chunks += await threads.run_sync(self.tournaments.read_now, heard)
         if not self.ready:
             chunks.insert(0, sse({"after": self.after, "stream": self.stream_id}, event="ready"))
             self.ready = True
@@ -181,7 +183,7 @@ class UserReader:
         for game_id, after in wanted.items():
             if game_id in self.followed or game_id in self.refused:
                 continue
-            reader = await live.run_sync(followed, game_id, self.user, after)
+            reader = await threads.run_sync(followed, game_id, self.user, after)
             if isinstance(reader, str):
                 self.refused.add(game_id)
                 chunks.append(reader)
@@ -192,7 +194,7 @@ class UserReader:
             if not self._changed(f"game:{game_id}", games.get(game_id)):
                 continue  # nothing heard on its channels since its last read
             found, fuller = await reader.read(hints)
-            if found and reader.guard and await live.run_sync(reader.guard.ended):
+            if found and reader.guard and await threads.run_sync(reader.guard.ended):
                 # no longer theirs to see (declined, left, uninvited): not one more event
                 del self.followed[game_id]
                 self.refused.add(game_id)

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from accounts.tokens import HashedTokenAuthentication
 from games.api.auth import CachedTokenAuthentication
-from games.realtime import live
+from games.realtime import threads
 
 T = TypeVar("T")
 
@@ -32,8 +32,8 @@ class WaitingView(APIView):
         here (initialize_request), checked off the loop (initial, handle_exception: `off_the_loop`),
         and an answer made on the loop finished here (finalize_response)."""
         # A sync handler's request (Django's test client, or `web`): its thread waits on this view,
-        # so reads run there (live.run_sync). Not reset: a stream's iterator runs after we return.
-        live.sync_caller.set(isinstance(request, WSGIRequest))
+        # so reads run there (threads.run_sync). Not reset: a stream's iterator runs after we return.
+        threads.sync_caller.set(isinstance(request, WSGIRequest))
         self.args, self.kwargs = args, kwargs
         request = self.request = self.initialize_request(request, *args, **kwargs)
         self.headers = self.default_response_headers
@@ -48,18 +48,18 @@ class WaitingView(APIView):
             if isinstance(response.accepted_renderer, renderers.JSONRenderer):
                 response.render()  # CPU only: no need of a thread
             else:
-                await live.run_sync(response.render)
+                await threads.run_sync(response.render)
         self.response = response
         return response
 
     async def off_the_loop(self, read: Callable[..., T], request, *args, **kwargs) -> T | HttpResponseBase:
-        """`read(request, ...)` on a live thread (live.run_sync), once per request, after DRF's
+        """`read(request, ...)` on a live thread (threads.run_sync), once per request, after DRF's
         checks of the request on that thread (initial: authentication, permissions, throttles,
         content negotiation). A refusal, or an error `read` raises, comes back as DRF's answer
         (handle_exception); a response, finalized and rendered there. The language the request
         chose there (the account's, else Accept-Language's) is then the loop's too: a stream's
         events and a long-poll's news are described on the loop."""
-        found = await live.run_sync(self._checked, read, request, args, kwargs)
+        found = await threads.run_sync(self._checked, read, request, args, kwargs)
         if getattr(request, "LANGUAGE_CODE", None):
             translation.activate(request.LANGUAGE_CODE)
         return found
