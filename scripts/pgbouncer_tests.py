@@ -1,7 +1,7 @@
 """`make test-pgbouncer`: the tests that touch the database, through PgBouncer in transaction mode.
 
 A private PostgreSQL cluster (initdb into a temporary directory, on a free loopback port) and
-Debian's pgbouncer in front of it (tests/faults/stack.py), then pytest with DATABASE_URL naming
+Debian's pgbouncer in front of it (tests/faults/stack/), then pytest with DATABASE_URL naming
 the pooler and DATABASE_PGBOUNCER=on: every connection the tests, their workers and their servers
 make goes through it. Arguments are pytest's (the default: the games', API's and accounts' tests
 without the browser, fault, benchmark and image-build ones). Both are stopped and removed at the
@@ -46,7 +46,8 @@ def main() -> int:
     import django
 
     django.setup()
-    from tests.faults.stack import PgBouncer, PrivatePostgres
+    from tests.faults.stack.pgbouncer import PgBouncer
+    from tests.faults.stack.postgres import PrivatePostgres
 
     pg = PrivatePostgres(**{"darkroom.allow_truncate": "on", "max_connections": "200"}).init()
     bouncer = None

@@ -18,7 +18,7 @@ from games.models import Event, Game
 from games.play import bot_queue
 from tests.bots.test_play import purge
 from tests.faults.figures import percentile
-from tests.faults.stack import Proc, stack_env
+from tests.faults.stack.procfile import Proc, stack_env
 from tests.worker import wait_for
 
 pytestmark = [pytest.mark.bench, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]

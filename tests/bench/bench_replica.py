@@ -4,7 +4,7 @@ profiles and replays cost the primary while games move, when those reads go to a
 replica.
 
 A private primary holding a copy of the test database and a replica made from it with
-`pg_basebackup -R` (tests/faults/stack.py), and the Procfile's `web:` line with
+`pg_basebackup -R` (tests/faults/stack/postgres.py), and the Procfile's `web:` line with
 REPLICA_DATABASE_URL. BENCH_REPLICA_GAMES Pick Pic games (20) each move once every
 BENCH_REPLICA_MOVE_SECONDS (1 s: a steady 20 moves/s, the same in every phase, so the phases
 compare CPU per move at one pace). BENCH_REPLICA_VISITORS visitors (2,000) each read one page every
@@ -39,7 +39,7 @@ from games.community import social
 from games.play import lobby
 from tests.bench.stack import procfile_command
 from tests.bench.throughput import Client, make_pickpic, make_users, percentile, play_turn
-from tests.faults.stack import PrivatePostgres
+from tests.faults.stack.postgres import PrivatePostgres
 from tests.live_server import Server
 
 pytestmark = [pytest.mark.bench, pytest.mark.django_db(transaction=True)]

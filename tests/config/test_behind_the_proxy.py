@@ -8,7 +8,7 @@ import re
 
 import yaml
 
-from tests.faults.stack import procfile_command
+from tests.faults.stack.procfile import procfile_command
 from tests.worker import ROOT
 
 

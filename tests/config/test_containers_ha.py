@@ -133,7 +133,7 @@ def test_patroni_replicates_synchronously_not_strict_as_the_operations_guide_say
 
 
 def test_patroni_fails_over_at_the_pace_the_operations_guide_gives_and_the_fault_test_kills_at():
-    from tests.faults.stack import PatroniCluster
+    from tests.faults.stack.patroni import PatroniCluster
 
     dcs = PATRONI["bootstrap"]["dcs"]
     pace = (dcs["ttl"], dcs["loop_wait"], dcs["retry_timeout"])

@@ -23,7 +23,7 @@ from django.db import connection
 from accounts.models import NotificationPreference, User
 from games.models import Delivery, Game
 from tests.conftest import start_game
-from tests.faults.stack import CountingReceiver
+from tests.faults.stack.receivers import CountingReceiver
 from tests.live_server import Server
 from tests.loopback import TLS
 

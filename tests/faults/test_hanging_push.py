@@ -26,7 +26,8 @@ from tests.faults.scenario import (
     assert_written_once,
     clocked_duels,
 )
-from tests.faults.stack import Stack, Tarpit, stack_env
+from tests.faults.stack.procfile import Stack, stack_env
+from tests.faults.stack.receivers import Tarpit
 from tests.games.test_push import VAPID, subscribe
 from tests.games.push_mobile.standins import apns_service, register
 from tests.worker import wait_for

@@ -19,7 +19,8 @@ from games.models import Delivery, DeliveryAttempt
 from games.notifications import notify
 from tests.faults import figures
 from tests.faults.scenario import MARKS
-from tests.faults.stack import Stack, Tarpit, stack_env
+from tests.faults.stack.procfile import Stack, stack_env
+from tests.faults.stack.receivers import Tarpit
 from tests.games.test_push import VAPID, PushService, subscribe
 from tests.worker import wait_for
 

@@ -21,12 +21,8 @@ from tests.faults.scenario import (
     all_over,
     assert_written_once,
 )
-from tests.faults.stack import (
-    Stack,
-    Tarpit,
-    closed_port,
-    stack_env,
-)
+from tests.faults.stack.procfile import Stack, stack_env
+from tests.faults.stack.receivers import Tarpit, closed_port
 from tests.worker import wait_for
 
 pytestmark = MARKS

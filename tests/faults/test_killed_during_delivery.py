@@ -12,11 +12,8 @@ from tests.faults.scenario import (
     clocked_duels,
     deliveries_settled,
 )
-from tests.faults.stack import (
-    CountingReceiver,
-    Stack,
-    stack_env,
-)
+from tests.faults.stack.procfile import Stack, stack_env
+from tests.faults.stack.receivers import CountingReceiver
 from tests.worker import wait_for
 
 pytestmark = MARKS

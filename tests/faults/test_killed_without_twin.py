@@ -19,7 +19,7 @@ from tests.faults.scenario import (
     assert_written_once,
     clocked_duels,
 )
-from tests.faults.stack import Stack, stack_env, wait_quietly
+from tests.faults.stack.procfile import Stack, stack_env, wait_quietly
 from tests.games.timetravel import rewind
 from tests.worker import purge_queue, wait_for
 

@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from tests.faults import figures
 from tests.faults.scenario import MARKS, PLAYS, SCALE, HttpPlayer, assert_written_once, http_duel
-from tests.faults.stack import PatroniCluster, Stack, stack_env
+from tests.faults.stack.patroni import PatroniCluster
+from tests.faults.stack.procfile import Stack, stack_env
 from tests.live_server import Server
 from tests.worker import wait_for
 

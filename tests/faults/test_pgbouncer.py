@@ -26,7 +26,9 @@ from tests.faults.scenario import (
     assert_written_once,
     http_duel,
 )
-from tests.faults.stack import PgBouncer, PrivatePostgres, Stack, stack_env
+from tests.faults.stack.pgbouncer import PgBouncer
+from tests.faults.stack.postgres import PrivatePostgres
+from tests.faults.stack.procfile import Stack, stack_env
 from tests.live_server import Server
 from tests.worker import ROOT, Worker, wait_for
 

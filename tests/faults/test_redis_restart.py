@@ -21,12 +21,8 @@ from tests.faults.scenario import (
     deliveries_settled,
     http_duel,
 )
-from tests.faults.stack import (
-    CountingReceiver,
-    Stack,
-    stack_env,
-    wait_quietly,
-)
+from tests.faults.stack.procfile import Stack, stack_env, wait_quietly
+from tests.faults.stack.receivers import CountingReceiver
 from tests.live_server import PrivateRedis, Server, token_remembered
 from tests.worker import wait_for
 from tests.loopback import TLS

@@ -18,7 +18,7 @@ import pytest
 
 from tests.faults import figures
 from tests.faults.scenario import MARKS, SCALE, HttpPlayer
-from tests.faults.stack import PrivatePostgres
+from tests.faults.stack.postgres import PrivatePostgres
 from tests.live_server import Server, game_stream
 from tests.loopback import TLS
 from tests.worker import wait_for

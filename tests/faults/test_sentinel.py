@@ -16,7 +16,8 @@ from django.utils import timezone
 from games.models import Event
 from tests.faults import figures
 from tests.faults.scenario import MARKS, PLAYS, SCALE, HttpPlayer, all_over, assert_written_once, http_duel
-from tests.faults.stack import SentinelRedis, Stack, stack_env
+from tests.faults.stack.procfile import Stack, stack_env
+from tests.faults.stack.sentinel import SentinelRedis
 from tests.live_server import Server, game_stream
 from tests.worker import wait_for
 

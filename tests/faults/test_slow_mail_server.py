@@ -15,11 +15,8 @@ from tests.faults.scenario import (
     all_over,
     assert_written_once,
 )
-from tests.faults.stack import (
-    MailTarpit,
-    Stack,
-    stack_env,
-)
+from tests.faults.stack.procfile import Stack, stack_env
+from tests.faults.stack.receivers import MailTarpit
 from tests.worker import wait_for
 
 pytestmark = MARKS

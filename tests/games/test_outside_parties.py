@@ -24,7 +24,7 @@ from accounts import webhooks
 from games import tasks
 from games.notifications import deliveries
 from games.models import Delivery, DeliveryAttempt
-from tests.faults.stack import MailTarpit, Tarpit
+from tests.faults.stack.receivers import MailTarpit, Tarpit
 from tests.games.test_outbox_recovery import email_for_bob
 from tests.games.test_tasks_behaviour import webhook_for_bob
 from tests.games.test_webhooks import Receiver

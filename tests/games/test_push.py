@@ -302,7 +302,7 @@ def test_a_failing_push_service_is_retried_with_backoff_and_keeps_the_subscripti
 
 
 def test_a_push_service_that_never_answers_is_cut_at_the_deadline(alice, bob, duel, settings):
-    from tests.faults.stack import Tarpit
+    from tests.faults.stack.receivers import Tarpit
 
     settings.PUSH_DEADLINE_SECONDS = 1
     tarpit = Tarpit(1)

@@ -40,7 +40,7 @@ from games.models import Event, Game
 from games.play import selectors, store
 from games.play.kinds import get_engine
 from tests.faults.figures import record
-from tests.faults.stack import Proc, stack_env
+from tests.faults.stack.procfile import Proc, stack_env
 from tests.games.test_every_game_over_http import canonical
 from tests.live_server import free_port
 from tests.worker import ROOT, purge_queue, wait_for

@@ -32,7 +32,7 @@ def test_a_phone_service_that_refuses_the_connection_is_a_failed_attempt_that_sa
     request, alice, bob, duel, settings, platform
 ):
     """Not the deadline: the attempt failed at once, and its error says what the network said."""
-    from tests.faults.stack import closed_port
+    from tests.faults.stack.receivers import closed_port
 
     request.getfixturevalue(platform)
     setattr(settings, f"{platform.upper()}_ENDPOINT", f"https://127.0.0.1:{closed_port()}")
