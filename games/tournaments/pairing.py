@@ -334,11 +334,13 @@ def _every_schedule(
     """The first balanced schedule of `count` rounds among all of them (in an order drawn by lot
     from the seed, so the same seed gives the same schedule), or None when none is or when there
     are more than EVERY_SCHEDULE_MOST to try."""
-    # Counted before they are listed: a larger field has millions of seatings.
-    found = list(islice(_seatings(list(players), sizes), EVERY_SEATING_MOST + 1))
+    # Counted before they are listed: a larger field has millions of seatings. Seated by their
+    # places in the field, whose order is the listing's, whatever the players' ids sort as.
+    found = list(islice(_seatings(list(range(len(players))), sizes), EVERY_SEATING_MOST + 1))
     if len(found) > EVERY_SEATING_MOST or math.comb(len(found) + count - 1, count) > EVERY_SCHEDULE_MOST:
         return None
-    seatings = sorted(found, key=lambda tables: lot(seed, 0, repr(tables)))
+    named = [tuple(tuple(players[i] for i in table) for table in tables) for tables in found]
+    seatings = sorted(named, key=lambda tables: lot(seed, 0, repr(tables)))
     for choice in combinations_with_replacement(range(len(seatings)), count):
         schedule = [[list(t) for t in seatings[i]] for i in choice]
         if _balanced_tables(schedule, players):
@@ -346,7 +348,7 @@ def _every_schedule(
     return None
 
 
-def _seatings(players: list[PlayerId], sizes: list[int]) -> Iterator[tuple[tuple[PlayerId, ...], ...]]:
+def _seatings(players: list[int], sizes: list[int]) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Every way to seat `players` at tables of `sizes` (the rest sitting out), each once, one at a
     time."""
     if not sizes:
