@@ -156,15 +156,15 @@ test-pgbouncer: install pgbouncer
 
 # The scenarios past one machine (docs/operations.md#past-one-machine), each on servers of its own on
 # loopback (PgBouncer, a streaming replica, Redis with a replica and three Sentinels, two Patroni
-# nodes on three etcd members, two servers), bigger by
+# nodes on three etcd members, two of each app process behind nginx), bigger by
 # CHAOS_SCALE, printing their figures as `make chaos` does. Not part of `make test` (which runs them
 # at scale 1 with the fault suite); niced: it shares the machine.
-ha: install pgbouncer redis-sentinel patroni
+ha: install pgbouncer redis-sentinel patroni nginx
 	@DJANGO_SETTINGS_MODULE=tests.settings $(PY) manage.py check_services
 	@rm -f .ha-report.txt
 	-CHAOS_SCALE=$(CHAOS_SCALE) CHAOS_REPORT=$(CURDIR)/.ha-report.txt nice -n 5 $(VENV)/bin/pytest -m fault -o addopts="" -q \
 	    tests/faults/test_pgbouncer.py tests/faults/test_replica.py tests/faults/test_sentinel.py \
-	    tests/faults/test_patroni.py tests/faults/test_two_of_each.py
+	    tests/faults/test_patroni.py tests/faults/test_two_of_each.py tests/faults/test_killed_behind_the_proxy.py
 	@echo; echo "past one machine (CHAOS_SCALE=$(CHAOS_SCALE)), each figure beside its target:"; cat .ha-report.txt
 
 lint-imports: install
