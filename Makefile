@@ -49,11 +49,12 @@ redis-sentinel:
 	$(call debian,redis-sentinel,redis-sentinel,tests/faults/test_sentinel.py will be skipped)
 
 # PostgreSQL's failover: Patroni on a three-member etcd (tests/faults/test_patroni.py), and the
-# HAProxy that docker-compose.ha.yml puts in front of it (tests/config/test_containers_ha.py).
+# HAProxy that docker-compose.ha.yml puts in front of it (the same test's way through PgBouncer and
+# HAProxy, tests/config/test_containers_ha.py).
 patroni:
 	$(call debian,patroni,patroni,tests/faults/test_patroni.py will be skipped)
 	$(call debian,etcd,etcd-server,tests/faults/test_patroni.py will be skipped)
-	$(call debian,haproxy,haproxy,tests/config/test_containers_ha.py will not check haproxy.cfg)
+	$(call debian,haproxy,haproxy,tests/faults/test_patroni.py will skip its way through HAProxy)
 
 # The proxy in front of `web` and `live` (the Procfile's `proxy:`, scripts/proxy.py): `make run-proxy`.
 nginx:

@@ -1,6 +1,8 @@
 """PostgreSQL under Patroni (docs/operations.md#postgresql-failover): two nodes in synchronous
-mode and a three-member etcd, the application finding the primary through libpq's multi-host URL
-with target_session_attrs=read-write. The primary is SIGKILLed (Patroni and PostgreSQL at once,
+mode and a three-member etcd, the application finding the primary either through libpq's
+multi-host URL with target_session_attrs=read-write, or as docker-compose.ha.yml does: through
+PgBouncer in transaction mode in front of HAProxy, which sends to whichever node Patroni's REST
+`/primary` names (deploy/ha/haproxy.cfg). The primary is SIGKILLed (Patroni and PostgreSQL at once,
 as a machine that dies) while clocks run: while there is no primary the API answers 503, never
 500; the standby is promoted and takes writes; no committed event is lost or doubled and every
 clock fires once."""
@@ -20,7 +22,9 @@ from django.utils import timezone
 
 from tests.faults import figures
 from tests.faults.scenario import MARKS, PLAYS, SCALE, HttpPlayer, assert_written_once, http_duel
+from tests.faults.stack.haproxy import HAProxy
 from tests.faults.stack.patroni import PatroniCluster
+from tests.faults.stack.pgbouncer import PgBouncer
 from tests.faults.stack.procfile import Stack, stack_env
 from tests.live_server import Server
 from tests.worker import wait_for
@@ -34,7 +38,9 @@ pytestmark = [
 ]
 
 
-def copy_test_database(cluster: PatroniCluster) -> None:
+def copy_test_database(cluster: PatroniCluster, to: str) -> None:
+    """The test database's schema and rows into `to`'s server, as `migrate` fills a new
+    deployment's: around PgBouncer (compose's `migrate` reaches HAProxy's primary port)."""
     with psycopg.connect(cluster.leader_url("postgres"), autocommit=True) as admin:
         admin.execute("CREATE DATABASE darkroom")
     db = connection.settings_dict
@@ -55,7 +61,7 @@ def copy_test_database(cluster: PatroniCluster) -> None:
         timeout=120,
     ).stdout
     subprocess.run(
-        ["psql", "-q", "-v", "ON_ERROR_STOP=1", cluster.leader_url()],
+        ["psql", "-q", "-v", "ON_ERROR_STOP=1", to],
         input=dump,
         check=True,
         capture_output=True,
@@ -89,16 +95,72 @@ class PrimaryWatch(threading.Thread):
                 time.sleep(0.1)
 
 
-def test_the_primary_killed_under_patroni_answers_503_then_the_standby_takes_writes():
+class Route:
+    """How the application reaches the primary: `url` is every process's DATABASE_URL."""
+
+    def __init__(self, cluster: PatroniCluster, pooled: bool):
+        self.cluster, self.pooled = cluster, pooled
+        self.haproxy = self.bouncer = None
+
+    def start(self) -> None:
+        if not self.pooled:
+            copy_test_database(self.cluster, self.cluster.leader_url())
+            return
+        self.haproxy = HAProxy(self.cluster).start()
+        # HAProxy starts with both nodes up until its checks have asked each one's Patroni.
+        assert wait_for(lambda: len(self.haproxy.up()) == 1, timeout=30), self.haproxy.output()
+        copy_test_database(self.cluster, self.haproxy.url())
+        # A failed connection (while HAProxy has no primary) holds PgBouncer back login_retry
+        # seconds before the next: short, so the first after HAProxy's checks find the new primary.
+        # A query waiting for a server connection meanwhile is dropped after query_wait seconds,
+        # which the API answers 503, rather than holding the request through the failover.
+        self.bouncer = PgBouncer(self.haproxy.port, pool_size=8, login_retry=1, query_wait=3).start()
+
+    @property
+    def url(self) -> str:
+        return self.bouncer.url() if self.pooled else self.cluster.url()
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {"DATABASE_URL": self.url, **({"DATABASE_PGBOUNCER": "on"} if self.pooled else {})}
+
+    def logs(self) -> str:
+        parts = [self.cluster.logs()]
+        if self.haproxy:
+            parts.append(f"--- haproxy\n{self.haproxy.output()[-3000:]}")
+        if self.bouncer:
+            parts.append(f"--- pgbouncer\n{self.bouncer.output()[-3000:]}")
+        return "\n".join(parts)
+
+    def stop(self) -> None:
+        for part in (self.bouncer, self.haproxy):
+            if part:
+                part.stop()
+
+
+@pytest.mark.skipif(
+    not shutil.which("haproxy") or not (shutil.which("pgbouncer") or shutil.which("/usr/sbin/pgbouncer")),
+    reason="needs Debian's haproxy and pgbouncer (make patroni pgbouncer)",
+)
+def test_through_pgbouncer_and_haproxy_the_primary_killed_answers_503_then_the_standby_takes_writes():
+    primary_killed_answers_503_then_the_standby_takes_writes(pooled=True)
+
+
+def test_through_a_multi_host_url_the_primary_killed_answers_503_then_the_standby_takes_writes():
+    primary_killed_answers_503_then_the_standby_takes_writes(pooled=False)
+
+
+def primary_killed_answers_503_then_the_standby_takes_writes(pooled: bool):
     cluster = PatroniCluster()
+    route = Route(cluster, pooled)
     stack = server = None
     statuses: list[int] = []
     try:
-        assert wait_for(cluster.healthy, timeout=120, every=1), cluster.logs()
-        copy_test_database(cluster)
-        url = cluster.url()
-        stack = Stack(stack_env(database_url=url))
-        server = Server(DATABASE_URL=url, DATABASE_POOL_TIMEOUT="2")
+        assert wait_for(cluster.healthy, timeout=120, every=1), route.logs()
+        route.start()
+        url = route.url
+        stack = Stack(stack_env(**route.env))
+        server = Server(**route.env, DATABASE_POOL_TIMEOUT="2")
         stack.start()
         server.start()
         host = HttpPlayer(server, f"host{time.monotonic_ns()}")
@@ -124,10 +186,10 @@ def test_the_primary_killed_under_patroni_answers_503_then_the_standby_takes_wri
             statuses.append(created.status_code)
             if created.status_code == 201:
                 break
-            assert time.monotonic() - killed < 120, (statuses[-6:], cluster.logs())
+            assert time.monotonic() - killed < 120, (statuses[-6:], route.logs())
             time.sleep(0.5)
         writes_back = time.monotonic() - killed
-        assert watch.back.wait(60), cluster.logs()
+        assert watch.back.wait(60), route.logs()
         promoted = (watch.back_at - killed_at).total_seconds()
         assert 500 not in statuses and set(statuses) <= {200, 201, 503}, statuses
 
@@ -150,9 +212,10 @@ def test_the_primary_killed_under_patroni_answers_503_then_the_standby_takes_wri
             for _, data, created_at in timings
             if killed_at <= created_at and datetime.fromisoformat(data["deadline"]) <= watch.back_at
         ]
-        assert due_meanwhile, "no clock fell due while there was no primary"
+        assert due_meanwhile, ("no clock fell due while there was no primary", killed_at, watch.back_at, timings)
         figures.record(
-            f"postgresql primary killed under patroni (ttl {cluster.TTL} s)",
+            f"postgresql primary killed under patroni (ttl {cluster.TTL} s), "
+            + ("through pgbouncer and haproxy" if pooled else "through a multi-host url"),
             games,
             after=watch.back_at,
             down_since=killed_at,
@@ -169,4 +232,5 @@ def test_the_primary_killed_under_patroni_answers_503_then_the_standby_takes_wri
             server.stop()
         if stack:
             stack.stop()
+        route.stop()
         cluster.stop()

@@ -18,9 +18,12 @@ class PgBouncer:
     """Debian's pgbouncer on a free port, in transaction mode (docs/operations.md#pgbouncer), every
     database name passed through to the server on `port`. `pool_size` server connections per
     database and user, however many clients: what makes transaction mode bite (a client's next
-    transaction finds whichever of them is free)."""
+    transaction finds whichever of them is free). `login_retry` is how long PgBouncer waits after a
+    failed connection to the server before it tries another (its `server_login_retry`), answering
+    its clients an error meanwhile; `query_wait` how long a client's query may wait for a server
+    connection before PgBouncer drops the client (its `query_wait_timeout`)."""
 
-    def __init__(self, port: int, pool_size: int = 4):
+    def __init__(self, port: int, pool_size: int = 4, login_retry: int = 15, query_wait: int = 120):
         self.server_port, self.port = port, free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="darkroom-pgbouncer-"))
         (self.dir / "users.txt").write_text('"postgres" ""\n')
@@ -40,6 +43,8 @@ default_pool_size = {pool_size}
 max_client_conn = 1000
 ignore_startup_parameters = extra_float_digits,options
 server_reset_query =
+server_login_retry = {login_retry}
+query_wait_timeout = {query_wait}
 logfile = {self.dir}/pgbouncer.log
 """)
         if os.geteuid() == 0:  # pgbouncer refuses to run as root
