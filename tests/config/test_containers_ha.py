@@ -80,6 +80,11 @@ def test_the_pooler_is_in_transaction_mode_in_front_of_the_primary_and_migration
         assert SERVICES[name]["depends_on"]["haproxy"] == {"condition": "service_healthy"}
 
 
+def test_the_pooler_retries_the_new_primary_soon_and_answers_no_primary_in_seconds():
+    pooler = SERVICES["pgbouncer"]["environment"]
+    assert int(pooler["SERVER_LOGIN_RETRY"]) <= 2 and int(pooler["QUERY_WAIT_TIMEOUT"]) <= 5
+
+
 @pytest.mark.parametrize("check", ["/primary", "/replica"])
 def test_haproxy_asks_each_node_s_patroni_and_cuts_a_node_that_stops_answering(check):
     section = next(s for s in re.split(r"\n(?=\S)", HAPROXY) if f"GET {check}" in s)
