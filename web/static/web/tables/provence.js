@@ -2,7 +2,7 @@
 // seat's own hand. Placements and walks are offered only where ctx.legalMoves has them.
 import { stamp } from "../svg.js";
 import { t } from "../i18n.js";
-import { h, s, activate, button, choice, trySubmit, sameMove, seatName, memory, SEAT_COLOURS, youMark } from "./kit.js";
+import { h, s, activate, button, choice, trySubmit, sameMove, seatName, memory, SEAT_COLOURS, youMark, fitText } from "./kit.js";
 import { CELL, useCell, drawSquare, drawCard, cardEdges, frames, drawToken, drawPhoto, goalName, orientedSquares, cardLabel, cardName, where,
   origin, turnWords, markerLetters } from "./provence-draw.js";
 
@@ -248,7 +248,9 @@ function landscape(land, seat, seatLabel, mine, last, o, mem) {
   const M = 22;   // the margin the numbers stand in
   const svg = s("svg", { viewBox: `${-M} -${M + 18} ${w + M + 4} ${hgt + M + 22}`, width: w + M + 4, height: hgt + M + 22, role: "group",
     "aria-label": t("pv.landscape_label", { title, count: land.visible.length }), class: "landscape-svg" });
-  svg.appendChild(s("text", { x: w / 2, y: -M - 4, "font-size": 12, "text-anchor": "middle", fill: "#555", text: t("pv.deck_north") }));
+  // Centred over the squares, it fits between the picture's edges whatever the language.
+  const north = t("pv.deck_north");
+  svg.appendChild(s("text", { x: w / 2, y: -M - 4, "font-size": 12, "text-anchor": "middle", fill: "#555", ...fitText(north, w + 4), text: north }));
   for (let x = ox; x < ox + w / CELL; x += 1) {
     const n = x - o.x + 1;
     if (n >= 1) svg.appendChild(s("text", { class: "axis", x: (x - ox) * CELL + CELL / 2, y: -6, "font-size": 12, "text-anchor": "middle", fill: "#555", text: n, "aria-hidden": "true" }));
